@@ -1,0 +1,51 @@
+# make run    - create .venv if needed, install, migrate, serve on http://127.0.0.1:8000
+# make test   - the whole test suite (PYTEST_ARGS="..." to pass options)
+# make lint   - ruff
+# make bench  - every bench/*.py (prints ratios, never fails on speed)
+# make messages - regenerate locale/*/LC_MESSAGES/django.{po,mo} (needs gettext)
+#
+# VENV=.venv-ci selects another virtual environment (used by .ci/run).
+
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: venv run test lint bench messages
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when a requirements file changed since the last install.
+$(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/daphne -b $(HOST) -p $(PORT) domino_site.asgi:application
+
+test: venv
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+
+bench: venv
+	@found=0; for f in bench/*.py; do \
+	  [ -e "$$f" ] || continue; \
+	  case "$$(basename "$$f")" in _*) continue;; esac; \
+	  found=1; echo "== $$f"; \
+	  PYTHONPATH="$(CURDIR)" $(BIN)/python "$$f" || exit $$?; \
+	done; [ $$found = 1 ] || echo "no benchmarks in bench/ yet"
+
+messages: venv
+	$(BIN)/python manage.py makemessages -l pt_BR -l en --add-location=file --no-obsolete \
+	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts
+	$(BIN)/python manage.py compilemessages -l pt_BR -l en \
+	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts

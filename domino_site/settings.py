@@ -1,0 +1,183 @@
+"""Django settings for the dominoes site.
+
+Everything that differs between a laptop and production comes from the
+environment (see README.md, "Production"):
+
+* ``DATABASE_URL``  -- default: SQLite file ``db.sqlite3`` at the project root.
+* ``REDIS_URL``     -- if set: Redis channel layer and Celery broker;
+                       otherwise the in-memory channel layer.
+* ``DOMINO_SCHEDULER`` -- ``celery`` (default when ``REDIS_URL`` is set) or
+                       ``inprocess`` (always when ``REDIS_URL`` is unset).
+* ``SECRET_KEY``, ``DEBUG`` (``0`` to turn off), ``ALLOWED_HOSTS``,
+  ``CSRF_TRUSTED_ORIGINS``, ``BOT_DELAY_SECONDS``.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() not in {"0", "false", "no", "off"}
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# --- core -------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", True)
+
+_DEV_SECRET_KEY = "django-insecure-dev-only-key-change-me-in-production"
+SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET_KEY
+if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfigured("Set SECRET_KEY in the environment when DEBUG=0.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "daphne",  # must come first: its runserver replaces Django's (ASGI + WebSockets)
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "games",
+    "rooms",
+    "bots",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "domino_site.urls"
+WSGI_APPLICATION = "domino_site.wsgi.application"
+ASGI_APPLICATION = "domino_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- database -----------------------------------------------------------------
+
+# SQLite (the embedded default) needs BEGIN IMMEDIATE, or concurrent writers fail
+# with "database is locked"; the timeout lets a writer wait for the lock.
+SQLITE_OPTIONS = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {})
+    for _key, _value in SQLITE_OPTIONS.items():
+        DATABASES["default"]["OPTIONS"].setdefault(_key, _value)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- channels, celery, scheduling ----------------------------------------------
+
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    # Works only inside one server process (and only from its event loop).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# "celery": timers and bot turns are Celery tasks (workers + beat on Redis).
+# "inprocess": the same task functions run by a scheduler inside the ASGI server.
+if REDIS_URL and os.environ.get("DOMINO_SCHEDULER", "").strip().lower() != "inprocess":
+    DOMINO_SCHEDULER = "celery"
+else:
+    DOMINO_SCHEDULER = "inprocess"
+
+# Human-like pause before a bot acts (0 in tests).
+BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
+
+# Celery reads every CELERY_* setting (namespace "CELERY", see domino_site/celery.py).
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_TASK_ACKS_LATE = True
+CELERY_TIMEZONE = "UTC"
+
+# --- auth -------------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# --- i18n -----------------------------------------------------------------------
+
+LANGUAGE_CODE = "pt-br"
+LANGUAGES = [
+    ("pt-br", "Português (Brasil)"),
+    ("en", "English"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "America/Sao_Paulo"
+USE_TZ = True
+
+# --- static files -----------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# In DEBUG (and so in tests) files are served from STATICFILES_DIRS without
+# collectstatic; in production run `manage.py collectstatic` first.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedStaticFilesStorage"
+        )
+    },
+}

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from . import views
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
+    re_path(r"^healthz/?$", views.healthz, name="healthz"),
+    path("", include("rooms.urls")),
+]

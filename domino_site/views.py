@@ -1,0 +1,56 @@
+"""Project-level views (health check; the signup view will live here too)."""
+
+import asyncio
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+HEALTHZ_TIMEOUT_SECONDS = 2.0
+
+
+def _check_database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        row = cursor.fetchone()
+    if row is None or row[0] != 1:
+        raise RuntimeError(f"unexpected result {row!r}")
+
+
+async def _check_channel_layer() -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer configured")
+    channel = await layer.new_channel("healthz.")
+    await layer.send(channel, {"type": "healthz.ping"})
+    message = await asyncio.wait_for(layer.receive(channel), HEALTHZ_TIMEOUT_SECONDS)
+    if message.get("type") != "healthz.ping":
+        raise RuntimeError(f"unexpected message {message!r}")
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "error: timed out"
+    return f"error: {type(exc).__name__}: {exc}"
+
+
+@never_cache
+@require_GET
+async def healthz(request):
+    """200 when the database answers a query and the channel layer delivers a
+    message to itself; 503 (with the reason) otherwise. For load balancers."""
+    result = {"ok": True, "database": "ok", "channel_layer": "ok"}
+    try:
+        await sync_to_async(_check_database)()
+    except Exception as exc:
+        result["ok"] = False
+        result["database"] = _describe(exc)
+    try:
+        await _check_channel_layer()
+    except Exception as exc:
+        result["ok"] = False
+        result["channel_layer"] = _describe(exc)
+    return JsonResponse(result, status=200 if result["ok"] else 503)
