@@ -1,0 +1,116 @@
+"""A match: rounds until the goal is reached.
+
+>>> import random
+>>> from games.engine import PRESETS
+>>> match = Match(PRESETS["parceria"])
+>>> rnd = match.new_round(random.Random(1))
+>>> while not rnd.is_over:
+...     rnd.apply(rnd.turn, rnd.legal_actions()[0])
+>>> match.finish_round(rnd.result)
+>>> sum(match.scores) > 0 or rnd.result.winner is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .result import RoundResult
+from .round import Round
+from .rules import RuleSet
+
+
+class Match:
+    """Scores per side across rounds; decides when the match is over and who won.
+
+    * ``points``: a side that reaches the target ends the match; under ``goat``
+      scoring reaching it LOSES, and the winner is the side with the lowest
+      score (None if that is shared).
+    * ``best_of``: first side to win a majority of ``rounds`` (drawn rounds win
+      nothing; if all ``rounds`` are played without a majority, the most wins,
+      or None when shared).
+    * ``single``: one round; its winner (None for a drawn round).
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.scores: tuple[int, ...] = (0,) * rules.sides
+        self.results: list[RoundResult] = []
+        self.is_over = False
+        self.winner: int | None = None
+        self.ended_by: str | None = None  # "goal" or "walkover"
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.results)
+
+    @property
+    def last_result(self) -> RoundResult | None:
+        return self.results[-1] if self.results else None
+
+    def new_round(self, rng: Any) -> Round:
+        """Deal the next round, opened as the rules say for this point of the match."""
+        if self.is_over:
+            raise ValueError("the match is over: start a new match")
+        return Round.deal(self.rules, rng, previous=self.last_result)
+
+    def finish_round(self, result: RoundResult) -> None:
+        """Add a finished round's points and decide whether the match is over."""
+        if self.is_over:
+            raise ValueError("the match is over: start a new match")
+        if len(result.points) != len(self.scores):
+            raise ValueError("the result has a different number of sides")
+        self.results.append(result)
+        self.scores = tuple(s + p for s, p in zip(self.scores, result.points, strict=True))
+        rules = self.rules
+        if rules.goal == "single":
+            self._end(result.winner)
+        elif rules.goal == "best_of":
+            needed = rules.rounds // 2 + 1
+            leaders = [s for s, wins in enumerate(self.scores) if wins >= needed]
+            if leaders:
+                self._end(leaders[0])
+            elif self.rounds_played >= rules.rounds:
+                self._end(_unique_best(self.scores, max))
+        elif any(score >= rules.target for score in self.scores):
+            if rules.scoring == "goat":
+                self._end(_unique_best(self.scores, min))
+            else:
+                self._end(_unique_best(self.scores, max))
+
+    def award(self, winner: int, reason: str = "walkover") -> None:
+        """End the match now in ``winner``'s favour (the arena's W.O.)."""
+        if not 0 <= winner < len(self.scores):
+            raise ValueError(f"there is no side {winner}")
+        self._end(winner, reason)
+
+    def _end(self, winner: int | None, reason: str = "goal") -> None:
+        self.is_over = True
+        self.winner = winner
+        self.ended_by = reason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "scores": list(self.scores),
+            "results": [r.to_dict() for r in self.results],
+            "over": self.is_over,
+            "winner": self.winner,
+            "ended_by": self.ended_by,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        match = cls(RuleSet.from_dict(data["rules"]))
+        match.scores = tuple(data["scores"])
+        match.results = [RoundResult.from_dict(r) for r in data["results"]]
+        match.is_over = data["over"]
+        match.winner = data["winner"]
+        match.ended_by = data.get("ended_by")
+        return match
+
+
+def _unique_best(scores: tuple[int, ...], pick: Any) -> int | None:
+    best = pick(scores)
+    sides = [s for s, score in enumerate(scores) if score == best]
+    return sides[0] if len(sides) == 1 else None

@@ -1,0 +1,79 @@
+"""Small frozen values a round produces: chain links and the round's result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One tile on the chain: who played it, on which end (None for the first tile),
+    and the number it now shows outward (``exposed``)."""
+
+    tile: Tile
+    seat: int
+    end: str | None
+    exposed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tile": str(self.tile), "seat": self.seat, "end": self.end, "exposed": self.exposed}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Link:
+        return cls(Tile.parse(data["tile"]), data["seat"], data["end"], data["exposed"])
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended and what it adds to the match.
+
+    ``points`` is per side; ``pips`` and ``hands`` are per seat (plain pip counts and
+    the tiles revealed); ``counted`` is per side, the totals compared on a block
+    (with the goat's lone 0-0 = 25 and lone 6-6 = 50); ``tiebreak`` holds the
+    revealed picks of a pick-off, one list per pick round.
+    """
+
+    reason: str
+    winner: int | None
+    opener: int
+    points: tuple[int, ...]
+    pips: tuple[int, ...]
+    hands: tuple[tuple[Tile, ...], ...]
+    last_player: int | None
+    tiebreak: tuple[tuple[dict[str, Any], ...], ...] | None = None
+    counted: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "winner": self.winner,
+            "opener": self.opener,
+            "points": list(self.points),
+            "pips": list(self.pips),
+            "hands": [[str(t) for t in hand] for hand in self.hands],
+            "last_player": self.last_player,
+            "tiebreak": None
+            if self.tiebreak is None
+            else [[dict(p) for p in picks] for picks in self.tiebreak],
+            "counted": list(self.counted),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoundResult:
+        tiebreak = data.get("tiebreak")
+        return cls(
+            reason=data["reason"],
+            winner=data["winner"],
+            opener=data["opener"],
+            points=tuple(data["points"]),
+            pips=tuple(data["pips"]),
+            hands=tuple(tuple(Tile.parse(t) for t in hand) for hand in data["hands"]),
+            last_player=data["last_player"],
+            tiebreak=None
+            if tiebreak is None
+            else tuple(tuple(dict(p) for p in picks) for picks in tiebreak),
+            counted=tuple(data.get("counted") or ()),
+        )

@@ -1,0 +1,806 @@
+"""One deal of dominoes, from the opening tile to domino or block.
+
+>>> import random
+>>> from games.engine import PRESETS, Round
+>>> rnd = Round.deal(PRESETS["parceria"], rng=random.Random(7))
+>>> seat = rnd.turn
+>>> rnd.legal_actions()                      # the 6-6 holder must open with it
+[Play(tile=Tile(6, 6), end=None)]
+>>> rnd.apply(seat, rnd.legal_actions()[0])
+>>> rnd.ends, rnd.turn == (seat + 1) % 4
+((6, 6), True)
+
+Choices the spec leaves open, decided here:
+
+* The first link's ``exposed`` is its larger half (the number at end B).
+* A play given an end for the very first tile is accepted and recorded with
+  ``end=None`` (the first tile has no end to go to).
+* ``last_player_loses`` with three or more sides: if the last player's side is
+  among the tied, the next tied side after it in turn order wins; otherwise the
+  first tied side after the last player.
+* Tie-break pick-off: every seat of every tied side picks; positions are
+  exclusive (a position chosen by one picker is no longer offered to the others,
+  so two secret picks never collide); the lowest revealed tile wins for its side;
+  if the lowest is shared across sides only those pickers pick again. Should the
+  positions run out (never in practice) the round is drawn.
+* With ``previous`` given but ``first_of_match`` false and no previous round
+  (tests), the first-round opening rule is used.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from .actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Pick, Play, action_from_dict
+from .result import Link, RoundResult
+from .rules import RuleSet
+from .tiles import ALL_TILES, DOUBLES, Tile, highest_key, lowest_key
+
+_END_SLOT = {None: 0, "A": 1, "B": 2}
+_PLAYS: list[Play] = [Play(t, e) for t in ALL_TILES for e in (None, "A", "B")]
+
+
+def _play(tile: Tile, end: str | None) -> Play:
+    return _PLAYS[tile.index * 3 + _END_SLOT[end]]
+
+
+def _tile_list(tiles: Iterable[Any], what: str) -> list[Tile]:
+    try:
+        return [Tile.parse(t) for t in tiles]
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def hand_value(hand: Sequence[Tile], goat: bool) -> int:
+    """Pips a hand counts for. Under goat scoring a lone 0-0 counts 25 and a lone 6-6 50."""
+    if goat and len(hand) == 1:
+        only = hand[0]
+        if only is DOUBLES[0]:
+            return 25
+        if only is DOUBLES[6]:
+            return 50
+    return sum(t.pips for t in hand)
+
+
+def choose_opener(
+    rules: RuleSet, hands: Sequence[Sequence[Tile]], previous: RoundResult | None
+) -> tuple[int, Tile | None]:
+    """Who opens this round, and the tile they must open with (None: any tile).
+
+    ``previous`` is the last round of this match (None for a match's first round).
+    """
+    seats = rules.seats
+    if previous is not None and rules.next_opening != "same":
+        if rules.next_opening == "rotate" or previous.winner is None:
+            if rules.next_opening == "rotate":
+                return (previous.opener + 1) % seats, None
+            return previous.opener, None
+        if previous.reason == "domino" and previous.last_player is not None:
+            return previous.last_player, None
+        candidates = rules.seats_of(previous.winner)
+        best = min(
+            candidates, key=lambda s: (previous.pips[s], (s - previous.opener) % seats)
+        )
+        return best, None
+
+    holder = {t: seat for seat, hand in enumerate(hands) for t in hand}
+    dealt = list(holder)
+    if not dealt:
+        raise ValueError("no tile was dealt")
+    doubles = [d for d in DOUBLES if d in holder]
+    rule = rules.first_opening
+    if rule == "double_six" and DOUBLES[6] in holder:
+        return holder[DOUBLES[6]], DOUBLES[6]
+    if rule in ("double_six", "highest_double"):
+        tile = doubles[-1] if doubles else max(dealt, key=highest_key)
+        return holder[tile], tile
+    if rule == "one_one":
+        order = [DOUBLES[n] for n in (1, 2, 3, 4, 5, 6, 0)]
+        for double in order:
+            if double in holder:
+                return holder[double], double
+        tile = max(dealt, key=highest_key)
+        return holder[tile], tile
+    if rule == "lowest_double":
+        low = [d for d in doubles if d.a != 0]
+        tile = low[0] if low else min(dealt, key=lowest_key)
+        return holder[tile], None
+    tile = max(dealt, key=highest_key)  # highest_tile
+    return holder[tile], None
+
+
+class Round:
+    """The mutable state of one round; `apply` is the only way to change it.
+
+    Build one with `Round.deal` (random deal) or `Round.from_hands` (a chosen
+    deal, for tests and replays); `to_dict`/`from_dict` round-trip it exactly.
+    """
+
+    __slots__ = (
+        "rules", "opener", "turn", "_hands", "_boneyard", "_sleeping", "_chain", "_ends",
+        "_mandatory", "_passes", "_last_player", "_history", "_on_table", "_result",
+        "_first_of_match", "_initial", "_tiebreak_order", "_pick",
+    )  # fmt: skip
+
+    rules: RuleSet
+    opener: int
+    turn: int | None
+
+    # ------------------------------------------------------------------ building
+    def __init__(self) -> None:  # use deal / from_hands / from_dict
+        self._pick: dict[str, Any] | None = None
+        self._result: RoundResult | None = None
+
+    @classmethod
+    def deal(
+        cls, rules: RuleSet, rng: Any, previous: RoundResult | None = None
+    ) -> Round:
+        """Shuffle with ``rng`` (a ``random.Random``), deal ``hand_size`` tiles to each
+        seat in seat order, and pick the opener from ``rules`` and ``previous``."""
+        tiles = list(ALL_TILES)
+        rng.shuffle(tiles)
+        size = rules.hand_size
+        hands = [tiles[i * size : (i + 1) * size] for i in range(rules.seats)]
+        rest = tiles[rules.seats * size :]
+        order = None
+        if rules.blocked_tie == "tiebreak":
+            order = list(ALL_TILES)
+            rng.shuffle(order)
+        return cls.from_hands(
+            rules,
+            hands=hands,
+            boneyard=rest if rules.draw else (),
+            first_of_match=previous is None,
+            previous=previous,
+            tiebreak_order=order,
+        )
+
+    @classmethod
+    def from_hands(
+        cls,
+        rules: RuleSet,
+        hands: Sequence[Sequence[Tile | str]],
+        boneyard: Sequence[Tile | str] = (),
+        opener: int | None = None,
+        first_of_match: bool = True,
+        *,
+        previous: RoundResult | None = None,
+        mandatory_tile: Tile | str | None = None,
+        tiebreak_order: Sequence[Tile | str] | None = None,
+    ) -> Round:
+        """A round with the given hands; tiles in no hand and not in ``boneyard`` sleep.
+
+        With ``opener=None`` the opener (and any mandatory tile) follows the rules
+        and ``previous``; with an explicit ``opener`` the opening tile is free
+        unless ``mandatory_tile`` is given.
+
+        >>> from games.engine import PRESETS
+        >>> rnd = Round.from_hands(PRESETS["duelo"], hands=[["1-6"], ["2-5"]])
+        >>> rnd.turn, rnd.mandatory_tile
+        (0, Tile(1, 6))
+        """
+        if len(hands) != rules.seats:
+            raise ValueError(f"{rules.seats} hands are needed, got {len(hands)}")
+        hand_lists = [_tile_list(h, f"hand {i}") for i, h in enumerate(hands)]
+        bones = _tile_list(boneyard, "boneyard")
+        if bones and not rules.draw:
+            raise ValueError("only a draw game has a boneyard")
+        seen = [t for h in hand_lists for t in h] + bones
+        if len(set(seen)) != len(seen):
+            raise ValueError("a tile was dealt twice")
+        if previous is not None and first_of_match:
+            first_of_match = False
+        if opener is None:
+            opener, mandatory = choose_opener(
+                rules, hand_lists, None if first_of_match else previous
+            )
+        else:
+            if not (type(opener) is int and 0 <= opener < rules.seats):
+                raise ValueError(f"opener must be a seat from 0 to {rules.seats - 1}")
+            mandatory = Tile.parse(mandatory_tile) if mandatory_tile is not None else None
+        if mandatory is not None and mandatory not in hand_lists[opener]:
+            raise ValueError(f"the opener does not hold the mandatory tile {mandatory}")
+        order = _tile_list(tiebreak_order, "tiebreak_order") if tiebreak_order else None
+        if order is not None and sorted(order) != list(ALL_TILES):
+            raise ValueError("tiebreak_order must hold each of the 28 tiles once")
+
+        rnd = cls()
+        rnd.rules = rules
+        rnd.opener = opener
+        rnd.turn = opener
+        rnd._hands = hand_lists
+        rnd._boneyard = bones
+        in_play = set(seen)
+        rnd._sleeping = [t for t in ALL_TILES if t not in in_play]
+        rnd._chain = []
+        rnd._ends = None
+        rnd._mandatory = mandatory
+        rnd._passes = 0
+        rnd._last_player = None
+        rnd._history = []
+        rnd._on_table = [0] * 7
+        rnd._first_of_match = first_of_match
+        rnd._tiebreak_order = tuple(order) if order else None
+        rnd._initial = {
+            "hands": [[str(t) for t in h] for h in hand_lists],
+            "boneyard": [str(t) for t in bones],
+            "opener": opener,
+            "mandatory_tile": str(mandatory) if mandatory else None,
+            "first_of_match": first_of_match,
+            "tiebreak_order": [str(t) for t in order] if order else None,
+        }
+        return rnd
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RuleSet,
+        initial: dict[str, Any],
+        history: Iterable[Any],
+    ) -> Round:
+        """Rebuild a round from its deal (``rnd.initial``) and actions (``rnd.history``).
+
+        ``history`` items are ``(seat, action)`` pairs, where ``action`` may also be
+        an action dict; every action is checked again, so a tampered log raises
+        `IllegalAction`.
+        """
+        rnd = cls.from_hands(
+            rules,
+            hands=initial["hands"],
+            boneyard=initial.get("boneyard") or (),
+            opener=initial["opener"],
+            first_of_match=initial.get("first_of_match", True),
+            mandatory_tile=initial.get("mandatory_tile"),
+            tiebreak_order=initial.get("tiebreak_order"),
+        )
+        for seat, action in history:
+            if isinstance(action, dict):
+                action = action_from_dict(action)
+            rnd.apply(seat, action)
+        return rnd
+
+    def clone(self) -> Round:
+        """An independent copy, cheap enough for search (shares immutable parts)."""
+        new = Round.__new__(Round)
+        new.rules = self.rules
+        new.opener = self.opener
+        new.turn = self.turn
+        new._hands = [h[:] for h in self._hands]
+        new._boneyard = self._boneyard[:]
+        new._sleeping = self._sleeping
+        new._chain = self._chain[:]
+        new._ends = self._ends
+        new._mandatory = self._mandatory
+        new._passes = self._passes
+        new._last_player = self._last_player
+        new._history = self._history[:]
+        new._on_table = self._on_table[:]
+        new._result = self._result
+        new._first_of_match = self._first_of_match
+        new._initial = self._initial
+        new._tiebreak_order = self._tiebreak_order
+        new._pick = _copy_pick(self._pick)
+        return new
+
+    # ------------------------------------------------------------------ reading
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """A seat's tiles (server side only: never send this to another seat)."""
+        return tuple(self._hands[seat])
+
+    @property
+    def chain(self) -> tuple[Link, ...]:
+        return tuple(self._chain)
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        return self._ends
+
+    @property
+    def boneyard_count(self) -> int:
+        return len(self._boneyard)
+
+    @property
+    def passes_in_row(self) -> int:
+        return self._passes
+
+    @property
+    def last_player(self) -> int | None:
+        """The last seat that placed a tile (None before the first tile)."""
+        return self._last_player
+
+    @property
+    def mandatory_tile(self) -> Tile | None:
+        """The tile the opener must open with, while the chain is empty."""
+        return self._mandatory if not self._chain else None
+
+    @property
+    def first_of_match(self) -> bool:
+        return self._first_of_match
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        return tuple((seat, action) for seat, action, _ in self._history)
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> RoundResult | None:
+        return self._result
+
+    @property
+    def pending_picks(self) -> frozenset[int]:
+        """Seats that still have to `Pick` in a tie-break pick-off (empty otherwise)."""
+        if self._pick is None or self._result is not None:
+            return frozenset()
+        return frozenset(s for s in self._pick["pickers"] if s not in self._pick["current"])
+
+    @property
+    def initial(self) -> dict[str, Any]:
+        """The deal as dealt: hands, boneyard in draw order, opener, mandatory tile."""
+        return {k: (list(map(list, v)) if k == "hands" else v) for k, v in self._initial.items()}
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.side_of(seat)
+
+    # ------------------------------------------------------------------ legality
+    def _plays(self, seat: int) -> list[Play]:
+        hand = self._hands[seat]
+        ends = self._ends
+        if ends is None:
+            if self._mandatory is not None:
+                return [_play(self._mandatory, None)] if self._mandatory in hand else []
+            return [_play(t, None) for t in hand]
+        x, y = ends
+        plays = []
+        for t in hand:
+            if t.a == x or t.b == x:
+                plays.append(_PLAYS[t.index * 3 + 1])
+            if t.a == y or t.b == y:
+                plays.append(_PLAYS[t.index * 3 + 2])
+        return plays
+
+    def _can_play(self, seat: int) -> bool:
+        ends = self._ends
+        if ends is None:
+            return True
+        x, y = ends
+        for t in self._hands[seat]:
+            if t.a == x or t.b == x or t.a == y or t.b == y:
+                return True
+        return False
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (default: the seat to act); [] when it may not act.
+
+        A tile that fits both ends appears once per end; the first tile has ``end=None``.
+        """
+        if self._result is not None:
+            return []
+        if self._pick is not None:
+            if seat is None or seat not in self.pending_picks:
+                return []
+            taken = self._pick["taken"]
+            return [Pick(i) for i in range(28) if i not in taken]
+        if seat is None:
+            seat = self.turn
+        elif seat != self.turn:
+            return []
+        plays = self._plays(seat)
+        if plays:
+            return plays
+        if self.rules.draw and self._boneyard:
+            return [DRAW]
+        return [PASS]
+
+    # ------------------------------------------------------------------ changing
+    def apply(self, seat: int, action: Action) -> None:
+        """Make ``seat`` take ``action``; raises `IllegalAction` and changes nothing if
+        the rules refuse it."""
+        if type(seat) is not int or not 0 <= seat < self.rules.seats:
+            raise IllegalAction("malformed", f"there is no seat {seat!r} at this table")
+        if self._result is not None:
+            raise IllegalAction("round_over", "the round is over")
+        if self._pick is not None:
+            self._apply_pick(seat, action)
+            return
+        kind = type(action)
+        if kind is Pick:
+            raise IllegalAction("bad_pick", "there is no tie-break pick-off under way")
+        if seat != self.turn:
+            raise IllegalAction(
+                "not_your_turn", f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s"
+            )
+        if kind is Play:
+            self._apply_play(seat, action)
+        elif kind is Draw:
+            self._apply_draw(seat)
+        elif kind is Pass:
+            self._apply_pass(seat)
+        else:
+            raise IllegalAction("malformed", f"{action!r} is not an action")
+
+    def _apply_play(self, seat: int, action: Play) -> None:
+        tile = action.tile
+        if type(tile) is not Tile:
+            raise IllegalAction("malformed", f"{tile!r} is not a tile")
+        end = action.end
+        if end is not None and end != "A" and end != "B":
+            raise IllegalAction("malformed", f"the end is 'A' or 'B', got {end!r}")
+        hand = self._hands[seat]
+        if tile not in hand:
+            raise IllegalAction("not_in_hand", f"{tile} is not in your hand")
+        ends = self._ends
+        if ends is None:
+            mandatory = self._mandatory
+            if mandatory is not None and tile is not mandatory:
+                raise IllegalAction(
+                    "opening_tile_required", f"this round must be opened with {mandatory}"
+                )
+            self._ends = (tile.a, tile.b)
+            link = Link(tile, seat, None, tile.b)
+            end = None
+        else:
+            x, y = ends
+            fits_a = tile.a == x or tile.b == x
+            fits_b = tile.a == y or tile.b == y
+            if end is None:
+                if fits_a and fits_b:
+                    raise IllegalAction(
+                        "end_required", f"{tile} fits both ends: choose end A or end B"
+                    )
+                if not (fits_a or fits_b):
+                    raise IllegalAction(
+                        "does_not_fit", f"{tile} fits neither end ({x} and {y})"
+                    )
+                end = "A" if fits_a else "B"
+            elif end == "A" and not fits_a:
+                raise IllegalAction("does_not_fit", f"{tile} does not fit end A ({x})")
+            elif end == "B" and not fits_b:
+                raise IllegalAction("does_not_fit", f"{tile} does not fit end B ({y})")
+            if end == "A":
+                exposed = tile.b if tile.a == x else tile.a
+                self._ends = (exposed, y)
+            else:
+                exposed = tile.b if tile.a == y else tile.a
+                self._ends = (x, exposed)
+            link = Link(tile, seat, end, exposed)
+        hand.remove(tile)
+        self._chain.append(link)
+        self._history.append((seat, _play(tile, end), ends))
+        on_table = self._on_table
+        on_table[tile.a] += 1
+        if not tile.is_double:
+            on_table[tile.b] += 1
+        self._passes = 0
+        self._last_player = seat
+        if not hand:
+            self._finish(winner=self.rules.side_of(seat), reason="domino")
+            return
+        if self.rules.lock_closure:
+            a, b = self._ends
+            if a == b and on_table[a] == 7:
+                self._finish_blocked()
+                return
+        self.turn = (seat + 1) % self.rules.seats
+
+    def _apply_draw(self, seat: int) -> None:
+        if not self.rules.draw:
+            raise IllegalAction("not_a_draw_game", "this table has no boneyard to draw from")
+        if self._can_play(seat):
+            raise IllegalAction("must_play", "you have a tile that fits: you must play it")
+        if not self._boneyard:
+            raise IllegalAction("boneyard_empty", "the boneyard is empty: pass instead")
+        self._hands[seat].append(self._boneyard.pop(0))
+        self._history.append((seat, DRAW, self._ends))
+
+    def _apply_pass(self, seat: int) -> None:
+        if self._can_play(seat):
+            raise IllegalAction("must_play", "you have a tile that fits: you must play it")
+        if self.rules.draw and self._boneyard:
+            raise IllegalAction("must_draw", "nothing fits: draw from the boneyard")
+        self._history.append((seat, PASS, self._ends))
+        self._passes += 1
+        if self._passes >= self.rules.seats:
+            self._finish_blocked()
+            return
+        self.turn = (seat + 1) % self.rules.seats
+
+    # ------------------------------------------------------------------ the end
+    def _side_totals(self, goat: bool) -> list[int]:
+        rules = self.rules
+        totals = [0] * rules.sides
+        for seat, hand in enumerate(self._hands):
+            totals[rules.side_of(seat)] += hand_value(hand, goat)
+        return totals
+
+    def _finish_blocked(self) -> None:
+        rules = self.rules
+        totals = self._side_totals(rules.scoring == "goat")
+        low = min(totals)
+        tied = [side for side, total in enumerate(totals) if total == low]
+        if len(tied) == 1:
+            self._finish(winner=tied[0], reason="blocked")
+            return
+        tie = rules.blocked_tie
+        if tie == "draw":
+            self._finish(winner=None, reason="blocked")
+        elif tie == "last_player_loses":
+            last = self._last_player if self._last_player is not None else self.opener
+            loser = rules.side_of(last)
+            after = [rules.side_of((last + k) % rules.seats) for k in range(1, rules.seats + 1)]
+            winner = next(s for s in after if s in tied and s != loser)
+            self._finish(winner=winner, reason="blocked")
+        elif tie == "opener_wins":
+            after = [rules.side_of((self.opener + k) % rules.seats) for k in range(rules.seats)]
+            self._finish(winner=next(s for s in after if s in tied), reason="blocked")
+        else:
+            pickers = sorted(s for s in range(rules.seats) if rules.side_of(s) in tied)
+            self._pick = {"pickers": pickers, "current": {}, "taken": set(), "rounds": []}
+            self.turn = None
+
+    def _apply_pick(self, seat: int, action: Action) -> None:
+        pick = self._pick
+        assert pick is not None
+        if type(action) is not Pick:
+            raise IllegalAction(
+                "not_your_turn", "the round is in a tie-break pick-off: only picks are taken"
+            )
+        if seat not in pick["pickers"] or seat in pick["current"]:
+            raise IllegalAction("not_your_turn", f"seat {seat + 1} has no pick to make now")
+        index = action.index
+        if type(index) is not int or not 0 <= index < 28:
+            raise IllegalAction("bad_pick", f"positions go from 0 to 27, got {index!r}")
+        if index in pick["taken"]:
+            raise IllegalAction("bad_pick", f"position {index} is already taken")
+        pick["current"][seat] = index
+        pick["taken"].add(index)
+        self._history.append((seat, action, self._ends))
+        if len(pick["current"]) < len(pick["pickers"]):
+            return
+        order = self._tiebreak_order or ALL_TILES
+        revealed = [
+            {"seat": s, "index": i, "tile": str(order[i])} for s, i in sorted(pick["current"].items())
+        ]
+        pick["rounds"].append(revealed)
+        pick["current"] = {}
+        low = min(order[r["index"]].pips for r in revealed)
+        best = [r["seat"] for r in revealed if order[r["index"]].pips == low]
+        sides = {self.rules.side_of(s) for s in best}
+        if len(sides) == 1:
+            self._finish(winner=sides.pop(), reason="blocked")
+        elif 28 - len(pick["taken"]) < len(best):
+            self._finish(winner=None, reason="blocked")
+        else:
+            pick["pickers"] = best
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        rules = self.rules
+        sides = rules.sides
+        plain = self._side_totals(goat=False)
+        goat = rules.scoring == "goat"
+        counted = self._side_totals(goat=True) if goat else plain
+        points = [0] * sides
+        if winner is not None:
+            scoring = rules.scoring
+            if reason == "blocked" and rules.blocked_points == "difference":
+                loser_total = sum(counted[s] for s in range(sides) if s != winner)
+                points[winner] = loser_total - counted[winner]
+            elif scoring == "opponents":
+                points[winner] = sum(plain[s] for s in range(sides) if s != winner)
+            elif scoring == "all_hands":
+                points[winner] = sum(plain)
+            elif scoring == "series":
+                points[winner] = 1
+            else:  # goat: penalties for every side but the winner's
+                points = [0 if s == winner else counted[s] for s in range(sides)]
+        pick = self._pick
+        self._result = RoundResult(
+            reason=reason,
+            winner=winner,
+            opener=self.opener,
+            points=tuple(points),
+            pips=tuple(sum(t.pips for t in h) for h in self._hands),
+            hands=tuple(tuple(h) for h in self._hands),
+            last_player=self._last_player,
+            tiebreak=tuple(tuple(r) for r in pick["rounds"]) if pick else None,
+            counted=tuple(counted),
+        )
+        self.turn = None
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, JSON-safe: its own hand and public facts only."""
+        rules = self.rules
+        ends = self._ends
+        pick_off = None
+        if self._pick is not None:
+            pick = self._pick
+            pending = sorted(self.pending_picks)
+            pick_off = {
+                "pickers": list(pick["pickers"]),
+                "pending": pending,
+                "taken": sorted(pick["taken"]),
+                "rounds": [list(map(dict, r)) for r in pick["rounds"]],
+                "mine": pick["current"].get(seat),
+            }
+        result = self._result
+        return {
+            "rules": rules.to_dict(),
+            "seat": seat,
+            "side": rules.side_of(seat),
+            "turn": self.turn,
+            "opener": self.opener,
+            "hand": [str(t) for t in self._hands[seat]],
+            "chain": [link.to_dict() for link in self._chain],
+            "ends": {"A": ends[0], "B": ends[1]} if ends else None,
+            "tile_counts": [len(h) for h in self._hands],
+            "boneyard_count": len(self._boneyard),
+            "passes_in_row": self._passes,
+            "last_player": self._last_player,
+            "history": [_history_entry(s, a, e) for s, a, e in self._history],
+            "legal": [a.to_dict() for a in self.legal_actions(seat)],
+            "mandatory_tile": str(self.mandatory_tile) if self.mandatory_tile else None,
+            "pick_off": pick_off,
+            "result": result.to_dict() if result else None,
+        }
+
+    @classmethod
+    def from_view(
+        cls,
+        view: dict[str, Any],
+        hands: Sequence[Sequence[Tile | str]],
+        boneyard: Sequence[Tile | str] = (),
+    ) -> Round:
+        """A round in the position ``view`` describes, with ``hands`` (and the boneyard
+        order) filled in by the caller: how a bot explores guesses of hidden tiles.
+
+        The viewer's own hand must be ``view["hand"]`` and every hand must have the
+        public tile count; the result cannot be replayed (its deal is made up).
+        """
+        rules = RuleSet.from_dict(view["rules"])
+        hand_lists = [_tile_list(h, f"hand {i}") for i, h in enumerate(hands)]
+        bones = _tile_list(boneyard, "boneyard")
+        if [len(h) for h in hand_lists] != list(view["tile_counts"]):
+            raise ValueError("hands do not match the public tile counts")
+        rnd = cls()
+        rnd.rules = rules
+        rnd.opener = view["opener"]
+        rnd.turn = view["turn"]
+        rnd._hands = hand_lists
+        rnd._boneyard = bones
+        chain = [Link.from_dict(d) for d in view["chain"]]
+        used = {t for h in hand_lists for t in h} | set(bones) | {link.tile for link in chain}
+        rnd._sleeping = [t for t in ALL_TILES if t not in used]
+        rnd._chain = chain
+        ends = view["ends"]
+        rnd._ends = (ends["A"], ends["B"]) if ends else None
+        mandatory = view.get("mandatory_tile")
+        rnd._mandatory = Tile.parse(mandatory) if mandatory else None
+        rnd._passes = view["passes_in_row"]
+        rnd._last_player = view.get("last_player")
+        rnd._history = [_history_from_entry(e) for e in view["history"]]
+        rnd._on_table = [0] * 7
+        for link in chain:
+            rnd._on_table[link.tile.a] += 1
+            if not link.tile.is_double:
+                rnd._on_table[link.tile.b] += 1
+        rnd._first_of_match = False
+        rnd._initial = {}
+        rnd._tiebreak_order = None
+        return rnd
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The full state (server side: it holds every hand and the boneyard)."""
+        pick = self._pick
+        return {
+            "rules": self.rules.to_dict(),
+            "opener": self.opener,
+            "turn": self.turn,
+            "hands": [[str(t) for t in h] for h in self._hands],
+            "boneyard": [str(t) for t in self._boneyard],
+            "chain": [link.to_dict() for link in self._chain],
+            "ends": list(self._ends) if self._ends else None,
+            "mandatory_tile": str(self._mandatory) if self._mandatory else None,
+            "passes_in_row": self._passes,
+            "last_player": self._last_player,
+            "history": [
+                [s, a.to_dict(), list(e) if e else None] for s, a, e in self._history
+            ],
+            "first_of_match": self._first_of_match,
+            "initial": self.initial,
+            "pick": None
+            if pick is None
+            else {
+                "pickers": list(pick["pickers"]),
+                "current": [[s, i] for s, i in sorted(pick["current"].items())],
+                "taken": sorted(pick["taken"]),
+                "rounds": [list(map(dict, r)) for r in pick["rounds"]],
+            },
+            "result": self._result.to_dict() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Round:
+        rnd = cls()
+        rnd.rules = RuleSet.from_dict(data["rules"])
+        rnd.opener = data["opener"]
+        rnd.turn = data["turn"]
+        rnd._hands = [_tile_list(h, "hand") for h in data["hands"]]
+        rnd._boneyard = _tile_list(data["boneyard"], "boneyard")
+        rnd._chain = [Link.from_dict(d) for d in data["chain"]]
+        used = {t for h in rnd._hands for t in h} | set(rnd._boneyard)
+        used |= {link.tile for link in rnd._chain}
+        rnd._sleeping = [t for t in ALL_TILES if t not in used]
+        rnd._ends = tuple(data["ends"]) if data["ends"] else None
+        mandatory = data["mandatory_tile"]
+        rnd._mandatory = Tile.parse(mandatory) if mandatory else None
+        rnd._passes = data["passes_in_row"]
+        rnd._last_player = data["last_player"]
+        rnd._history = [
+            (s, _canonical(action_from_dict(a)), tuple(e) if e else None)
+            for s, a, e in data["history"]
+        ]
+        rnd._on_table = [0] * 7
+        for link in rnd._chain:
+            rnd._on_table[link.tile.a] += 1
+            if not link.tile.is_double:
+                rnd._on_table[link.tile.b] += 1
+        rnd._first_of_match = data["first_of_match"]
+        rnd._initial = data["initial"]
+        order = rnd._initial.get("tiebreak_order")
+        rnd._tiebreak_order = tuple(_tile_list(order, "tiebreak_order")) if order else None
+        pick = data.get("pick")
+        rnd._pick = (
+            None
+            if pick is None
+            else {
+                "pickers": list(pick["pickers"]),
+                "current": {s: i for s, i in pick["current"]},
+                "taken": set(pick["taken"]),
+                "rounds": [list(map(dict, r)) for r in pick["rounds"]],
+            }
+        )
+        result = data.get("result")
+        rnd._result = RoundResult.from_dict(result) if result else None
+        return rnd
+
+    def __repr__(self) -> str:
+        state = "over" if self._result else f"turn={self.turn}"
+        return f"<Round opener={self.opener} {state} chain={len(self._chain)} tiles>"
+
+
+def _canonical(action: Action) -> Action:
+    if type(action) is Play:
+        return _play(action.tile, action.end)
+    return action
+
+
+def _copy_pick(pick: dict[str, Any] | None) -> dict[str, Any] | None:
+    if pick is None:
+        return None
+    return {
+        "pickers": list(pick["pickers"]),
+        "current": dict(pick["current"]),
+        "taken": set(pick["taken"]),
+        "rounds": [list(r) for r in pick["rounds"]],
+    }
+
+
+def _history_entry(seat: int, action: Action, ends: tuple[int, int] | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"seat": seat, "type": action.type}
+    if type(action) is Play:
+        entry["tile"] = str(action.tile)
+        entry["end"] = action.end
+    elif type(action) is Pick:
+        entry["index"] = action.index
+    entry["ends_before"] = {"A": ends[0], "B": ends[1]} if ends else None
+    return entry
+
+
+def _history_from_entry(entry: dict[str, Any]) -> tuple[int, Action, tuple[int, int] | None]:
+    ends = entry.get("ends_before")
+    action = action_from_dict({k: v for k, v in entry.items() if k != "seat"})
+    return entry["seat"], _canonical(action), (ends["A"], ends["B"]) if ends else None

@@ -1,0 +1,291 @@
+"""The knobs of a table (`RuleSet`) and the site's presets.
+
+>>> rules = RuleSet.preset("classico", seats=3)
+>>> rules.draw, rules.partnership, rules.sides
+(True, False, 3)
+>>> RuleSet.preset("parceria", target=500)
+Traceback (most recent call last):
+...
+games.engine.rules.InvalidRules: The target must be between 50 and 300 points, got 500.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+OPENINGS = ("double_six", "one_one", "highest_double", "lowest_double", "highest_tile")
+NEXT_OPENINGS = ("rotate", "winner", "same")
+SCORINGS = ("opponents", "all_hands", "goat", "series")
+BLOCKED_POINTS = ("as_domino", "difference")
+BLOCKED_TIES = ("last_player_loses", "draw", "opener_wins", "tiebreak")
+GOALS = ("points", "best_of", "single")
+NEXT_ROUNDS = ("host", "all_ready")
+
+
+class InvalidRules(ValueError):
+    """A `RuleSet` that cannot be played. ``field`` names the knob to fix (for forms)."""
+
+    def __init__(self, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that differs between tables, as plain data (rules.md, "The knobs").
+
+    ``preset`` is only a label (which table these knobs came from). Build one with
+    `RuleSet.preset` (applies the preset's derivations and option limits) or
+    change knobs literally with `replace` (validates only).
+    """
+
+    seats: int = 4
+    partnership: bool = True
+    hand_size: int = 7
+    draw: bool = False
+    first_opening: str = "double_six"
+    next_opening: str = "rotate"
+    lock_closure: bool = False
+    scoring: str = "opponents"
+    blocked_points: str = "as_domino"
+    blocked_tie: str = "last_player_loses"
+    goal: str = "points"
+    target: int | None = 50
+    rounds: int | None = None
+    next_round: str = "host"
+    preset_key: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    # -- derived facts -------------------------------------------------
+    @property
+    def sides(self) -> int:
+        """Scoring units: two partnerships, or one per seat."""
+        return 2 if self.partnership else self.seats
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.partnership else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        if self.partnership:
+            return (side, side + 2)
+        return (side,)
+
+    # -- validation ----------------------------------------------------
+    def _validate(self) -> None:  # noqa: C901 - one check a line reads best here
+        def need(ok: bool, knob: str, message: str) -> None:
+            if not ok:
+                raise InvalidRules(knob, message)
+
+        for knob in ("seats", "hand_size"):
+            value = getattr(self, knob)
+            need(type(value) is int, knob, f"{knob} must be a whole number, got {value!r}.")
+        for knob in ("partnership", "draw", "lock_closure"):
+            value = getattr(self, knob)
+            need(type(value) is bool, knob, f"{knob} must be true or false, got {value!r}.")
+        for knob, allowed in (
+            ("first_opening", OPENINGS),
+            ("next_opening", NEXT_OPENINGS),
+            ("scoring", SCORINGS),
+            ("blocked_points", BLOCKED_POINTS),
+            ("blocked_tie", BLOCKED_TIES),
+            ("goal", GOALS),
+            ("next_round", NEXT_ROUNDS),
+        ):
+            value = getattr(self, knob)
+            need(value in allowed, knob, f"{knob} must be one of {', '.join(allowed)}; got {value!r}.")
+        need(self.seats in (2, 3, 4), "seats", f"A table has 2, 3 or 4 seats, not {self.seats}.")
+        need(
+            not self.partnership or self.seats == 4,
+            "partnership",
+            "Partnerships need exactly four seats.",
+        )
+        need(self.hand_size >= 2, "hand_size", "Each hand needs at least 2 tiles.")
+        need(
+            self.seats * self.hand_size <= 28,
+            "hand_size",
+            f"{self.seats} hands of {self.hand_size} need {self.seats * self.hand_size} tiles;"
+            " the set has 28.",
+        )
+        need(
+            not self.draw or self.seats * self.hand_size <= 27,
+            "draw",
+            "A draw game must leave at least one tile in the boneyard.",
+        )
+        need(
+            self.blocked_points != "difference" or self.sides == 2,
+            "blocked_points",
+            "Counting the difference on a blocked round needs exactly two sides.",
+        )
+        need(
+            self.blocked_points != "difference" or self.scoring in ("opponents", "all_hands"),
+            "blocked_points",
+            "Counting the difference only makes sense when the winner scores points.",
+        )
+        need(
+            (self.scoring == "series") == (self.goal == "best_of"),
+            "goal",
+            "Series scoring (one point a round) goes with a best-of-N goal, and only with it.",
+        )
+        if self.goal == "points":
+            need(
+                type(self.target) is int and 50 <= self.target <= 300,
+                "target",
+                f"The target must be between 50 and 300 points, got {self.target}.",
+            )
+        if self.goal == "best_of":
+            need(
+                type(self.rounds) is int and self.rounds >= 1 and self.rounds % 2 == 1,
+                "rounds",
+                f"A best-of match needs an odd number of rounds, got {self.rounds}.",
+            )
+
+    # -- building ------------------------------------------------------
+    def replace(self, **knobs: Any) -> RuleSet:
+        """A validated copy with ``knobs`` set literally (no derivations)."""
+        unknown = set(knobs) - _KNOBS
+        if unknown:
+            name = sorted(unknown)[0]
+            raise InvalidRules(name, f"Unknown rule {name!r}.")
+        return dataclasses.replace(self, **knobs)
+
+    @classmethod
+    def preset(cls, key: str, **options: Any) -> RuleSet:
+        """The table ``key`` with the options its preset allows (rules.md, "The tables").
+
+        Derived knobs follow the options unless given explicitly: ``classico`` and
+        ``goat`` draw exactly when seats < 4; ``com_monte`` deals 7 at two seats
+        and 5 at three or four; ``partnership`` defaults to pairs at four seats
+        (a Brazilian four-seat table plays in pairs) and is off below four.
+        """
+        spec = _PRESET_SPECS.get(key)
+        if spec is None:
+            raise InvalidRules("preset", f"Unknown table {key!r}; choose one of {', '.join(PRESETS)}.")
+        base, allowed, derive = spec
+        for name in options:
+            if name not in allowed:
+                raise InvalidRules(name, f"The {key} table does not let you change {name!r}.")
+        knobs = dict(base)
+        knobs.update(derive(options))
+        knobs.update(options)
+        if key == "goat" and knobs.get("target") not in (101, 125):
+            raise InvalidRules("target", "The goat target is 101 or 125 points.")
+        if key in ("com_monte", "sem_monte") and knobs["scoring"] not in ("opponents", "goat"):
+            raise InvalidRules("scoring", "This table scores as 'opponents' or 'goat'.")
+        if "draw" in options and options["draw"] and knobs["seats"] == 4 and key == "goat":
+            raise InvalidRules("draw", "At four seats every tile is dealt: there is nothing to draw.")
+        return cls(preset_key=key, **knobs)
+
+    # -- JSON ----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in _KNOB_ORDER}
+        data["preset"] = self.preset_key
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        if not isinstance(data, dict):
+            raise InvalidRules(None, "Rules must be an object of knobs.")
+        knobs = {k: v for k, v in data.items() if k in _KNOBS}
+        return cls(preset_key=data.get("preset"), **knobs)
+
+
+_KNOB_ORDER = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset_key")
+_KNOBS = frozenset(_KNOB_ORDER)
+
+
+def _no_derivation(options: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def _seat_derivation(options: dict[str, Any]) -> dict[str, Any]:
+    seats = options.get("seats", 2)
+    return {"partnership": seats == 4}
+
+
+def _classico(options: dict[str, Any]) -> dict[str, Any]:
+    seats = options.get("seats", 4)
+    return {"partnership": seats == 4, "draw": seats < 4}
+
+
+def _com_monte(options: dict[str, Any]) -> dict[str, Any]:
+    seats = options.get("seats", 2)
+    return {"partnership": seats == 4, "hand_size": 7 if seats == 2 else 5}
+
+
+def _goat(options: dict[str, Any]) -> dict[str, Any]:
+    seats = options.get("seats", 4)
+    return {"partnership": seats == 4, "draw": seats < 4}
+
+
+_PARCERIA = dict(
+    seats=4, partnership=True, hand_size=7, draw=False, first_opening="double_six",
+    next_opening="rotate", lock_closure=False, scoring="opponents", blocked_points="as_domino",
+    blocked_tie="last_player_loses", goal="points", target=50, rounds=None, next_round="host",
+)  # fmt: skip
+_TWO = dict(seats=2, partnership=False, hand_size=7, draw=True)
+
+_PRESET_SPECS: dict[str, tuple[dict[str, Any], frozenset[str], Any]] = {
+    "parceria": (_PARCERIA, frozenset({"target"}), _no_derivation),
+    "duelo": (
+        {**_PARCERIA, **_TWO, "first_opening": "highest_double", "next_opening": "same",
+         "blocked_points": "difference", "blocked_tie": "draw", "goal": "single",
+         "target": None, "next_round": "all_ready"},
+        frozenset(),
+        _no_derivation,
+    ),
+    "arena": (
+        {**_PARCERIA, **_TWO, "first_opening": "highest_double", "next_opening": "same",
+         "lock_closure": True, "scoring": "series", "blocked_tie": "tiebreak",
+         "goal": "best_of", "target": None, "rounds": 5, "next_round": "all_ready"},
+        frozenset(),
+        _no_derivation,
+    ),
+    "classico": (
+        {**_PARCERIA, "first_opening": "highest_double", "next_opening": "rotate",
+         "scoring": "all_hands", "blocked_tie": "opener_wins", "target": 100},
+        frozenset({"seats", "partnership", "target"}),
+        _classico,
+    ),
+    "com_monte": (
+        {**_PARCERIA, **_TWO, "first_opening": "lowest_double", "next_opening": "same",
+         "blocked_tie": "draw", "target": 100, "next_round": "all_ready"},
+        frozenset({"seats", "partnership", "hand_size", "scoring", "target"}),
+        _com_monte,
+    ),
+    "sem_monte": (
+        {**_PARCERIA, **_TWO, "draw": False, "first_opening": "lowest_double",
+         "next_opening": "same", "blocked_tie": "draw", "target": 100,
+         "next_round": "all_ready"},
+        frozenset({"seats", "partnership", "hand_size", "scoring", "target"}),
+        _seat_derivation,
+    ),
+    "goat": (
+        {**_PARCERIA, "first_opening": "one_one", "next_opening": "winner", "scoring": "goat",
+         "blocked_tie": "draw", "target": 101, "next_round": "all_ready"},
+        frozenset({"seats", "partnership", "draw", "target"}),
+        _goat,
+    ),
+    "internacional": (
+        {**_PARCERIA, "first_opening": "highest_tile", "next_opening": "winner",
+         "blocked_tie": "draw", "target": 100, "next_round": "all_ready"},
+        frozenset({"target"}),
+        _no_derivation,
+    ),
+    "internacional_dois": (
+        {**_PARCERIA, **_TWO, "first_opening": "highest_tile", "next_opening": "winner",
+         "blocked_tie": "draw", "target": 100, "next_round": "all_ready"},
+        frozenset({"target"}),
+        _no_derivation,
+    ),
+}  # fmt: skip
+
+#: The option knobs each preset lets a room change.
+PRESET_OPTIONS: dict[str, frozenset[str]] = {k: v[1] for k, v in _PRESET_SPECS.items()}
+
+#: Every table with its default options.
+PRESETS: dict[str, RuleSet] = {key: RuleSet.preset(key) for key in _PRESET_SPECS}

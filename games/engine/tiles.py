@@ -1,0 +1,136 @@
+"""Tiles of the double-six set.
+
+>>> Tile(5, 2)
+Tile(2, 5)
+>>> str(Tile.parse("5-2")), Tile(2, 5).pips, Tile(3, 3).is_double
+('2-5', 7, True)
+>>> len(ALL_TILES)
+28
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_INTERNED: dict[tuple[int, int], Tile] = {}
+
+
+class Tile:
+    """One domino `a-b` with ``a <= b``; immutable, hashable, ordered.
+
+    Construction normalises the halves, and equal tiles are the same object,
+    which keeps the engine's inner loops cheap (identity is equality).
+    """
+
+    __slots__ = ("a", "b", "pips", "is_double", "index", "_hash")
+
+    a: int
+    b: int
+    pips: int
+    is_double: bool
+    index: int
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        key = (a, b) if a <= b else (b, a)
+        tile = _INTERNED.get(key)
+        if tile is not None:
+            return tile
+        if not all(type(n) is int and 0 <= n <= 6 for n in key):
+            raise ValueError(f"a tile's halves are whole numbers from 0 to 6, got {a!r} and {b!r}")
+        tile = object.__new__(cls)
+        lo, hi = key
+        object.__setattr__(tile, "a", lo)
+        object.__setattr__(tile, "b", hi)
+        object.__setattr__(tile, "pips", lo + hi)
+        object.__setattr__(tile, "is_double", lo == hi)
+        # Position in ALL_TILES: the tiles before (lo, lo) number 7 + 6 + ... for rows < lo.
+        object.__setattr__(tile, "index", lo * 7 - lo * (lo - 1) // 2 + (hi - lo))
+        object.__setattr__(tile, "_hash", hash(key))
+        _INTERNED[key] = tile
+        return tile
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Tile is immutable")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.a, self.b))
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tile:
+        return self
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read ``"a-b"`` in either order: ``Tile.parse("5-2") == Tile(2, 5)``."""
+        if isinstance(text, Tile):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"a tile is written 'a-b', got {text!r}")
+        parts = text.strip().split("-")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"a tile is written 'a-b' with numbers 0 to 6, got {text!r}")
+        return cls(int(parts[0]), int(parts[1]))
+
+    def has(self, n: int) -> bool:
+        """Whether one half shows ``n``."""
+        return n == self.a or n == self.b
+
+    def other(self, n: int) -> int:
+        """The half opposite ``n``: ``Tile(2, 5).other(5) == 2``; raises if ``n`` is absent."""
+        if n == self.a:
+            return self.b
+        if n == self.b:
+            return self.a
+        raise ValueError(f"{self} has no half showing {n}")
+
+    def __str__(self) -> str:
+        return f"{self.a}-{self.b}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.a}, {self.b})"
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Tile):
+            return self.a == other.a and self.b == other.b
+        return NotImplemented
+
+    def __lt__(self, other: Tile) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.a, self.b) < (other.a, other.b)
+
+    def __le__(self, other: Tile) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.a, self.b) <= (other.a, other.b)
+
+    def __gt__(self, other: Tile) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.a, self.b) > (other.a, other.b)
+
+    def __ge__(self, other: Tile) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.a, self.b) >= (other.a, other.b)
+
+
+ALL_TILES: tuple[Tile, ...] = tuple(Tile(a, b) for a in range(7) for b in range(a, 7))
+assert [t.index for t in ALL_TILES] == list(range(28))
+
+DOUBLES: tuple[Tile, ...] = tuple(Tile(n, n) for n in range(7))
+
+
+def highest_key(tile: Tile) -> tuple[int, int]:
+    """Order for "the highest tile": pips, then the larger half (1-6 > 2-5 > 3-4)."""
+    return (tile.pips, tile.b)
+
+
+def lowest_key(tile: Tile) -> tuple[int, int]:
+    """Order for "the lowest tile": pips, then the smaller half (0-3 < 1-2)."""
+    return (tile.pips, tile.a)
