@@ -13,6 +13,7 @@ environment (see README.md, "Production"):
 """
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -169,8 +170,16 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
-# In DEBUG (and so in tests) files are served from STATICFILES_DIRS without
-# collectstatic; in production run `manage.py collectstatic` first.
+# In DEBUG (and so in tests) WhiteNoise serves files straight from the finders
+# (STATICFILES_DIRS, app static/) without collectstatic; in production run
+# `manage.py collectstatic` first. Fixed here because pytest-django turns
+# DEBUG off at test time and WhiteNoise would otherwise follow it.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+if DEBUG:
+    # STATIC_ROOT only exists after collectstatic, which DEBUG does not need.
+    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise")
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -1,0 +1,90 @@
+"""Root conftest for the whole suite (tests/engine, site, realtime, scale, browser).
+
+Markers (declared in pyproject.toml):
+
+* ``postgres`` -- skipped unless the default database is PostgreSQL (DATABASE_URL).
+* ``redis``    -- skipped unless REDIS_URL is set and answers PING.
+* ``browser``  -- skipped unless Chromium exists (CHROMIUM_PATH, default /usr/bin/chromium).
+* ``slow``     -- informational; ``-m "not slow"`` deselects.
+
+With ``DOMINO_REQUIRE_SERVICES=1`` (set by .ci/run) nothing is skipped for a
+missing service: such tests run and fail loudly instead.
+
+Settings for every test: ``BOT_DELAY_SECONDS = 0`` (override it per test with
+pytest-django's ``settings`` fixture when a delay is what you test).
+"""
+
+import os
+import shutil
+from functools import cache
+
+import pytest
+
+CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+def _require_services() -> bool:
+    return os.environ.get("DOMINO_REQUIRE_SERVICES", "").strip() not in {"", "0", "false"}
+
+
+@cache
+def _postgres_missing() -> str | None:
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine:
+        return f"needs PostgreSQL: set DATABASE_URL=postgres://... (database is {engine})"
+    return None
+
+
+@cache
+def _redis_missing() -> str | None:
+    url = os.environ.get("REDIS_URL", "").strip()
+    if not url:
+        return "needs Redis: set REDIS_URL=redis://..."
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except Exception as exc:  # noqa: BLE001 - any failure means "not available"
+        return f"needs Redis: {url} does not answer ({type(exc).__name__}: {exc})"
+    return None
+
+
+@cache
+def _browser_missing() -> str | None:
+    if not (os.path.exists(CHROMIUM_PATH) or shutil.which(CHROMIUM_PATH)):
+        return f"needs Chromium at {CHROMIUM_PATH} (apt-get install chromium)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "needs the playwright package (pip install -r requirements-dev.txt)"
+    return None
+
+
+_SERVICE_CHECKS = {
+    "postgres": _postgres_missing,
+    "redis": _redis_missing,
+    "browser": _browser_missing,
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    if _require_services():
+        return
+    for item in items:
+        for marker, check in _SERVICE_CHECKS.items():
+            if item.get_closest_marker(marker) is None:
+                continue
+            reason = check()
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break
+
+
+def pytest_configure(config):
+    # Bots act without the human-like pause in tests (site.md, "Bots").
+    from django.conf import settings
+
+    if settings.configured:
+        settings.BOT_DELAY_SECONDS = 0

@@ -1,0 +1,61 @@
+"""Smoke tests: the skeleton serves its pages and its health check."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_lobby_renders_in_portuguese_by_default(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<title>" in html
+    assert "Dominó" in html
+    assert 'lang="pt-br"' in html
+    assert "/static/css/site.css" in html
+
+
+def test_lobby_speaks_english_when_asked(client):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'lang="en"' in html
+    assert "Dominoes" in html
+
+
+def test_login_page_renders(client):
+    response = client.get("/accounts/login/")
+    assert response.status_code == 200
+    assert 'name="username"' in response.content.decode()
+
+
+def test_static_css_is_served(client):
+    response = client.get("/static/css/site.css")
+    assert response.status_code == 200
+
+
+def test_healthz_checks_database_and_channel_layer(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"ok": True, "database": "ok", "channel_layer": "ok"}
+
+
+def test_healthz_reports_a_broken_channel_layer(client, monkeypatch):
+    monkeypatch.setattr("domino_site.views.get_channel_layer", lambda: None)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["ok"] is False
+    assert body["database"] == "ok"
+    assert "no channel layer" in body["channel_layer"]
+
+
+def test_healthz_reports_a_broken_database(client, monkeypatch):
+    def broken():
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("domino_site.views._check_database", broken)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["database"] == "error: RuntimeError: boom"
