@@ -13,8 +13,9 @@
 Choices the spec leaves open, decided here:
 
 * The first link's ``exposed`` is its larger half (the number at end B).
-* A play given an end for the very first tile is accepted and recorded with
-  ``end=None`` (the first tile has no end to go to).
+* A play given an end for the very first tile is refused as ``malformed``: the
+  first tile goes on no end, and the accepted actions stay exactly the legal ones
+  (plus an end-less play where only one end fits).
 * ``last_player_loses`` with three or more sides: if the last player's side is
   among the tied, the next tied side after it in turn order wins; otherwise the
   first tied side after the last player.
@@ -29,7 +30,8 @@ Choices the spec leaves open, decided here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Pick, Play, action_from_dict
 from .result import Link, RoundResult
@@ -433,6 +435,10 @@ class Round:
             raise IllegalAction("not_in_hand", f"{tile} is not in your hand")
         ends = self._ends
         if ends is None:
+            if end is not None:
+                raise IllegalAction(
+                    "malformed", "the first tile opens the chain: it takes no end (end=None)"
+                )
             mandatory = self._mandatory
             if mandatory is not None and tile is not mandatory:
                 raise IllegalAction(
@@ -440,7 +446,6 @@ class Round:
                 )
             self._ends = (tile.a, tile.b)
             link = Link(tile, seat, None, tile.b)
-            end = None
         else:
             x, y = ends
             fits_a = tile.a == x or tile.b == x
@@ -626,6 +631,7 @@ class Round:
                 "mine": pick["current"].get(seat),
             }
         result = self._result
+        mandatory = self.mandatory_tile
         return {
             "rules": rules.to_dict(),
             "seat": seat,
@@ -641,7 +647,9 @@ class Round:
             "last_player": self._last_player,
             "history": [_history_entry(s, a, e) for s, a, e in self._history],
             "legal": [a.to_dict() for a in self.legal_actions(seat)],
-            "mandatory_tile": str(self.mandatory_tile) if self.mandatory_tile else None,
+            # Only its holder is told which tile is mandatory: the others must not
+            # learn a tile of another hand (the opener's identity is public anyway).
+            "mandatory_tile": str(mandatory) if mandatory and seat == self.opener else None,
             "pick_off": pick_off,
             "result": result.to_dict() if result else None,
         }

@@ -1,0 +1,177 @@
+"""Every worked example of rules.md, one test each."""
+
+import random
+
+import pytest
+
+from games.engine import PRESETS, IllegalAction, Match, Pass, Play, Round, RoundResult, Tile
+
+
+def T(text: str) -> Tile:
+    return Tile.parse(text)
+
+
+def test_parceria_domino_scores_the_opponents_hands_only():
+    # seat 2 plays its last tile; seats 1 and 3 hold 2-5 and 6-6, 0-0; seat 0 holds 4-4.
+    rnd = Round.from_hands(
+        PRESETS["parceria"],
+        hands=[["4-4"], ["2-5"], ["3-3"], ["6-6", "0-0"]],
+        opener=2,
+    )
+    rnd.apply(2, Play(T("3-3")))
+    result = rnd.result
+    assert result.reason == "domino"
+    assert result.winner == 0
+    assert result.points == (7 + 12 + 0, 0)  # seat 0's 4-4 changes nothing
+
+
+def test_parceria_blocked_tie_the_last_player_side_loses():
+    # side 0 holds 10 pips in all, side 1 holds 10; the last tile was placed by seat 3.
+    rnd = Round.from_hands(
+        PRESETS["parceria"],
+        hands=[["5-5"], ["2-2"], ["0-0"], ["6-6", "3-3"]],
+        opener=3,
+        first_of_match=False,
+    )
+    rnd.apply(3, Play(T("6-6")))
+    for seat in (0, 1, 2, 3):
+        rnd.apply(seat, Pass())
+    result = rnd.result
+    assert result.reason == "blocked"
+    assert result.last_player == 3
+    assert result.winner == 0
+    assert result.points == (10, 0)
+
+
+def _play_out(rnd: Round, rng: random.Random) -> RoundResult:
+    while not rnd.is_over:
+        rnd.apply(rnd.turn, rng.choice(rnd.legal_actions()))
+    return rnd.result
+
+
+def test_parceria_first_round_opens_with_six_six_then_rotates():
+    rng = random.Random(11)
+    match = Match(PRESETS["parceria"])
+    first = match.new_round(rng)
+    holder = next(s for s in range(4) if T("6-6") in first.hand(s))
+    assert first.turn == holder and first.mandatory_tile == T("6-6")
+    assert first.legal_actions() == [Play(T("6-6"))]
+    other = next(t for t in first.hand(holder) if t != T("6-6"))
+    before = first.to_dict()
+    with pytest.raises(IllegalAction) as err:
+        first.apply(holder, Play(other))
+    assert err.value.code == "opening_tile_required"
+    assert first.to_dict() == before
+
+    match.finish_round(_play_out(first, rng))
+    second = match.new_round(rng)
+    assert second.opener == (holder + 1) % 4
+    assert second.mandatory_tile is None
+    assert sorted(a.tile for a in second.legal_actions()) == sorted(second.hand(second.opener))
+
+
+def test_parceria_reaching_the_target_ends_the_match_and_new_match_resets():
+    match = Match(PRESETS["parceria"])
+    match.scores = (48, 30)
+    won = RoundResult("domino", 0, 0, (13, 0), (0, 0, 0, 0), ((), (), (), ()), 0)
+    match.finish_round(won)
+    assert match.scores == (61, 30)
+    assert match.is_over and match.winner == 0
+    with pytest.raises(ValueError):
+        match.new_round(random.Random(1))
+
+    fresh = Match(PRESETS["parceria"])
+    assert fresh.scores == (0, 0)
+    rnd = fresh.new_round(random.Random(5))
+    assert rnd.mandatory_tile == T("6-6")
+
+
+def test_duelo_without_doubles_the_highest_tile_opens_and_is_mandatory():
+    rnd = Round.from_hands(
+        PRESETS["duelo"],
+        hands=[["1-6", "0-2", "0-5"], ["2-5", "0-3", "1-4"]],
+    )
+    assert rnd.opener == 0 and rnd.turn == 0
+    assert rnd.mandatory_tile == T("1-6")
+    with pytest.raises(IllegalAction) as err:
+        rnd.apply(0, Play(T("0-5")))
+    assert err.value.code == "opening_tile_required"
+    rnd.apply(0, Play(T("1-6")))
+    assert rnd.ends == (1, 6)
+
+
+@pytest.mark.parametrize(
+    ("hand_1", "winner", "points"),
+    [
+        (["5-5", "2-2"], 0, (5, 0)),  # 9 against 14: the 9 side scores the difference
+        (["3-3", "1-2"], None, (0, 0)),  # 9 against 9: a draw, nobody scores
+    ],
+)
+def test_duelo_blocked_round_scores_the_difference(hand_1, winner, points):
+    rnd = Round.from_hands(PRESETS["duelo"], hands=[["6-6", "4-5"], hand_1])
+    assert rnd.turn == 0 and rnd.mandatory_tile == T("6-6")
+    rnd.apply(0, Play(T("6-6")))
+    rnd.apply(1, Pass())
+    rnd.apply(0, Pass())
+    assert rnd.result.reason == "blocked"
+    assert rnd.result.winner == winner
+    assert rnd.result.points == points
+
+
+ARENA_PLAYS = [
+    (0, "4-4", None), (1, "2-4", "A"), (0, "3-4", "B"), (1, "1-2", "A"), (0, "3-5", "B"),
+    (1, "1-4", "A"), (0, "4-5", "B"), (1, "0-4", "B"), (0, "0-6", "B"), (1, "4-6", "B"),
+]  # fmt: skip
+
+
+def _arena_round(extra_for_seat_1: list[str]) -> Round:
+    hand_0 = [t for s, t, _ in ARENA_PLAYS if s == 0] + ["6-6"]
+    hand_1 = [t for s, t, _ in ARENA_PLAYS if s == 1] + extra_for_seat_1
+    return Round.from_hands(
+        PRESETS["arena"], hands=[hand_0, hand_1], boneyard=["0-0", "1-1"], opener=0
+    )
+
+
+def test_arena_locked_ends_block_at_once_while_the_boneyard_has_tiles():
+    rnd = _arena_round(["5-5"])
+    for seat, tile, end in ARENA_PLAYS:
+        assert not rnd.is_over
+        rnd.apply(seat, Play(T(tile), end))
+    assert rnd.ends == (4, 4)
+    assert rnd.boneyard_count == 2
+    assert rnd.result.reason == "blocked"
+    assert rnd.result.winner == 1  # 5-5 (10) against 6-6 (12)
+    assert rnd.result.points == (0, 1)
+
+
+def test_arena_locking_play_with_the_last_tile_is_a_domino():
+    rnd = _arena_round([])
+    for seat, tile, end in ARENA_PLAYS:
+        rnd.apply(seat, Play(T(tile), end))
+    assert rnd.result.reason == "domino"
+    assert rnd.result.winner == 1
+
+
+def test_com_monte_lowest_double_but_zero_zero_opens_with_any_tile():
+    rnd = Round.from_hands(
+        PRESETS["com_monte"],
+        hands=[["0-0", "3-3", "2-5"], ["1-1", "4-6", "0-5"]],
+        boneyard=["2-3"],
+    )
+    assert rnd.opener == 1 and rnd.mandatory_tile is None
+    assert {a.tile for a in rnd.legal_actions()} == {T("1-1"), T("4-6"), T("0-5")}
+    rnd.apply(1, Play(T("4-6")))
+    assert rnd.ends == (4, 6)
+
+
+def test_passing_with_a_fitting_tile_is_refused_and_changes_nothing():
+    rnd = Round.from_hands(
+        PRESETS["parceria"],
+        hands=[["6-6", "0-1"], ["6-2", "3-3"], ["4-4", "5-5"], ["1-1", "2-2"]],
+    )
+    rnd.apply(0, Play(T("6-6")))
+    before = rnd.to_dict()
+    with pytest.raises(IllegalAction) as err:
+        rnd.apply(1, Pass())
+    assert err.value.code == "must_play"
+    assert rnd.to_dict() == before
