@@ -42,6 +42,19 @@ _END_SLOT = {None: 0, "A": 1, "B": 2}
 _PLAYS: list[Play] = [Play(t, e) for t in ALL_TILES for e in (None, "A", "B")]
 
 
+# _FITS[x * 7 + y][tile.index]: the plays of that tile when the ends show x (A) and y (B).
+_FITS: list[list[tuple[Play, ...]]] = [
+    [
+        tuple(_PLAYS[t.index * 3 + slot] for slot, n in ((1, x), (2, y)) if t.has(n))
+        for t in ALL_TILES
+    ]
+    for x in range(7)
+    for y in range(7)
+]
+# _OTHER[tile.index][n]: the half opposite n, or -1 when the tile has no n.
+_OTHER: list[list[int]] = [[t.other(n) if t.has(n) else -1 for n in range(7)] for t in ALL_TILES]
+
+
 def _play(tile: Tile, end: str | None) -> Play:
     return _PLAYS[tile.index * 3 + _END_SLOT[end]]
 
@@ -119,7 +132,7 @@ class Round:
     """
 
     __slots__ = (
-        "rules", "opener", "turn", "_hands", "_boneyard", "_sleeping", "_chain", "_ends",
+        "rules", "opener", "turn", "_hands", "_boneyard", "_deal", "_chain", "_ends",
         "_mandatory", "_passes", "_last_player", "_history", "_on_table", "_result",
         "_first_of_match", "_initial", "_tiebreak_order", "_pick",
     )  # fmt: skip
@@ -148,14 +161,11 @@ class Round:
         if rules.blocked_tie == "tiebreak":
             order = list(ALL_TILES)
             rng.shuffle(order)
-        return cls.from_hands(
-            rules,
-            hands=hands,
-            boneyard=rest if rules.draw else (),
-            first_of_match=previous is None,
-            previous=previous,
-            tiebreak_order=order,
-        )
+        opener, mandatory = choose_opener(rules, hands, previous)
+        return cls._start(
+            rules, hands, rest if rules.draw else [], opener, mandatory, previous is None,
+            tuple(order) if order else None,
+        )  # fmt: skip
 
     @classmethod
     def from_hands(
@@ -206,14 +216,28 @@ class Round:
         if order is not None and sorted(order) != list(ALL_TILES):
             raise ValueError("tiebreak_order must hold each of the 28 tiles once")
 
+        return cls._start(
+            rules, hand_lists, bones, opener, mandatory, first_of_match,
+            tuple(order) if order else None,
+        )  # fmt: skip
+
+    @classmethod
+    def _start(
+        cls,
+        rules: RuleSet,
+        hands: list[list[Tile]],
+        boneyard: list[Tile],
+        opener: int,
+        mandatory: Tile | None,
+        first_of_match: bool,
+        tiebreak_order: tuple[Tile, ...] | None,
+    ) -> Round:
         rnd = cls()
         rnd.rules = rules
         rnd.opener = opener
         rnd.turn = opener
-        rnd._hands = hand_lists
-        rnd._boneyard = bones
-        in_play = set(seen)
-        rnd._sleeping = [t for t in ALL_TILES if t not in in_play]
+        rnd._hands = hands
+        rnd._boneyard = boneyard
         rnd._chain = []
         rnd._ends = None
         rnd._mandatory = mandatory
@@ -222,15 +246,10 @@ class Round:
         rnd._history = []
         rnd._on_table = [0] * 7
         rnd._first_of_match = first_of_match
-        rnd._tiebreak_order = tuple(order) if order else None
-        rnd._initial = {
-            "hands": [[str(t) for t in h] for h in hand_lists],
-            "boneyard": [str(t) for t in bones],
-            "opener": opener,
-            "mandatory_tile": str(mandatory) if mandatory else None,
-            "first_of_match": first_of_match,
-            "tiebreak_order": [str(t) for t in order] if order else None,
-        }
+        rnd._tiebreak_order = tiebreak_order
+        # The deal as dealt; turned into JSON only when asked for (`initial`).
+        rnd._deal = (tuple(map(tuple, hands)), tuple(boneyard))
+        rnd._initial = None
         return rnd
 
     @classmethod
@@ -269,7 +288,7 @@ class Round:
         new.turn = self.turn
         new._hands = [h[:] for h in self._hands]
         new._boneyard = self._boneyard[:]
-        new._sleeping = self._sleeping
+        new._deal = self._deal
         new._chain = self._chain[:]
         new._ends = self._ends
         new._mandatory = self._mandatory
@@ -291,7 +310,7 @@ class Round:
 
     @property
     def chain(self) -> tuple[Link, ...]:
-        return tuple(self._chain)
+        return tuple(Link(*link) for link in self._chain)
 
     @property
     def ends(self) -> tuple[int, int] | None:
@@ -341,6 +360,17 @@ class Round:
     @property
     def initial(self) -> dict[str, Any]:
         """The deal as dealt: hands, boneyard in draw order, opener, mandatory tile."""
+        if self._initial is None:
+            hands, boneyard = self._deal
+            order = self._tiebreak_order
+            self._initial = {
+                "hands": [[str(t) for t in h] for h in hands],
+                "boneyard": [str(t) for t in boneyard],
+                "opener": self.opener,
+                "mandatory_tile": str(self._mandatory) if self._mandatory else None,
+                "first_of_match": self._first_of_match,
+                "tiebreak_order": [str(t) for t in order] if order else None,
+            }
         return {k: (list(map(list, v)) if k == "hands" else v) for k, v in self._initial.items()}
 
     def side_of(self, seat: int) -> int:
@@ -378,6 +408,27 @@ class Round:
 
         A tile that fits both ends appears once per end; the first tile has ``end=None``.
         """
+        # Fast path for the common case (the inner loop of bots and benchmarks);
+        # _legal_actions below is the general rule and gives the same answer.
+        ends = self._ends
+        if (
+            ends is not None
+            and self._result is None
+            and self._pick is None
+            and (seat is None or seat == self.turn)
+        ):
+            fits = _FITS[ends[0] * 7 + ends[1]]
+            plays: list[Action] = []
+            for t in self._hands[self.turn]:
+                plays += fits[t.index]
+            if plays:
+                return plays
+            if self.rules.draw and self._boneyard:
+                return [DRAW]
+            return [PASS]
+        return self._legal_actions(seat)
+
+    def _legal_actions(self, seat: int | None) -> list[Action]:
         if self._result is not None:
             return []
         if self._pick is not None:
@@ -400,6 +451,35 @@ class Round:
     def apply(self, seat: int, action: Action) -> None:
         """Make ``seat`` take ``action``; raises `IllegalAction` and changes nothing if
         the rules refuse it."""
+        # Fast path: a legal play with its end, in the middle of a round. Anything
+        # else (or anything doubtful) goes through the full checks of _apply.
+        if type(action) is Play and action.end is not None:
+            ends = self._ends
+            if (
+                ends is not None
+                and seat == self.turn
+                and self._pick is None
+                and self._result is None
+                and type(seat) is int
+            ):
+                tile = action.tile
+                hand = self._hands[seat]
+                if tile in hand:
+                    other = _OTHER[tile.index]
+                    x, y = ends
+                    if action.end == "A":
+                        exposed = other[x]
+                        new_ends = (exposed, y)
+                    else:
+                        exposed = other[y]
+                        new_ends = (x, exposed)
+                    if exposed >= 0 and action.end in ("A", "B"):
+                        hand.remove(tile)
+                        self._place(seat, tile, action.end, exposed, new_ends, ends, hand)
+                        return
+        self._apply(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
         if type(seat) is not int or not 0 <= seat < self.rules.seats:
             raise IllegalAction("malformed", f"there is no seat {seat!r} at this table")
         if self._result is not None:
@@ -444,36 +524,49 @@ class Round:
                 raise IllegalAction(
                     "opening_tile_required", f"this round must be opened with {mandatory}"
                 )
-            self._ends = (tile.a, tile.b)
-            link = Link(tile, seat, None, tile.b)
+            hand.remove(tile)
+            self._place(seat, tile, None, tile.b, (tile.a, tile.b), None, hand)
+            return
+        x, y = ends
+        fits_a = tile.a == x or tile.b == x
+        fits_b = tile.a == y or tile.b == y
+        if end is None:
+            if fits_a and fits_b:
+                raise IllegalAction(
+                    "end_required", f"{tile} fits both ends: choose end A or end B"
+                )
+            if not (fits_a or fits_b):
+                raise IllegalAction(
+                    "does_not_fit", f"{tile} fits neither end ({x} and {y})"
+                )
+            end = "A" if fits_a else "B"
+        elif end == "A" and not fits_a:
+            raise IllegalAction("does_not_fit", f"{tile} does not fit end A ({x})")
+        elif end == "B" and not fits_b:
+            raise IllegalAction("does_not_fit", f"{tile} does not fit end B ({y})")
+        if end == "A":
+            exposed = tile.b if tile.a == x else tile.a
+            new_ends = (exposed, y)
         else:
-            x, y = ends
-            fits_a = tile.a == x or tile.b == x
-            fits_b = tile.a == y or tile.b == y
-            if end is None:
-                if fits_a and fits_b:
-                    raise IllegalAction(
-                        "end_required", f"{tile} fits both ends: choose end A or end B"
-                    )
-                if not (fits_a or fits_b):
-                    raise IllegalAction(
-                        "does_not_fit", f"{tile} fits neither end ({x} and {y})"
-                    )
-                end = "A" if fits_a else "B"
-            elif end == "A" and not fits_a:
-                raise IllegalAction("does_not_fit", f"{tile} does not fit end A ({x})")
-            elif end == "B" and not fits_b:
-                raise IllegalAction("does_not_fit", f"{tile} does not fit end B ({y})")
-            if end == "A":
-                exposed = tile.b if tile.a == x else tile.a
-                self._ends = (exposed, y)
-            else:
-                exposed = tile.b if tile.a == y else tile.a
-                self._ends = (x, exposed)
-            link = Link(tile, seat, end, exposed)
+            exposed = tile.b if tile.a == y else tile.a
+            new_ends = (x, exposed)
         hand.remove(tile)
-        self._chain.append(link)
-        self._history.append((seat, _play(tile, end), ends))
+        self._place(seat, tile, end, exposed, new_ends, ends, hand)
+
+    def _place(
+        self,
+        seat: int,
+        tile: Tile,
+        end: str | None,
+        exposed: int,
+        new_ends: tuple[int, int],
+        old_ends: tuple[int, int] | None,
+        hand: list[Tile],
+    ) -> None:
+        """Record a checked play whose tile has already left ``hand``."""
+        self._ends = new_ends
+        self._chain.append((tile, seat, end, exposed))
+        self._history.append((seat, _PLAYS[tile.index * 3 + _END_SLOT[end]], old_ends))
         on_table = self._on_table
         on_table[tile.a] += 1
         if not tile.is_double:
@@ -484,11 +577,12 @@ class Round:
             self._finish(winner=self.rules.side_of(seat), reason="domino")
             return
         if self.rules.lock_closure:
-            a, b = self._ends
+            a, b = new_ends
             if a == b and on_table[a] == 7:
                 self._finish_blocked()
                 return
-        self.turn = (seat + 1) % self.rules.seats
+        seat += 1
+        self.turn = seat if seat < self.rules.seats else 0
 
     def _apply_draw(self, seat: int) -> None:
         if not self.rules.draw:
@@ -639,7 +733,7 @@ class Round:
             "turn": self.turn,
             "opener": self.opener,
             "hand": [str(t) for t in self._hands[seat]],
-            "chain": [link.to_dict() for link in self._chain],
+            "chain": [_link_dict(link) for link in self._chain],
             "ends": {"A": ends[0], "B": ends[1]} if ends else None,
             "tile_counts": [len(h) for h in self._hands],
             "boneyard_count": len(self._boneyard),
@@ -678,9 +772,10 @@ class Round:
         rnd.turn = view["turn"]
         rnd._hands = hand_lists
         rnd._boneyard = bones
-        chain = [Link.from_dict(d) for d in view["chain"]]
-        used = {t for h in hand_lists for t in h} | set(bones) | {link.tile for link in chain}
-        rnd._sleeping = [t for t in ALL_TILES if t not in used]
+        chain = [_link_from_dict(d) for d in view["chain"]]
+        placed = [t for h in hand_lists for t in h] + bones + [link[0] for link in chain]
+        if len(set(placed)) != len(placed):
+            raise ValueError("a tile appears twice among the hands, boneyard and chain")
         rnd._chain = chain
         ends = view["ends"]
         rnd._ends = (ends["A"], ends["B"]) if ends else None
@@ -690,12 +785,13 @@ class Round:
         rnd._last_player = view.get("last_player")
         rnd._history = [_history_from_entry(e) for e in view["history"]]
         rnd._on_table = [0] * 7
-        for link in chain:
-            rnd._on_table[link.tile.a] += 1
-            if not link.tile.is_double:
-                rnd._on_table[link.tile.b] += 1
+        for tile, *_ in chain:
+            rnd._on_table[tile.a] += 1
+            if not tile.is_double:
+                rnd._on_table[tile.b] += 1
         rnd._first_of_match = False
         rnd._initial = {}
+        rnd._deal = ((), ())
         rnd._tiebreak_order = None
         return rnd
 
@@ -709,7 +805,7 @@ class Round:
             "turn": self.turn,
             "hands": [[str(t) for t in h] for h in self._hands],
             "boneyard": [str(t) for t in self._boneyard],
-            "chain": [link.to_dict() for link in self._chain],
+            "chain": [_link_dict(link) for link in self._chain],
             "ends": list(self._ends) if self._ends else None,
             "mandatory_tile": str(self._mandatory) if self._mandatory else None,
             "passes_in_row": self._passes,
@@ -738,10 +834,7 @@ class Round:
         rnd.turn = data["turn"]
         rnd._hands = [_tile_list(h, "hand") for h in data["hands"]]
         rnd._boneyard = _tile_list(data["boneyard"], "boneyard")
-        rnd._chain = [Link.from_dict(d) for d in data["chain"]]
-        used = {t for h in rnd._hands for t in h} | set(rnd._boneyard)
-        used |= {link.tile for link in rnd._chain}
-        rnd._sleeping = [t for t in ALL_TILES if t not in used]
+        rnd._chain = [_link_from_dict(d) for d in data["chain"]]
         rnd._ends = tuple(data["ends"]) if data["ends"] else None
         mandatory = data["mandatory_tile"]
         rnd._mandatory = Tile.parse(mandatory) if mandatory else None
@@ -752,12 +845,13 @@ class Round:
             for s, a, e in data["history"]
         ]
         rnd._on_table = [0] * 7
-        for link in rnd._chain:
-            rnd._on_table[link.tile.a] += 1
-            if not link.tile.is_double:
-                rnd._on_table[link.tile.b] += 1
+        for tile, *_ in rnd._chain:
+            rnd._on_table[tile.a] += 1
+            if not tile.is_double:
+                rnd._on_table[tile.b] += 1
         rnd._first_of_match = data["first_of_match"]
         rnd._initial = data["initial"]
+        rnd._deal = ((), ())
         order = rnd._initial.get("tiebreak_order")
         rnd._tiebreak_order = tuple(_tile_list(order, "tiebreak_order")) if order else None
         pick = data.get("pick")
@@ -778,6 +872,15 @@ class Round:
     def __repr__(self) -> str:
         state = "over" if self._result else f"turn={self.turn}"
         return f"<Round opener={self.opener} {state} chain={len(self._chain)} tiles>"
+
+
+def _link_dict(link: tuple[Tile, int, str | None, int]) -> dict[str, Any]:
+    tile, seat, end, exposed = link
+    return {"tile": str(tile), "seat": seat, "end": end, "exposed": exposed}
+
+
+def _link_from_dict(data: dict[str, Any]) -> tuple[Tile, int, str | None, int]:
+    return (Tile.parse(data["tile"]), data["seat"], data["end"], data["exposed"])
 
 
 def _canonical(action: Action) -> Action:

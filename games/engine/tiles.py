@@ -94,10 +94,9 @@ class Tile:
     def __hash__(self) -> int:
         return self._hash
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Tile):
-            return self.a == other.a and self.b == other.b
-        return NotImplemented
+    # Equality is identity (object's default, done in C): every Tile is interned by
+    # __new__, __reduce__ and __copy__, so equal tiles are always the same object.
+    # That makes `tile in hand` and `hand.remove(tile)` cheap in the engine's loops.
 
     def __lt__(self, other: Tile) -> bool:
         if not isinstance(other, Tile):
