@@ -1,0 +1,76 @@
+"""The one scheduling seam (architecture.md, "Timers live in the database").
+
+Services call ``schedule_due`` after commit for the current round's ``due_at``
+(a bot's turn, the move clock, a disconnected player's auto move, a walkover).
+Depending on ``settings.DOMINO_SCHEDULER`` the wake-up is a Celery task with an
+ETA (production) or an entry in the in-process ticker on the ASGI server's
+event loop (the embedded default). Either way the same idempotent function runs,
+``games.services.round_due_fire(round_id=, version=)``, which does nothing unless
+the round is still at ``version`` and due. Nothing else knows which is running.
+
+Losing a wake-up is harmless: the periodic sweeper (Celery beat, or the ticker)
+fires every due action that was missed. So a broker that does not answer is
+logged, never raised into the request that made the move.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+# Celery on Redis redelivers ETA tasks that wait longer than the broker's
+# visibility timeout: anything further away than this is left to the sweeper.
+MAX_ETA = timedelta(minutes=10)
+
+
+def schedule_due(
+    *, round_id: int, version: int, due_at: datetime | None, kind: str | None = None
+) -> None:
+    """Wake ``round_due_fire(round_id=, version=)`` at ``due_at``.
+
+    ``kind`` (optional, the round's ``due_kind``) only routes bot turns to the
+    bots' task so that a deployment may give them their own queue.
+    """
+    if due_at is None:
+        return
+    if scheduler_name() == "celery":
+        _schedule_celery(round_id, version, due_at, kind)
+    else:
+        from games.ticker import ticker
+
+        ticker.schedule(round_id, version, due_at)
+
+
+def scheduler_name() -> str:
+    return getattr(settings, "DOMINO_SCHEDULER", "inprocess")
+
+
+def start_inprocess_scheduler() -> None:
+    """Start the ticker on the running event loop (embedded mode only).
+
+    Called by the ASGI wrapper on the first connection (Daphne has no lifespan
+    hook); cheap when already running.
+    """
+    if scheduler_name() != "inprocess":
+        return
+    from games.ticker import ticker
+
+    ticker.ensure_started()
+
+
+def _schedule_celery(round_id: int, version: int, due_at: datetime, kind: str | None) -> None:
+    if due_at - timezone.now() > MAX_ETA:
+        return  # the sweeper fires it
+    if kind == "bot":
+        from bots.tasks import bot_turn as task
+    else:
+        from games.tasks import round_due as task
+    try:
+        task.apply_async(kwargs={"round_id": round_id, "version": version}, eta=due_at)
+    except Exception:  # noqa: BLE001 - the sweeper is the safety net
+        log.exception("could not schedule round %s v%s at %s", round_id, version, due_at)

@@ -1,0 +1,187 @@
+"""The in-process scheduler of the embedded mode (architecture.md, "Two ways to run").
+
+An asyncio task on the ASGI server's own event loop (the in-memory channel
+layer only works from that loop) that runs the same idempotent task functions
+Celery runs in production: ``games.services.round_due_fire`` when a round's
+``due_at`` comes, and ``rooms.services.rooms_sweep`` every few seconds (the
+safety net that also fires whatever was missed, e.g. across a restart).
+
+``schedule()`` may be called from any thread (services call it from
+``transaction.on_commit`` in worker threads); the heap is guarded by a lock and
+the loop is woken with ``call_soon_threadsafe``.
+
+Tests move time with ``ticker.offset`` (added to the real clock that the task
+functions receive as ``now``) and wake the loop with ``poke()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+# At most this many task functions run at once (each holds a database connection
+# and a worker thread; a hard bot may think for a while).
+MAX_RUNNING = 4
+
+
+def _fire_round(round_id: int, version: int, now: datetime) -> bool:
+    from games.services import round_due_fire
+
+    return round_due_fire(round_id=round_id, version=version, now=now)
+
+
+def _sweep(now: datetime) -> None:
+    from rooms.services import rooms_sweep
+
+    rooms_sweep(now=now)
+
+
+class Ticker:
+    def __init__(self) -> None:
+        self.offset = timedelta(0)
+        self._heap: list[tuple[datetime, int, int]] = []
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task | None = None
+        self._wake: asyncio.Event | None = None
+        self._running: set[tuple[int, int]] = set()
+        self._jobs: set[asyncio.Task] = set()
+        self._slots: asyncio.Semaphore | None = None
+        self.sweeps = 0  # how many sweeps ran (tests wait on it)
+
+    # -------------------------------------------------------------- any thread
+    def now(self) -> datetime:
+        return timezone.now() + self.offset
+
+    def schedule(self, round_id: int, version: int, due_at: datetime) -> None:
+        with self._lock:
+            heapq.heappush(self._heap, (due_at, round_id, version))
+        self.poke()
+
+    def poke(self) -> None:
+        """Wake the loop to look at the heap (and the clock) again."""
+        loop, wake = self._loop, self._wake
+        if loop is None or wake is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(wake.set)
+        except RuntimeError:  # the loop closed meanwhile (end of a test)
+            pass
+
+    @property
+    def started(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    # -------------------------------------------------------------- the loop
+    def ensure_started(self) -> None:
+        """Start on the running loop, unless already running there (a new loop,
+        as in tests where each test has its own, gets a new task)."""
+        loop = asyncio.get_running_loop()
+        if self.started and self._loop is loop:
+            return
+        self._loop = loop
+        self._wake = asyncio.Event()
+        self._slots = asyncio.Semaphore(MAX_RUNNING)
+        self._running = set()
+        self._jobs = set()
+        self._task = loop.create_task(self._run(), name="domino-ticker")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        jobs = list(self._jobs)
+        if task is not None:
+            task.cancel()
+        for job in [*jobs, task]:
+            if job is None:
+                continue
+            try:
+                await job
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - stopping
+                pass
+        self._loop = None
+        self._wake = None
+
+    def reset(self) -> None:
+        """Forget every scheduled entry (tests: the database they point at is gone)."""
+        with self._lock:
+            self._heap.clear()
+        self.offset = timedelta(0)
+        self.sweeps = 0
+
+    async def _run(self) -> None:
+        sweep_every = float(getattr(settings, "DOMINO_SWEEP_SECONDS", 5.0))
+        loop = asyncio.get_running_loop()
+        next_sweep = loop.time()  # sweep at once: fires what a restart missed
+        while True:
+            try:
+                now = self.now()
+                for round_id, version in self._pop_due(now):
+                    self._start(round_id, version, now)
+                if loop.time() >= next_sweep:
+                    next_sweep = loop.time() + sweep_every
+                    await self._guarded(_sweep, now)
+                    self.sweeps += 1
+                timeout = max(0.0, min(self._seconds_to_next(), next_sweep - loop.time()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the ticker must never die
+                log.exception("ticker iteration failed")
+                timeout = sweep_every
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+
+    def _pop_due(self, now: datetime) -> list[tuple[int, int]]:
+        due = []
+        with self._lock:
+            while self._heap and self._heap[0][0] <= now:
+                _, round_id, version = heapq.heappop(self._heap)
+                due.append((round_id, version))
+        return due
+
+    def _seconds_to_next(self) -> float:
+        with self._lock:
+            if not self._heap:
+                return float("inf")
+            first = self._heap[0][0]
+        return (first - self.now()).total_seconds()
+
+    def _start(self, round_id: int, version: int, now: datetime) -> None:
+        key = (round_id, version)
+        if key in self._running:  # a duplicate: the running one does it
+            return
+        self._running.add(key)
+        job = asyncio.get_running_loop().create_task(self._fire(key, now))
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
+
+    async def _fire(self, key: tuple[int, int], now: datetime) -> None:
+        try:
+            async with self._slots:
+                await self._guarded(_fire_round, key[0], key[1], now)
+        finally:
+            self._running.discard(key)
+
+    async def _guarded(self, func: Callable, *args) -> None:
+        try:
+            await database_sync_to_async(func, thread_sensitive=False)(*args)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - one bad round must not stop the others
+            log.exception("scheduled %s%r failed", func.__name__, args)
+
+
+#: The one ticker of this process.
+ticker = Ticker()

@@ -1,0 +1,366 @@
+"""Channels consumers: the table socket and the lobby socket (protocol.md).
+
+Thin: they parse (``rooms.messages``), authorise (who is this socket: a session
+user or a guest seat cookie) and call the services in a worker thread
+(``database_sync_to_async(..., thread_sensitive=False)``: a sync consumer would
+serialise every table of the process on one thread).
+
+No private data travels through a group: the services broadcast only
+``{"type": "room.changed", "version": v}`` to ``room.<code>`` (and ``lobby``);
+each table socket then re-reads its own viewer's snapshot with
+``rooms.selectors.room_state``. Tab replacement goes straight to the replaced
+socket's channel (``seat.replaced``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core import signing
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from games.engine import IllegalAction
+from rooms.messages import (
+    MAX_FRAME_BYTES,
+    MOVE_TYPES,
+    BadMessage,
+    Command,
+    RateLimiter,
+    parse_message,
+)
+
+log = logging.getLogger(__name__)
+
+GUEST_COOKIE = "domino_guest"
+GUEST_SALT = "domino.guest"
+
+CLOSE_REPLACED = 4001
+CLOSE_FORBIDDEN = 4003
+CLOSE_NOT_FOUND = 4004
+CLOSE_FLOOD = 4008
+
+LOBBY_GROUP = "lobby"
+
+
+def room_group(code: str) -> str:
+    return f"room.{code}"
+
+
+def guest_token_from_scope(scope: dict[str, Any]) -> str | None:
+    """The guest seat token of the signed cookie, as ``request.get_signed_cookie(
+    "domino_guest", salt="domino.guest")`` reads it; None if absent or forged."""
+    raw = scope.get("cookies", {}).get(GUEST_COOKIE)
+    if not raw:
+        return None
+    try:
+        return signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT).unsign(raw)
+    except signing.BadSignature:
+        return None
+
+
+@dataclass
+class Viewer:
+    """Who a table socket is: fixed at connect; the seat may change later."""
+
+    code: str
+    user: Any  # a User, or None for an anonymous socket
+    guest_token: str | None
+    channel_name: str
+
+
+# ----------------------------------------------------------------- sync side
+# Everything below up to the consumers runs in a worker thread.
+
+
+def _room(code: str):
+    from rooms.selectors import room_for_code
+
+    try:
+        return room_for_code(code)
+    except (ObjectDoesNotExist, Http404):
+        return None
+
+
+def _seat(room, viewer: Viewer):
+    from rooms.selectors import viewer_seat
+
+    return viewer_seat(room=room, user=viewer.user, guest_token=viewer.guest_token)
+
+
+def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | None]:
+    """Authorise a new table socket and bind it to its seat.
+
+    Returns ``(outcome, snapshot, seat index, replaced channel)``; outcome is
+    ``"ok"``, ``"not_found"`` or ``"forbidden"`` (a private room is only for
+    the people seated in it; they got there through the invite link).
+    """
+    room = _room(viewer.code)
+    if room is None:
+        return "not_found", None, None, None
+    seat = _seat(room, viewer)
+    if seat is None and room.visibility != "public":
+        return "forbidden", None, None, None
+    replaced = None
+    if seat is not None and room.status != "closed":
+        replaced = _connect_seat(room, seat.index, viewer)
+    snapshot, index = read_snapshot(viewer, seat.index if seat else None)
+    return "ok", snapshot, index, replaced
+
+
+def _connect_seat(room, index: int, viewer: Viewer) -> str | None:
+    from rooms.services import seat_connected
+
+    return seat_connected(room=room, index=index, channel_name=viewer.channel_name)
+
+
+def read_snapshot(viewer: Viewer, known_index: int | None) -> tuple[dict | None, int | None]:
+    """This viewer's ``room`` message body and seat index. A seat that became
+    this viewer's since the last read (sat down, reservation honoured, a seat
+    given back) is bound to this socket first."""
+    from rooms.selectors import room_state
+
+    room = _room(viewer.code)
+    if room is None:
+        return None, None
+    seat = _seat(room, viewer)
+    if seat is not None and seat.index != known_index:
+        # The seat became this viewer's while connected (sat down, a reservation
+        # honoured at the result): bind it to this socket.
+        _connect_seat(room, seat.index, viewer)
+        room = _room(viewer.code)
+        seat = _seat(room, viewer)
+    return room_state(room=room, viewer=seat), (seat.index if seat else None)
+
+
+def close_socket(viewer: Viewer, index: int) -> None:
+    from rooms.services import seat_disconnected
+
+    room = _room(viewer.code)
+    if room is not None:
+        seat_disconnected(room=room, index=index, channel_name=viewer.channel_name)
+
+
+def _error(code: str, message: str):
+    from rooms.errors import ServiceError
+
+    return ServiceError(code, message)
+
+
+def _need_seat(seat) -> None:
+    if seat is None:
+        raise _error("not_seated", _("Take a seat first."))
+
+
+def execute(viewer: Viewer, cmd: Command) -> None:
+    """Run one client command through its service (which checks the rules,
+    host rights and the stale version, and broadcasts the change)."""
+    from games import services as games
+    from rooms import services as rooms
+
+    room = _room(viewer.code)
+    if room is None:
+        raise _error("room_closed", _("This room no longer exists."))
+    seat = _seat(room, viewer)
+    kind, f = cmd.type, cmd.fields
+    if kind in MOVE_TYPES:
+        _need_seat(seat)
+        action = {"type": kind, **{k: v for k, v in f.items() if v is not None}}
+        games.action_apply(
+            room=room, seat_index=seat.index, action=action, version=cmd.version, by="person"
+        )
+        return
+    if kind == "sit":
+        user = viewer.user
+        rooms.seat_take(room=room, index=f["seat"], user=user, guest_token=viewer.guest_token)
+        return
+    _need_seat(seat)
+    host_calls = {
+        "add_bot": lambda: rooms.bot_add(room=room, actor=seat, index=f["seat"], level=f["level"]),
+        "remove_bot": lambda: rooms.bot_remove(room=room, actor=seat, index=f["seat"]),
+        "bot_level": lambda: rooms.bot_set_level(
+            room=room, actor=seat, index=f["seat"], level=f["level"]
+        ),
+        "start": lambda: rooms.match_start(room=room, actor=seat),
+        "next_round": lambda: rooms.round_next(room=room, actor=seat),
+        "new_match": lambda: rooms.match_new(room=room, actor=seat),
+        "pause": lambda: rooms.room_pause(room=room, actor=seat),
+        "resume": lambda: rooms.room_resume(room=room, actor=seat),
+        "settings": lambda: rooms.room_settings(room=room, actor=seat, **f),
+        "leave": lambda: rooms.seat_leave(room=room, index=seat.index, actor=seat),
+        "ready": lambda: rooms.player_ready(room=room, actor=seat),
+        "annul": lambda: rooms.annul_vote(room=room, actor=seat),
+        "adjust": lambda: rooms.layout_adjust(room=room, actor=seat, **f),
+    }
+    host_calls[kind]()
+
+
+def lobby_rows() -> list[dict]:
+    from rooms.selectors import public_rooms
+
+    return public_rooms()
+
+
+def _db(func):
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+# ----------------------------------------------------------------- consumers
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """``ws/rooms/<code>/``: one socket per open table page."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.viewer = Viewer(
+            code=self.scope["url_route"]["kwargs"]["code"],
+            user=user if user is not None and user.is_authenticated else None,
+            guest_token=guest_token_from_scope(self.scope),
+            channel_name=self.channel_name,
+        )
+        self.version = -1
+        self.seat_index: int | None = None
+        self.replaced = False
+        self.limiter = RateLimiter()
+        self.group = room_group(self.viewer.code)
+        # Subscribe before reading, so no change falls between snapshot and group.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        outcome, snapshot, index, replaced = await _db(open_socket)(self.viewer)
+        if outcome != "ok":
+            code = CLOSE_NOT_FOUND if outcome == "not_found" else CLOSE_FORBIDDEN
+            await self.close(code=code)
+            return
+        self.seat_index = index
+        if replaced and replaced != self.channel_name:
+            await self.channel_layer.send(replaced, {"type": "seat.replaced"})
+        await self._send_snapshot(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat_index is not None and not self.replaced:
+            try:
+                await _db(close_socket)(self.viewer, self.seat_index)
+            except Exception:  # noqa: BLE001 - the sweeper notices the dead seat later
+                log.exception("seat_disconnected failed for %s", self.viewer.code)
+
+    # -- from the client
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if self.replaced:
+            return
+        verdict = self.limiter.hit()
+        if verdict == "flood":
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if verdict == "limited":
+            await self._send_error("rate_limited", _("Too many messages: slow down."))
+            return
+        if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
+            await self._send_error("bad_message", _("Messages are JSON text up to 4 KiB."))
+            return
+        try:
+            cmd = parse_message(json.loads(text_data))
+        except (ValueError, RecursionError):
+            await self._send_error("bad_message", _("Messages are JSON objects."))
+            return
+        except BadMessage as exc:
+            await self._send_error("bad_message", exc.message, exc.ref)
+            return
+        await self.handle(cmd)
+
+    async def handle(self, cmd: Command) -> None:
+        if cmd.type == "ping":
+            await self.send_json({"type": "pong", "ref": cmd.ref})
+            return
+        if cmd.type == "refresh":  # a client that saw a version gap
+            self.version = -1
+            await self._refresh()
+            return
+        try:
+            await _db(execute)(self.viewer, cmd)
+        except IllegalAction as exc:  # the engine's codes (services may pass them on)
+            await self._send_error(exc.code, str(exc.message), cmd.ref)
+        except Exception as exc:  # noqa: BLE001 - see _service_error
+            code, message = _service_error(exc)
+            await self._send_error(code, message, cmd.ref)
+
+    # -- from the channel layer
+    async def room_changed(self, event: dict) -> None:
+        if self.replaced or event.get("version", 0) <= self.version:
+            return
+        await self._refresh()
+
+    async def seat_replaced(self, event: dict) -> None:
+        self.replaced = True
+        await self.send_json({"type": "replaced"})
+        await self.close(code=CLOSE_REPLACED)
+
+    # -- helpers
+    async def _refresh(self) -> None:
+        snapshot, self.seat_index = await _db(read_snapshot)(self.viewer, self.seat_index)
+        await self._send_snapshot(snapshot)
+
+    async def _send_snapshot(self, snapshot: dict | None) -> None:
+        if snapshot is None or snapshot["version"] <= self.version:
+            return
+        self.version = snapshot["version"]
+        await self.send_json({"type": "room", **snapshot})
+
+    async def _send_error(self, code: str, message: str, ref: Any = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
+
+
+def _service_error(exc: Exception) -> tuple[str, str]:
+    """Map a service failure to a protocol error; anything unexpected is logged."""
+    from rooms.errors import ServiceError
+
+    if isinstance(exc, ServiceError):
+        return exc.code, str(getattr(exc, "message", exc))
+    if isinstance(exc, ValueError):  # e.g. a rule knob RuleSet refuses
+        return "bad_message", str(exc)
+    log.exception("table command failed", exc_info=exc)
+    return "internal", _("Something went wrong on the server; try again.")
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """``ws/lobby/``: the live list of public rooms."""
+
+    async def connect(self) -> None:
+        self.rows: list | None = None
+        self.limiter = RateLimiter()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self._send_rooms()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if self.limiter.hit() == "flood":
+            await self.close(code=CLOSE_FLOOD)
+            return
+        try:
+            msg = json.loads(text_data or "")
+        except ValueError:
+            msg = None
+        if isinstance(msg, dict) and msg.get("type") == "ping":
+            await self.send_json({"type": "pong", "ref": msg.get("ref")})
+        else:
+            await self.send_json({"type": "error", "code": "bad_message", "ref": None,
+                                  "message": _("The lobby socket only answers ping.")})  # fmt: skip
+
+    async def room_changed(self, event: dict) -> None:
+        await self._send_rooms()
+
+    async def _send_rooms(self) -> None:
+        rows = await _db(lobby_rows)()
+        if rows != self.rows:
+            self.rows = rows
+            await self.send_json({"type": "rooms", "rooms": rows})

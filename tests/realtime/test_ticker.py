@@ -1,0 +1,102 @@
+"""The in-process scheduler (games/ticker.py) and the scheduling seam."""
+
+import asyncio
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games import scheduling
+from games import ticker as ticker_module
+from games.ticker import Ticker
+
+
+async def _until(predicate, timeout=2.0):
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch):
+    fired, sweeps = [], []
+    monkeypatch.setattr(ticker_module, "_fire_round", lambda r, v, now: fired.append((r, v)))
+    monkeypatch.setattr(ticker_module, "_sweep", lambda now: sweeps.append(now))
+    ticker = Ticker()
+    now = timezone.now()
+    ticker.schedule(1, 5, now - timedelta(seconds=1))  # before start: kept
+    ticker.ensure_started()
+    ticker.schedule(1, 5, now - timedelta(seconds=1))  # a duplicate
+    ticker.schedule(2, 1, now + timedelta(seconds=60))
+    try:
+        await _until(lambda: fired and sweeps)
+        await asyncio.sleep(0.05)
+        assert fired == [(1, 5)]
+        ticker.offset = timedelta(seconds=61)  # a minute later
+        ticker.poke()
+        await _until(lambda: len(fired) == 2)
+        assert fired[1] == (2, 1)
+    finally:
+        await ticker.stop()
+
+
+async def test_a_failing_task_does_not_stop_the_ticker(monkeypatch):
+    fired = []
+
+    def fire(round_id, version, now):
+        fired.append(round_id)
+        if round_id == 1:
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(ticker_module, "_fire_round", fire)
+    monkeypatch.setattr(ticker_module, "_sweep", lambda now: None)
+    ticker = Ticker()
+    ticker.ensure_started()
+    try:
+        ticker.schedule(1, 1, timezone.now())
+        await _until(lambda: fired == [1])
+        ticker.schedule(2, 1, timezone.now())
+        await _until(lambda: fired == [1, 2])
+    finally:
+        await ticker.stop()
+
+
+def test_schedule_due_goes_to_the_ticker_in_the_embedded_mode(settings, monkeypatch):
+    settings.DOMINO_SCHEDULER = "inprocess"
+    seen = []
+    monkeypatch.setattr(ticker_module.ticker, "schedule", lambda *a: seen.append(a))
+    due = timezone.now()
+    scheduling.schedule_due(round_id=3, version=9, due_at=due)
+    scheduling.schedule_due(round_id=3, version=9, due_at=None)
+    assert seen == [(3, 9, due)]
+
+
+def test_schedule_due_sends_a_celery_task_with_an_eta(settings, monkeypatch):
+    from bots.tasks import bot_turn
+    from games.tasks import round_due
+
+    settings.DOMINO_SCHEDULER = "celery"
+    sent = []
+    for task in (round_due, bot_turn):
+        monkeypatch.setattr(task, "apply_async", lambda t=task, **kw: sent.append((t.name, kw)))
+    due = timezone.now() + timedelta(seconds=3)
+    scheduling.schedule_due(round_id=3, version=9, due_at=due)
+    scheduling.schedule_due(round_id=4, version=2, due_at=due, kind="bot")
+    scheduling.schedule_due(round_id=5, version=1, due_at=due + timedelta(hours=1))  # sweeper's
+    assert sent == [
+        ("games.round_due", {"kwargs": {"round_id": 3, "version": 9}, "eta": due}),
+        ("bots.bot_turn", {"kwargs": {"round_id": 4, "version": 2}, "eta": due}),
+    ]
+
+
+def test_a_broker_that_does_not_answer_is_logged_not_raised(settings, monkeypatch, caplog):
+    from games.tasks import round_due
+
+    settings.DOMINO_SCHEDULER = "celery"
+
+    def down(**kwargs):
+        raise ConnectionError("no broker")
+
+    monkeypatch.setattr(round_due, "apply_async", down)
+    scheduling.schedule_due(round_id=1, version=1, due_at=timezone.now())
+    assert "could not schedule" in caplog.text
