@@ -356,8 +356,10 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "code": "bad_message", "ref": None,
                                   "message": _("The lobby socket only answers ping.")})  # fmt: skip
 
-    async def room_changed(self, event: dict) -> None:
+    async def lobby_changed(self, event: dict) -> None:
         await self._send_rooms()
+
+    room_changed = lobby_changed  # the contract's name for the same news
 
     async def _send_rooms(self) -> None:
         rows = await _db(lobby_rows)()
