@@ -1,0 +1,217 @@
+"""Rooms and their seats (site.md, "Rooms" and "Seats").
+
+Only `rooms.services` writes these rows; read them through `rooms.selectors`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import RuleSet
+
+# No 0/O/1/I: codes are read aloud and typed from phones.
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
+MOVE_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60)
+BOT_LEVELS = ("easy", "medium", "hard")
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Room(models.Model):
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        PLAYING = "playing", _("Playing")
+        BETWEEN_ROUNDS = "between_rounds", _("Between rounds")
+        CLOSED = "closed", _("Closed")
+
+    code = models.CharField(_("code"), max_length=CODE_LENGTH, unique=True, default=new_room_code)
+    invite_token = models.CharField(
+        _("invite token"), max_length=64, unique=True, default=new_invite_token
+    )
+    name = models.CharField(_("name"), max_length=80)
+    preset = models.CharField(_("preset"), max_length=32, db_index=True)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    rules = models.JSONField(_("rules"), default=dict)
+    move_seconds = models.PositiveSmallIntegerField(_("move clock (s)"), null=True, blank=True)
+    visibility = models.CharField(
+        _("visibility"), max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rooms_created",
+    )
+    host_seat = models.SmallIntegerField(_("host seat"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    paused = models.BooleanField(_("paused"), default=False)
+    # "host" (the host's pause) or "empty" (no connected human; undone on reconnect).
+    paused_by = models.CharField(_("paused by"), max_length=8, blank=True, default="")
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    last_activity_at = models.DateTimeField(_("last activity"), default=timezone.now)
+    no_humans_since = models.DateTimeField(_("no connected human since"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    close_reason = models.CharField(_("close reason"), max_length=32, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    @property
+    def ruleset(self) -> RuleSet:
+        return RuleSet.from_dict(self.rules)
+
+    @property
+    def seat_count(self) -> int:
+        return int(self.rules.get("seats", 4))
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
+
+    @property
+    def invite_path(self) -> str:
+        return f"/i/{self.invite_token}/"
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        EMPTY = "empty", _("Empty")
+        HUMAN = "human", _("Human")
+        BOT = "bot", _("Bot")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("index"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.EMPTY)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    guest_token = models.CharField(
+        _("guest token"), max_length=64, null=True, blank=True, db_index=True
+    )
+    display_name = models.CharField(_("name"), max_length=80, blank=True, default="")
+    # Set whenever a bot plays the seat: a bot seat, or a bot standing in for a human.
+    bot_level = models.CharField(_("bot level"), max_length=8, null=True, blank=True)
+    substitute = models.BooleanField(_("substitute bot"), default=False)
+    # Why the substitute plays: "left" (the human left) or "away" (2 minutes
+    # disconnected; reconnecting before the result gives the seat back).
+    substitute_reason = models.CharField(max_length=8, blank=True, default="")
+    connected = models.BooleanField(_("connected"), default=False)
+    channel_name = models.CharField(max_length=200, blank=True, default="")
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    disconnected_at = models.DateTimeField(_("disconnected at"), null=True, blank=True)
+    reserved_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reserved for"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seat_reservations",
+    )
+    reserved_guest_token = models.CharField(max_length=64, null=True, blank=True)
+    reserved_name = models.CharField(max_length=80, blank=True, default="")
+    leaving = models.BooleanField(_("leaving"), default=False)
+    ready = models.BooleanField(_("ready"), default=False)
+    seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ("room_id", "index")
+        constraints = [
+            models.UniqueConstraint(fields=("room", "index"), name="seat_unique_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}#{self.index} {self.kind} {self.display_name}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.kind == self.Kind.EMPTY
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == self.Kind.HUMAN
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == self.Kind.BOT
+
+    @property
+    def bot_plays(self) -> bool:
+        """A bot makes this seat's moves (a bot seat or a substitute)."""
+        return self.kind == self.Kind.BOT or (self.kind == self.Kind.HUMAN and self.substitute)
+
+    @property
+    def active_human(self) -> bool:
+        """A human who plays the seat themselves (not replaced by a substitute)."""
+        return self.kind == self.Kind.HUMAN and not self.substitute
+
+    @property
+    def is_reserved(self) -> bool:
+        return self.reserved_user_id is not None or bool(self.reserved_guest_token)
+
+    def belongs_to(self, user: Any, guest_token: str | None) -> bool:
+        if self.kind != self.Kind.HUMAN:
+            return False
+        if user is not None and getattr(user, "is_authenticated", False):
+            return self.user_id == user.pk
+        return bool(guest_token) and self.guest_token == guest_token
+
+    def reserved_by(self, user: Any, guest_token: str | None) -> bool:
+        if user is not None and getattr(user, "is_authenticated", False):
+            return self.reserved_user_id == user.pk
+        return bool(guest_token) and self.reserved_guest_token == guest_token
+
+    def clear(self) -> None:
+        """Make the seat empty (keeps the row and its index)."""
+        self.kind = self.Kind.EMPTY
+        self.user = None
+        self.guest_token = None
+        self.display_name = ""
+        self.bot_level = None
+        self.substitute = False
+        self.substitute_reason = ""
+        self.connected = False
+        self.channel_name = ""
+        self.disconnected_at = None
+        self.leaving = False
+        self.ready = False
+        self.seated_at = None
+
+    def clear_reservation(self) -> None:
+        self.reserved_user = None
+        self.reserved_guest_token = None
+        self.reserved_name = ""

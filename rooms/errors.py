@@ -1,0 +1,82 @@
+"""The one error type services raise (protocol.md, ``error`` message).
+
+``code`` is one of protocol.md's codes (the engine's `IllegalAction` codes plus
+``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
+``paused``, ``stale``, ``rate_limited``, ``bad_message``); ``reason`` narrows a
+``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
+``need_human``, ``invalid_rules``, ``bad_level``, ``login_required``,
+``not_found``, ``already_seated``, ``not_a_bot``, ``match_in_progress``) for
+pages and tests; ``field`` names the rule knob to fix on ``invalid_rules``.
+A service that raises it has changed nothing.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import ERROR_CODES
+
+SITE_CODES = frozenset(
+    {
+        "not_seated",
+        "not_host",
+        "seat_taken",
+        "room_full",
+        "room_closed",
+        "paused",
+        "stale",
+        "rate_limited",
+        "bad_message",
+    }
+)
+CODES = SITE_CODES | ERROR_CODES
+
+# People-facing messages for the engine's codes (the engine speaks English only).
+ENGINE_MESSAGES = {
+    "not_your_turn": _("It is not your turn."),
+    "round_over": _("The round is over."),
+    "not_in_hand": _("That tile is not in your hand."),
+    "does_not_fit": _("That tile does not fit there."),
+    "end_required": _("That tile fits both ends: choose end A or end B."),
+    "opening_tile_required": _("This round must be opened with the mandatory tile."),
+    "must_play": _("You have a tile that fits: you must play it."),
+    "must_draw": _("Nothing fits: draw from the boneyard."),
+    "boneyard_empty": _("The boneyard is empty: pass instead."),
+    "not_a_draw_game": _("This table has no boneyard to draw from."),
+    "bad_pick": _("That position cannot be picked."),
+    "malformed": _("That action is not understood."),
+}
+
+
+class ServiceError(Exception):
+    """A refused request; the database is untouched."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str | None = None,
+        *,
+        reason: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        assert code in CODES, code
+        text = str(message if message is not None else ENGINE_MESSAGES.get(code, code))
+        super().__init__(text)
+        self.code = code
+        self.message = text
+        self.reason = reason
+        self.field = field
+
+    def __repr__(self) -> str:
+        return f"ServiceError({self.code!r}, {self.message!r}, reason={self.reason!r})"
+
+    def as_message(self, ref: str | None = None) -> dict:
+        """The protocol's ``error`` message body."""
+        body = {"type": "error", "code": self.code, "message": self.message}
+        if self.reason:
+            body["reason"] = self.reason
+        if self.field:
+            body["field"] = self.field
+        if ref is not None:
+            body["ref"] = ref
+        return body

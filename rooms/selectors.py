@@ -1,0 +1,249 @@
+"""Reads for pages and sockets: the per-viewer room snapshot and the lobby list.
+
+`room_state` is the protocol's ``room`` message. Hidden information is
+structural: the round part is built from `engine.Round.view(seat)` of the
+viewer's own seat, or for spectators from a view with the private fields
+removed; other seats only ever appear as tile counts (until the result reveal).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Q
+from django.utils.translation import gettext as _
+
+from games.models import Move, Round
+from rooms.models import Room, Seat
+
+# Per-viewer fields of `Round.view` that a spectator must not get.
+_PRIVATE_VIEW_FIELDS = ("hand", "legal")
+
+
+def room_for_code(code: str) -> Room | None:
+    """The room with ``code`` (case-insensitive), or None."""
+    if not isinstance(code, str) or not code.strip():
+        return None
+    return Room.objects.filter(code=code.strip().upper()).first()
+
+
+def viewer_seat(*, room: Room, user: Any = None, guest_token: str | None = None) -> Seat | None:
+    """The seat this person plays (an account on any browser, or a guest token).
+
+    A seat its human left during the round (a bot plays it until the result) is
+    no longer theirs; a seat a bot took while they were away still is (coming
+    back returns it)."""
+    seats = Seat.objects.filter(room=room, kind=Seat.Kind.HUMAN)
+    if user is not None and getattr(user, "is_authenticated", False):
+        seats = seats.filter(user_id=user.pk)
+    elif guest_token:
+        seats = seats.filter(guest_token=guest_token, user__isnull=True)
+    else:
+        return None
+    seat = seats.first()
+    if seat is not None and seat.substitute and seat.substitute_reason != "away":
+        return None
+    return seat
+
+
+def reserved_seat(*, room: Room, user: Any = None, guest_token: str | None = None) -> Seat | None:
+    """The bot's seat this person reserved for the end of the round, if any."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return Seat.objects.filter(room=room, reserved_user_id=user.pk).first()
+    if guest_token:
+        return Seat.objects.filter(room=room, reserved_guest_token=guest_token).first()
+    return None
+
+
+def current_round(room: Room) -> Round | None:
+    return Round.objects.select_related("match").filter(room=room).order_by("-id").first()
+
+
+def room_state(*, room: Room, viewer: Seat | None) -> dict[str, Any]:
+    """The protocol's ``room`` message for ``viewer`` (None: a spectator)."""
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    rnd = current_round(room)
+    rules = room.ruleset
+    index = viewer.index if viewer is not None and viewer.room_id == room.pk else None
+    if index is not None and not (index < len(seats) and seats[index].pk == viewer.pk):
+        index = None
+    view = _view(rnd, index) if rnd is not None else None
+    counts = view["tile_counts"] if view else None
+    is_host = index is not None and room.host_seat == index
+    return {
+        "type": "room",
+        "version": room.version,
+        "room": _room_part(room, show_invite=index is not None),
+        "you": {
+            "seat": index,
+            "is_host": is_host,
+            "side": rules.side_of(index) if index is not None else None,
+        },
+        "seats": [_seat_part(seat, rules, counts) for seat in seats],
+        "match": _match_part(rnd),
+        "round": _round_part(rnd, view) if rnd is not None else None,
+        "log": _log(rnd, view) if rnd is not None else [],
+    }
+
+
+def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
+    return {
+        "code": room.code,
+        "name": room.name,
+        "visibility": room.visibility,
+        "preset": room.preset,
+        "options": room.options,
+        "rules": room.rules,
+        "move_seconds": room.move_seconds,
+        "status": room.status,
+        "paused": room.paused,
+        "host_seat": room.host_seat,
+        "invite_url": room.invite_path if show_invite else None,
+    }
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.display_name:
+        return seat.display_name
+    if seat.is_bot:
+        return _("Bot")
+    if seat.is_human:
+        return _("Guest")
+    return ""
+
+
+def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, Any]:
+    return {
+        "index": seat.index,
+        "side": rules.side_of(seat.index) if seat.index < rules.seats else None,
+        "kind": seat.kind,
+        "name": seat_name(seat),
+        "connected": seat.connected if seat.is_human else seat.is_bot,
+        "bot_level": seat.bot_level,
+        "substitute": seat.substitute,
+        "tile_count": counts[seat.index] if counts and seat.index < len(counts) else None,
+        "reserved_for": seat.reserved_name or None if seat.is_reserved else None,
+        "leaving": seat.leaving,
+        "ready": seat.ready or seat.is_bot,
+    }
+
+
+def _match_part(rnd: Round | None) -> dict[str, Any] | None:
+    if rnd is None:
+        return None
+    match = rnd.match
+    state = match.state
+    rules = state.get("rules", {})
+    return {
+        "number": match.number,
+        "scores": list(state.get("scores", [])),
+        "goal": rules.get("goal"),
+        "target": rules.get("target"),
+        "rounds": rules.get("rounds"),
+        "rounds_played": len(state.get("results", [])),
+        "over": match.over,
+        "winner": match.winner,
+        "ended_by": match.ended_by or None,
+        "annulled": match.annulled,
+        "annul_votes": list(match.annul_votes),
+    }
+
+
+def _view(rnd: Round, index: int | None) -> dict[str, Any]:
+    """`Round.view` of the viewer's seat; for a spectator seat 0's view with every
+    private field emptied (the chain, counts and history are public)."""
+    seats = rnd.engine().rules.seats
+    if index is not None and index < seats:
+        return rnd.view(index)
+    view = rnd.view(0)
+    for field in _PRIVATE_VIEW_FIELDS:
+        view[field] = []
+    view["seat"] = None
+    view["side"] = None
+    if view.get("pick_off"):
+        view["pick_off"]["mine"] = None
+    view["mandatory_tile"] = None  # its holder's to see
+    return view
+
+
+def _round_part(rnd: Round, view: dict[str, Any]) -> dict[str, Any]:
+    deadline = None
+    if rnd.due_at is not None and rnd.due_kind != Round.DueKind.BOT:
+        deadline = iso_utc(rnd.due_at)
+    return {
+        "number": rnd.number,
+        "opener": view["opener"],
+        "turn": view["turn"],
+        "deadline": deadline,
+        "due_kind": rnd.due_kind,
+        "remaining_ms": rnd.remaining_ms,
+        "chain": view["chain"],
+        "ends": view["ends"],
+        "tile_counts": view["tile_counts"],
+        "boneyard_count": view["boneyard_count"],
+        "passes_in_row": view["passes_in_row"],
+        "last_player": view.get("last_player"),
+        "hand": view["hand"],
+        "legal": view["legal"],
+        "mandatory_tile": view["mandatory_tile"],
+        "pick_off": view["pick_off"],
+        "result": view["result"],
+        "over": rnd.finished_at is not None,
+    }
+
+
+def iso_utc(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _log(rnd: Round, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The round's moves for people: the view's public history with who made each."""
+    by = dict(Move.objects.filter(round=rnd).values_list("seq", "by"))
+    log = []
+    for seq, entry in enumerate(view["history"], start=1):
+        item = {
+            "seq": seq,
+            "seat": entry["seat"],
+            "type": entry["type"],
+            "ends": entry.get("ends_before"),
+            "by": by.get(seq, Move.By.PERSON),
+        }
+        if "tile" in entry:
+            item["tile"] = entry["tile"]
+            item["end"] = entry.get("end")
+        log.append(item)
+    return log
+
+
+def public_rooms() -> list[dict[str, Any]]:
+    """Open public rooms with at least one connected human (the `/api/rooms/` rows),
+    most recently active first."""
+    connected = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, connected=True)
+    rooms = (
+        Room.objects.filter(visibility=Room.Visibility.PUBLIC)
+        .exclude(status=Room.Status.CLOSED)
+        .filter(Exists(connected))
+        .annotate(
+            humans=Count("seats", filter=Q(seats__kind=Seat.Kind.HUMAN)),
+            bots=Count("seats", filter=Q(seats__kind=Seat.Kind.BOT)),
+            seat_total=Count("seats"),
+        )
+        .order_by("-last_activity_at")
+    )
+    return [
+        {
+            "code": room.code,
+            "name": room.name,
+            "preset": room.preset,
+            "seats": room.seat_total,
+            "seats_taken": room.humans + room.bots,
+            "humans": room.humans,
+            "bots": room.bots,
+            "status": room.status,
+            "paused": room.paused,
+            "move_seconds": room.move_seconds,
+            "url": f"/r/{room.code}/",
+        }
+        for room in rooms
+    ]
