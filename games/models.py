@@ -84,6 +84,8 @@ class Round(models.Model):
     due_kind = models.CharField(
         _("due kind"), max_length=8, choices=DueKind.choices, null=True, blank=True
     )
+    # Layout hints of the seat to act (`adjust`: chain index -> bend); not a move.
+    layout = models.JSONField(_("layout"), default=dict, blank=True)
     remaining_ms = models.PositiveIntegerField(_("remaining (ms, paused)"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), default=timezone.now, db_index=True)

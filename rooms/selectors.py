@@ -179,6 +179,7 @@ def _round_part(rnd: Round, view: dict[str, Any]) -> dict[str, Any]:
         "due_kind": rnd.due_kind,
         "remaining_ms": rnd.remaining_ms,
         "chain": view["chain"],
+        "layout": rnd.layout,
         "ends": view["ends"],
         "tile_counts": view["tile_counts"],
         "boneyard_count": view["boneyard_count"],

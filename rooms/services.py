@@ -744,6 +744,35 @@ def annul_vote(*, room: Room, actor: Seat, now: datetime | None = None) -> bool:
     return annulled
 
 
+BENDS = ("straight", "left", "right")
+
+
+@transaction.atomic
+def layout_adjust(
+    *, room: Room, actor: Seat, at: int, bend: str, now: datetime | None = None
+) -> None:
+    """The seat to act bends the drawn chain at link ``at`` (layout only, not a move)."""
+    now = games.now_or(now)
+    room = _lock_open(room)
+    rnd = _current(room)
+    seats = games.seats_of(room)
+    seat = _actor(seats, actor)
+    if rnd is None or rnd.finished_at is not None or room.status != Room.Status.PLAYING:
+        raise ServiceError("round_over")
+    if seat.index not in games.acting_seats(rnd.engine()):
+        raise ServiceError("not_your_turn")
+    if bend not in BENDS or type(at) is not int or not 0 <= at < len(rnd.engine().chain):
+        raise _bad("bad_layout", _("There is no such place on the chain."))
+    layout = dict(rnd.layout)
+    if bend == "straight":
+        layout.pop(str(at), None)
+    else:
+        layout[str(at)] = bend
+    rnd.layout = layout
+    rnd.save(update_fields=["layout"])
+    games.touch(room, now, rnd=rnd)
+
+
 @transaction.atomic
 def room_close(*, room: Room, reason: str, now: datetime | None = None) -> None:
     """Close the room (admin, expiry): it keeps its history; timers stop."""
@@ -772,7 +801,9 @@ def seat_connected(
     tab to tell ``replaced``), if any. Coming back before the result takes the
     seat back from the bot that stood in while away; an empty room resumes."""
     now = games.now_or(now)
-    room = _lock_open(room)
+    room = games.lock_room(room)
+    if room.is_closed:  # nothing to bind: the page shows the closed room
+        return None
     rnd = _current(room)
     seats = games.seats_of(room)
     seat = _seat_at(seats, index)

@@ -47,6 +47,7 @@ class Migration(migrations.Migration):
                 ('turn_started_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='turn started at')),
                 ('due_at', models.DateTimeField(blank=True, db_index=True, null=True, verbose_name='due at')),
                 ('due_kind', models.CharField(blank=True, choices=[('bot', 'Bot move'), ('clock', 'Move clock'), ('auto', 'Automatic move (disconnected)'), ('walkover', 'Walkover')], max_length=8, null=True, verbose_name='due kind')),
+                ('layout', models.JSONField(blank=True, default=dict, verbose_name='layout')),
                 ('remaining_ms', models.PositiveIntegerField(blank=True, null=True, verbose_name='remaining (ms, paused)')),
                 ('result', models.JSONField(blank=True, null=True, verbose_name='result')),
                 ('started_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='started at')),
