@@ -412,9 +412,9 @@ class Round:
         ends = self._ends
         if ends is None:
             return True
-        x, y = ends
+        fits = _FITS[ends[0] * 7 + ends[1]]
         for t in self._hands[seat]:
-            if t.a == x or t.b == x or t.a == y or t.b == y:
+            if fits[t.index]:
                 return True
         return False
 

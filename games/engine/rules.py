@@ -83,10 +83,10 @@ class RuleSet:
 
         for knob in ("seats", "hand_size"):
             value = getattr(self, knob)
-            need(type(value) is int, knob, f"{knob} must be a whole number, got {value!r}.")
+            need(type(value) is int, knob, f"{_label(knob)} must be a whole number, got {value!r}.")
         for knob in ("partnership", "draw", "lock_closure"):
             value = getattr(self, knob)
-            need(type(value) is bool, knob, f"{knob} must be true or false, got {value!r}.")
+            need(type(value) is bool, knob, f"{_label(knob)} must be true or false, got {value!r}.")
         for knob, allowed in (
             ("first_opening", OPENINGS),
             ("next_opening", NEXT_OPENINGS),
@@ -97,7 +97,11 @@ class RuleSet:
             ("next_round", NEXT_ROUNDS),
         ):
             value = getattr(self, knob)
-            need(value in allowed, knob, f"{knob} must be one of {', '.join(allowed)}; got {value!r}.")
+            need(
+                value in allowed,
+                knob,
+                f"{_label(knob)} must be one of {', '.join(allowed)}; got {value!r}.",
+            )
         need(self.seats in (2, 3, 4), "seats", f"A table has 2, 3 or 4 seats, not {self.seats}.")
         need(
             not self.partnership or self.seats == 4,
@@ -108,8 +112,8 @@ class RuleSet:
         need(
             self.seats * self.hand_size <= 28,
             "hand_size",
-            f"{self.seats} hands of {self.hand_size} need {self.seats * self.hand_size} tiles;"
-            " the set has 28.",
+            f"Dealing {self.hand_size} tiles to each of {self.seats} seats needs"
+            f" {self.seats * self.hand_size} tiles; the set has 28.",
         )
         need(
             not self.draw or self.seats * self.hand_size <= 27,
@@ -192,6 +196,11 @@ class RuleSet:
             raise InvalidRules(None, "Rules must be an object of knobs.")
         knobs = {k: v for k, v in data.items() if k in _KNOBS}
         return cls(preset_key=data.get("preset"), **knobs)
+
+
+def _label(knob: str) -> str:
+    """``hand_size`` -> ``Hand size``: knob names as a person reads them."""
+    return knob.replace("_", " ").capitalize()
 
 
 _KNOB_ORDER = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset_key")

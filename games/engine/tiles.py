@@ -31,12 +31,12 @@ class Tile:
     index: int
 
     def __new__(cls, a: int, b: int) -> Tile:
+        if type(a) is not int or type(b) is not int or not (0 <= a <= 6 and 0 <= b <= 6):
+            raise ValueError(f"a tile's halves are whole numbers from 0 to 6, got {a!r} and {b!r}")
         key = (a, b) if a <= b else (b, a)
         tile = _INTERNED.get(key)
         if tile is not None:
             return tile
-        if not all(type(n) is int and 0 <= n <= 6 for n in key):
-            raise ValueError(f"a tile's halves are whole numbers from 0 to 6, got {a!r} and {b!r}")
         tile = object.__new__(cls)
         lo, hi = key
         object.__setattr__(tile, "a", lo)
