@@ -205,6 +205,8 @@ def deal_round(room: Room, match: Match, seats: Sequence[Seat], now: datetime) -
     )
     rnd.store(eng)
     room.status = Room.Status.PLAYING
+    # The previous round's pending walkover (if any) is moot now.
+    Round.objects.filter(room_id=room.pk, due_at__isnull=False).update(due_at=None, due_kind=None)
     for seat in seats:
         if seat.ready:
             seat.ready = False

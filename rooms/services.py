@@ -206,6 +206,7 @@ def _pause(room: Room, rnd: Round | None, now: datetime, by: str) -> None:
     room.paused_by = by
     room.paused_at = now
     if rnd is not None:
+        rnd.remaining_ms = None
         if rnd.due_at is not None:
             left = (rnd.due_at - now).total_seconds() * 1000
             rnd.remaining_ms = max(0, int(left))

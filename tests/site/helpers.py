@@ -70,3 +70,26 @@ def play_round(room: Room, now: datetime, limit: int = 200) -> Round:
         else:
             assert fire_due(room, now), f"nothing due in {rnd} ({rnd.due_kind}, {rnd.due_at})"
     raise AssertionError("the round did not end")
+
+
+def set_deal(room: Room, hands, boneyard=(), opener: int | None = 0, **kw) -> Round:
+    """Replace the current round's deal (before any move) with known hands."""
+    from games import engine
+
+    rnd = current(room)
+    assert not rnd.moves.exists()
+    eng = engine.Round.from_hands(room.ruleset, hands=hands, boneyard=boneyard, opener=opener, **kw)
+    rnd.deal = eng.initial
+    rnd.store(eng)
+    seats = games.seats_of(fresh(room))
+    rnd.due_at, rnd.due_kind = games.compute_due(fresh(room), rnd, seats)
+    rnd.save()
+    return rnd
+
+
+def two_humans(make_user, now: datetime, preset: str = "duelo", **kw) -> tuple[Room, Seat, Seat]:
+    """A two-seat public room with two account holders at seats 0 and 1."""
+    ana, bruno = make_user("ana"), make_user("bruno")
+    room = services.room_create(user=ana, name="Duelo", preset=preset, now=now, **kw)
+    services.seat_take(room=room, index=1, user=bruno, now=now)
+    return fresh(room), seat(room, 0), seat(room, 1)
