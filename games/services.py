@@ -269,10 +269,14 @@ def apply_locked(
     """Apply an action with the room and round already locked (shared by people,
     bots and timeouts): the engine decides, then the row remembers."""
     eng = rnd.engine()
+    picking = eng.pending_picks
     try:
         eng.apply(seat_index, action)
     except engine.IllegalAction as exc:
         raise ServiceError(exc.code) from None
+    # Tie-break picks are made "at the same time, under the move timer": one
+    # clock for the pick round, restarted only when a new pick round begins.
+    same_pick_round = bool(picking) and 0 < len(eng.pending_picks) < len(picking)
     recorded = eng.history[-1][1]  # with the end the engine resolved
     move = Move.objects.create(
         round=rnd,
@@ -284,7 +288,8 @@ def apply_locked(
     )
     rnd.store(eng)
     rnd.version += 1
-    rnd.turn_started_at = now
+    if not same_pick_round:
+        rnd.turn_started_at = now
     over = eng.is_over
     if over:
         round_finished(room, rnd, seats, now)
