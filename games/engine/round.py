@@ -138,7 +138,7 @@ class Round:
 
     __slots__ = (
         "rules", "opener", "turn", "_hands", "_boneyard", "_deal", "_chain", "_ends",
-        "_mandatory", "_passes", "_last_player", "_history", "_result",
+        "_mandatory", "_passes", "_history", "_result",
         "_first_of_match", "_initial", "_tiebreak_order", "_pick", "is_over",
         "_nseats", "_lock",
     )  # fmt: skip
@@ -259,9 +259,8 @@ class Round:
         rnd._chain = []
         rnd._ends = None
         rnd._mandatory = mandatory
-        rnd._passes = 0
-        rnd._last_player = None
         rnd._history = []
+        rnd._passes = 0
         rnd._first_of_match = first_of_match
         rnd._tiebreak_order = tiebreak_order
         # The deal as dealt; turned into JSON only when asked for (`initial`).
@@ -311,9 +310,8 @@ class Round:
         new._chain = self._chain[:]
         new._ends = self._ends
         new._mandatory = self._mandatory
-        new._passes = self._passes
-        new._last_player = self._last_player
         new._history = self._history[:]
+        new._passes = self._passes
         new._result = self._result
         new.is_over = self.is_over
         new._first_of_match = self._first_of_match
@@ -346,7 +344,7 @@ class Round:
     @property
     def last_player(self) -> int | None:
         """The last seat that placed a tile (None before the first tile)."""
-        return self._last_player
+        return self._chain[-1][1] if self._chain else None
 
     @property
     def mandatory_tile(self) -> Tile | None:
@@ -489,7 +487,6 @@ class Round:
                     self._chain.append((tile, seat, end, exposed))
                     self._history.append((seat, action, ends))
                     self._passes = 0
-                    self._last_player = seat
                     if not hand or (self._lock and new_ends[0] == new_ends[1]):
                         self._after_special_play(seat, hand)
                     else:
@@ -497,8 +494,21 @@ class Round:
                         self.turn = seat if seat < self._nseats else 0
                     return
         elif kind is Pass and seat == self.turn and type(seat) is int:
-            self._apply_pass(seat)
-            return
+            ends = self._ends
+            if ends is not None and not self._boneyard:
+                fits = _FITS[ends[0] * 7 + ends[1]]
+                for t in self._hands[seat]:
+                    if fits[t.index]:
+                        break  # a tile fits: _apply refuses the pass with its reason
+                else:
+                    self._history.append((seat, action, ends))
+                    self._passes += 1
+                    if self._passes >= self._nseats:
+                        self._finish_blocked()
+                    else:
+                        seat += 1
+                        self.turn = seat if seat < self._nseats else 0
+                    return
         self._apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -593,7 +603,6 @@ class Round:
         self._chain.append((tile, seat, end, exposed))
         self._history.append((seat, _PLAYS[tile.index * 3 + _END_SLOT[end]], old_ends))
         self._passes = 0
-        self._last_player = seat
         if not hand:
             self._finish(winner=self.rules.side_of(seat), reason="domino")
         elif self.rules.lock_closure and new_ends[0] == new_ends[1] and self._locked():
@@ -633,10 +642,11 @@ class Round:
             raise IllegalAction("must_draw", "nothing fits: draw from the boneyard")
         self._history.append((seat, PASS, self._ends))
         self._passes += 1
-        if self._passes >= self.rules.seats:
+        if self._passes >= self._nseats:
             self._finish_blocked()
             return
-        self.turn = (seat + 1) % self.rules.seats
+        seat += 1
+        self.turn = seat if seat < self._nseats else 0
 
     # ------------------------------------------------------------------ the end
     def _side_totals(self, goat: bool) -> list[int]:
@@ -660,7 +670,7 @@ class Round:
         if tie == "draw":
             self._finish(winner=None, reason="blocked")
         elif tie == "last_player_loses":
-            last = self._last_player if self._last_player is not None else self.opener
+            last = self.last_player if self._chain else self.opener
             loser = rules.side_of(last)
             after = [rules.side_of((last + k) % rules.seats) for k in range(1, rules.seats + 1)]
             winner = next(s for s in after if s in tied and s != loser)
@@ -735,7 +745,7 @@ class Round:
             tuple(points),
             tuple(pips),
             tuple(map(tuple, self._hands)),
-            self._last_player,
+            self.last_player,
             tuple(tuple(r) for r in pick["rounds"]) if pick else None,
             tuple(counted),
         )
@@ -771,8 +781,8 @@ class Round:
             "ends": {"A": ends[0], "B": ends[1]} if ends else None,
             "tile_counts": [len(h) for h in self._hands],
             "boneyard_count": len(self._boneyard),
-            "passes_in_row": self._passes,
-            "last_player": self._last_player,
+            "passes_in_row": self.passes_in_row,
+            "last_player": self.last_player,
             "history": [_history_entry(s, a, e) for s, a, e in self._history],
             "legal": [a.to_dict() for a in self.legal_actions(seat)],
             # Only its holder is told which tile is mandatory: the others must not
@@ -817,9 +827,8 @@ class Round:
         rnd._ends = (ends["A"], ends["B"]) if ends else None
         mandatory = view.get("mandatory_tile")
         rnd._mandatory = Tile.parse(mandatory) if mandatory else None
-        rnd._passes = view["passes_in_row"]
-        rnd._last_player = view.get("last_player")
         rnd._history = [_history_from_entry(e) for e in view["history"]]
+        rnd._passes = view["passes_in_row"]
         rnd._first_of_match = False
         rnd._initial = {}
         rnd._deal = ((), ())
@@ -839,8 +848,8 @@ class Round:
             "chain": [_link_dict(link) for link in self._chain],
             "ends": list(self._ends) if self._ends else None,
             "mandatory_tile": str(self._mandatory) if self._mandatory else None,
-            "passes_in_row": self._passes,
-            "last_player": self._last_player,
+            "passes_in_row": self.passes_in_row,
+            "last_player": self.last_player,
             "history": [
                 [s, a.to_dict(), list(e) if e else None] for s, a, e in self._history
             ],
@@ -871,12 +880,11 @@ class Round:
         rnd._ends = tuple(data["ends"]) if data["ends"] else None
         mandatory = data["mandatory_tile"]
         rnd._mandatory = Tile.parse(mandatory) if mandatory else None
-        rnd._passes = data["passes_in_row"]
-        rnd._last_player = data["last_player"]
         rnd._history = [
             (s, _canonical(action_from_dict(a)), tuple(e) if e else None)
             for s, a, e in data["history"]
         ]
+        rnd._passes = data["passes_in_row"]
         rnd._first_of_match = data["first_of_match"]
         rnd._initial = data["initial"]
         rnd._deal = ((), ())
