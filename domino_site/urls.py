@@ -5,6 +5,7 @@ from . import views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     re_path(r"^healthz/?$", views.healthz, name="healthz"),

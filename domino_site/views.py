@@ -1,11 +1,15 @@
-"""Project-level views (health check; the signup view will live here too)."""
+"""Project-level views: the health check and the sign-up page."""
 
 import asyncio
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -54,3 +58,18 @@ async def healthz(request):
         result["ok"] = False
         result["channel_layer"] = _describe(exc)
     return JsonResponse(result, status=200 if result["ok"] else 503)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """``/accounts/signup/``: username and password (Django auth), then logged in."""
+    next_url = request.POST.get("next") or request.GET.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
+        next_url = "/"
+    if request.user.is_authenticated:
+        return redirect(next_url)
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(next_url)
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})

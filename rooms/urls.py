@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.urls import path
 
 from . import views
@@ -6,4 +7,16 @@ app_name = "rooms"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("rooms/", views.room_create, name="create"),
+    path("r/<str:code>/", views.table, name="table"),
+    path("i/<str:token>/", views.invite, name="invite"),
+    path("api/rooms/", views.api_rooms, name="api_rooms"),
+    path("api/rooms/<str:code>/rounds/<int:number>/", views.api_round, name="api_round"),
+    path("players/<str:username>/", views.player, name="player"),
+    path("ranking/", views.ranking, name="ranking"),
 ]
+
+if settings.DEBUG:
+    from . import dev_views
+
+    urlpatterns.append(path("dev/table-sample/", dev_views.table_sample, name="table_sample"))

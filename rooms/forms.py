@@ -1,0 +1,171 @@
+"""The lobby's create-room form: every option the chosen preset allows
+(`games.engine.PRESET_OPTIONS`), validated by the engine's `RuleSet` so that an
+impossible combination is reported next to the field that has to change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
+
+MOVE_SECONDS = (10, 15, 20, 30, 45, 60)
+OPTION_FIELDS = ("seats", "partnership", "hand_size", "draw", "scoring", "target")
+BOT_LEVELS = (("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard")))
+
+PRESET_LABELS = {
+    "parceria": _("Parceria (four players in pairs)"),
+    "duelo": _("Duel (two players, with boneyard)"),
+    "arena": _("Arena (best of five)"),
+    "classico": _("Classic (every hand counts)"),
+    "com_monte": _("With boneyard"),
+    "sem_monte": _("Without boneyard"),
+    "goat": _("Goat (penalty points)"),
+    "internacional": _("International (pairs)"),
+    "internacional_dois": _("International (two players)"),
+}
+
+# People-facing messages for the knob an `InvalidRules` names (the engine speaks
+# English only and is not translated).
+RULE_ERRORS = {
+    "seats": _("A table has 2, 3 or 4 seats."),
+    "partnership": _("Pairs need exactly four seats."),
+    "hand_size": _("The hands do not fit in the 28 tiles (at least 2 tiles each)."),
+    "draw": _("A game with a boneyard must leave at least one tile to draw."),
+    "scoring": _("This table scores as 'opponents' or 'goat'."),
+    "target": _("The target must be between 50 and 300 points (goat: 101 or 125)."),
+}
+
+YES_NO = (("", _("As the table says")), ("1", _("Yes")), ("0", _("No")))
+
+
+def describe_rules(rules: RuleSet) -> str:
+    """A one-line summary of a rule set for people ("4 players in pairs, …")."""
+    parts = []
+    if rules.partnership:
+        parts.append(str(_("4 players in pairs")))
+    else:
+        parts.append(str(_("%(n)s players, each for themselves")) % {"n": rules.seats})
+    parts.append(str(_("%(n)s tiles each")) % {"n": rules.hand_size})
+    parts.append(str(_("with boneyard")) if rules.draw else str(_("no boneyard")))
+    if rules.goal == "points":
+        if rules.scoring == "goat":
+            parts.append(str(_("reaching %(n)s points loses")) % {"n": rules.target})
+        else:
+            parts.append(str(_("match to %(n)s points")) % {"n": rules.target})
+    elif rules.goal == "best_of":
+        parts.append(str(_("best of %(n)s rounds")) % {"n": rules.rounds})
+    else:
+        parts.append(str(_("a single round")))
+    return ", ".join(parts)
+
+
+def preset_info() -> dict[str, dict[str, Any]]:
+    """Per preset: label, summary, the option fields it allows and its defaults (for
+    the form's script)."""
+    info = {}
+    for key, rules in PRESETS.items():
+        info[key] = {
+            "label": str(PRESET_LABELS.get(key, key)),
+            "summary": describe_rules(rules),
+            "options": sorted(PRESET_OPTIONS[key] & set(OPTION_FIELDS)),
+            "defaults": {name: getattr(rules, name) for name in OPTION_FIELDS},
+        }
+    return info
+
+
+class CreateRoomForm(forms.Form):
+    name = forms.CharField(label=_("Room name"), max_length=80, required=False)
+    preset = forms.ChoiceField(
+        label=_("Table"),
+        choices=[(k, PRESET_LABELS.get(k, k)) for k in PRESETS],
+        initial="parceria",
+    )
+    visibility = forms.ChoiceField(
+        label=_("Who can join"),
+        choices=(
+            ("public", _("Public: listed in the lobby")),
+            ("private", _("Private: invite link only")),
+        ),
+        initial="public",
+        widget=forms.RadioSelect,
+    )
+    move_seconds = forms.TypedChoiceField(
+        label=_("Move clock"),
+        choices=[(str(s), _("%(n)s seconds") % {"n": s}) for s in MOVE_SECONDS]
+        + [("", _("No clock"))],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="30",
+    )
+    seats = forms.TypedChoiceField(
+        label=_("Seats"),
+        choices=(("", _("As the table says")), ("2", "2"), ("3", "3"), ("4", "4")),
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    partnership = forms.ChoiceField(
+        label=_("Play in pairs (four seats)"), choices=YES_NO, required=False
+    )
+    hand_size = forms.IntegerField(
+        label=_("Tiles in each hand"), min_value=2, max_value=14, required=False
+    )
+    draw = forms.ChoiceField(label=_("Boneyard to draw from"), choices=YES_NO, required=False)
+    scoring = forms.ChoiceField(
+        label=_("Scoring"),
+        choices=(
+            ("", _("As the table says")),
+            ("opponents", _("The winner scores the opponents' pips")),
+            ("goat", _("Penalty: each side scores its own pips")),
+        ),
+        required=False,
+    )
+    target = forms.IntegerField(
+        label=_("Points to end the match"), min_value=1, max_value=1000, required=False
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Computer level"), choices=BOT_LEVELS, initial="medium", required=False
+    )
+
+    def __init__(self, *args: Any, guest: bool = False, solo: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.guest = guest
+        self.solo = solo
+        if guest:
+            self.fields["visibility"].initial = "private"
+
+    def options(self) -> dict[str, Any]:
+        """The knobs this preset lets a room change that the person set."""
+        data = self.cleaned_data
+        allowed = PRESET_OPTIONS.get(data.get("preset"), frozenset())
+        options: dict[str, Any] = {}
+        for name in OPTION_FIELDS:
+            value = data.get(name)
+            if name not in allowed or value in (None, ""):
+                continue
+            if name in ("partnership", "draw"):
+                value = value == "1"
+            options[name] = value
+        return options
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        if self.guest and data.get("visibility") == "public" and not self.solo:
+            self.add_error(
+                "visibility", _("Log in to open a public room; guests open private ones.")
+            )
+        try:
+            RuleSet.preset(data["preset"], **self.options())
+        except InvalidRules as exc:
+            self.add_rule_error(exc.field)
+        return data
+
+    def add_rule_error(self, field: str | None) -> None:
+        message = RULE_ERRORS.get(field or "", _("These options cannot be played together."))
+        self.add_error(field if field in self.fields else None, message)

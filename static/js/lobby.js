@@ -1,0 +1,102 @@
+// The lobby: the public room list, live over ws/lobby/, and the create form's
+// preset-dependent options.
+
+import { makeT, ready } from "./util.js";
+
+let t;
+let boot;
+
+const esc = (s) =>
+  String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+function statusLabel(room) {
+  if (room.paused) return t("paused");
+  return { waiting: t("waiting for players"), playing: t("playing"), between_rounds: t("between rounds") }[room.status] || room.status;
+}
+
+function roomRow(room) {
+  const preset = boot.presets[room.preset]?.label ?? room.preset;
+  const full = room.seats_taken >= room.seats;
+  const people = t("%(humans)s people, %(bots)s bots", { humans: room.humans, bots: room.bots });
+  const clock = room.move_seconds ? t("%(n)s s a move", { n: room.move_seconds }) : t("no clock");
+  const pips = Array.from({ length: room.seats }, (_, i) => {
+    const kind = i < room.humans ? "human" : i < room.humans + room.bots ? "bot" : "free";
+    return `<span class="seat-pip ${kind}"></span>`;
+  }).join("");
+  const action = full
+    ? `<a class="button small ghost" href="${esc(room.url)}">${esc(t("Watch"))}</a>`
+    : `<a class="button small" href="${esc(room.url)}?sit=1" data-action="sit">${esc(t("Sit"))}</a>`;
+  return `<li class="room-row" data-room="${esc(room.code)}">
+    <div class="room-main"><a class="room-name" href="${esc(room.url)}">${esc(room.name)}</a><span class="room-preset">${esc(preset)}</span></div>
+    <div class="room-facts">
+      <span class="seats-taken" title="${esc(people)}"><span class="seat-pips" aria-hidden="true">${pips}</span>${esc(t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats }))} <span class="muted">(${esc(people)})</span></span>
+      <span>${esc(clock)}</span>
+      <span class="status status-${esc(room.status)}">${esc(statusLabel(room))}</span>
+    </div>
+    ${action}
+  </li>`;
+}
+
+function renderRooms(rooms) {
+  const box = document.querySelector("[data-rooms]");
+  if (!box) return;
+  box.innerHTML = rooms.length
+    ? `<ul class="room-list">${rooms.map(roomRow).join("")}</ul>`
+    : `<p class="empty" data-empty="rooms">${esc(t("No open rooms right now."))}</p>`;
+}
+
+function connect(retries = 0) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/lobby/`);
+  const live = document.querySelector("[data-live]");
+  ws.addEventListener("open", () => {
+    retries = 0;
+    live?.classList.add("on");
+  });
+  ws.addEventListener("message", (event) => {
+    try {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "rooms") renderRooms(msg.rooms || []);
+    } catch {
+      /* ignore a malformed frame */
+    }
+  });
+  ws.addEventListener("close", () => {
+    live?.classList.remove("on");
+    setTimeout(() => connect(retries + 1), Math.min(1000 * 2 ** retries, 15000));
+  });
+}
+
+// --- create form -------------------------------------------------------------
+
+function syncOptions(form) {
+  const key = form.elements.preset.value;
+  const info = boot.presets[key];
+  if (!info) return;
+  const allowed = new Set(info.options);
+  for (const field of form.querySelectorAll("[data-option]")) {
+    const on = allowed.has(field.dataset.option);
+    field.hidden = !on;
+    for (const input of field.querySelectorAll("input, select")) input.disabled = !on;
+  }
+  form.querySelector("[data-no-options]").hidden = allowed.size > 0;
+  const summary = form.querySelector("[data-preset-summary]");
+  if (summary) summary.textContent = info.summary;
+  const d = info.defaults;
+  if (form.elements.target) form.elements.target.placeholder = d.target ?? "";
+  if (form.elements.hand_size) form.elements.hand_size.placeholder = d.hand_size ?? "";
+}
+
+ready(() => {
+  boot = JSON.parse(document.getElementById("lobby-boot").textContent);
+  t = makeT(boot.strings);
+  const form = document.querySelector("[data-form=create-room]");
+  if (form) {
+    form.elements.preset.addEventListener("change", () => syncOptions(form));
+    syncOptions(form);
+  }
+  if (document.querySelector("[data-rooms]")) {
+    renderRooms(boot.rooms || []);
+    connect();
+  }
+});
