@@ -1,0 +1,75 @@
+"""Admin for rooms and seats: inspection only (game state is written by services),
+plus an action that closes rooms through `rooms.services.room_close`."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games.models import Match
+from rooms import services
+from rooms.models import Room, Seat
+
+
+class ReadOnlyMixin:
+    """Every field read-only and no adding: all writes go through services."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.fields]
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = (
+        "index", "kind", "display_name", "user", "guest_token", "bot_level", "substitute",
+        "connected", "last_seen", "reserved_user", "reserved_name", "leaving", "ready",
+        "seated_at",
+    )  # fmt: skip
+
+
+class MatchInline(ReadOnlyMixin, admin.TabularInline):
+    model = Match
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    fields = ("number", "over", "winner", "ended_by", "annulled", "created_at", "finished_at")
+
+
+@admin.action(description=_("Close the selected rooms"), permissions=["change"])
+def close_rooms(modeladmin, request, queryset):
+    closed = 0
+    for room in queryset.exclude(status=Room.Status.CLOSED):
+        services.room_close(room=room, reason="admin")
+        closed += 1
+    modeladmin.message_user(
+        request,
+        ngettext("%(n)d room closed.", "%(n)d rooms closed.", closed) % {"n": closed},
+        messages.SUCCESS,
+    )
+
+
+@admin.register(Room)
+class RoomAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = (
+        "code", "name", "preset", "visibility", "status", "paused", "host_seat", "created_at",
+        "last_activity_at",
+    )  # fmt: skip
+    list_filter = ("status", "preset", "visibility", "paused", "created_at")
+    search_fields = ("code", "name", "seats__display_name", "seats__user__username")
+    date_hierarchy = "created_at"
+    inlines = (SeatInline, MatchInline)
+    actions = (close_rooms,)
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("room", "index", "kind", "display_name", "user", "bot_level", "connected")
+    list_filter = ("kind", "connected", "substitute", "room__status", "room__preset")
+    search_fields = ("room__code", "display_name", "user__username")
+    list_select_related = ("room", "user")
