@@ -49,6 +49,7 @@ function connect() {
   state.socket = ws;
   ws.addEventListener("open", () => {
     state.retries = 0;
+    root.dataset.connected = "1";
     banner(null);
   });
   ws.addEventListener("message", (event) => {
@@ -63,6 +64,7 @@ function connect() {
   ws.addEventListener("close", (event) => {
     if (state.socket !== ws) return;
     state.socket = null;
+    delete root.dataset.connected;
     if (event.code === 4001 || state.replaced) {
       showReplaced();
       return;
@@ -205,6 +207,7 @@ function render() {
   if (!snap()) return;
   const s = snap();
   root.dataset.status = s.room.status;
+  root.dataset.version = String(s.version);
   root.classList.toggle("is-paused", !!s.room.paused);
   root.classList.toggle("my-turn", isMyTurn());
   renderSeats();

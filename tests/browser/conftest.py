@@ -1,0 +1,162 @@
+"""Browser tests: Playwright (Python) driving Debian's Chromium against the real
+ASGI application (HTTP + WebSockets) served by a Daphne subprocess.
+
+pytest-django's ``live_server`` is WSGI (no WebSockets), so the session starts
+``daphne domino_site.asgi:application`` on a free port, against its own
+database: a fresh PostgreSQL database next to DATABASE_URL's when that is
+PostgreSQL (dropped at the end), otherwise a migrated SQLite file in a temp
+folder. The subprocess uses the in-memory channel layer and the in-process
+scheduler (one process: no Celery worker needed), with a short bot pause.
+
+Screenshots and measurements go to ``artifacts/`` at the project root
+(gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+BOT_DELAY = "0.05"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    home = tmp_path_factory.mktemp("chromium-home")
+    return {
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+        "env": {**os.environ, "XDG_CONFIG_HOME": str(home), "XDG_CACHE_HOME": str(home)},
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    # The site's default language; the hooks (data-*) do not depend on it.
+    return {**browser_context_args, "locale": "pt-BR", "viewport": {"width": 1440, "height": 900}}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _postgres_database() -> tuple[str, callable] | None:
+    """A fresh database on DATABASE_URL's server: (url, drop)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        return None
+    import psycopg
+
+    name = f"domino_browser_{os.getpid()}"
+    base = url.rsplit("/", 1)[0]
+
+    def run(sql: str) -> None:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql)
+
+    run(f'DROP DATABASE IF EXISTS "{name}"')
+    run(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        try:
+            run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        except Exception:  # noqa: BLE001 - best effort at teardown
+            pass
+
+    return f"{base}/{name}", drop
+
+
+def _wait_until_up(url: str, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not answer in 30 s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """The real ASGI app on a free port, with its own migrated database."""
+    workdir = Path(tempfile.mkdtemp(prefix="domino-browser-"))
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="domino_site.settings",
+        DOMINO_SCHEDULER="inprocess",
+        BOT_DELAY_SECONDS=BOT_DELAY,
+        DEBUG="1",
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+    )
+    postgres = _postgres_database()
+    if postgres:
+        env["DATABASE_URL"] = postgres[0]
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{workdir / 'browser.sqlite3'}"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    port = _free_port()
+    log = workdir / "daphne.log"
+    daphne = Path(sys.executable).with_name("daphne")
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "domino_site.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, proc, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "daphne-browser.log").write_text(log.read_text())
+        if postgres:
+            postgres[1]()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

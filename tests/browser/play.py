@@ -1,0 +1,102 @@
+"""Helpers that play the table page like a person: through the test hooks of
+site.md (data-tile, data-end, data-action, data-seat, data-panel)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from playwright.sync_api import Page
+
+RESULT = '[data-panel="result"]'
+PLAYABLE = "[data-hand] [data-tile].playable"
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+def version(page: Page) -> int:
+    value = page.get_attribute("[data-table]", "data-version")
+    return int(value) if value else -1
+
+
+def wait_for_table(page: Page) -> None:
+    # Drawn from the page's own snapshot, and the socket is open.
+    page.wait_for_selector("[data-table][data-version][data-connected]", state="attached")
+
+
+def wait_for_change(page: Page, before: int, timeout: float = 10_000) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-table]').dataset.version) > v",
+        arg=before,
+        timeout=timeout,
+    )
+
+
+def sign_up(page: Page, base: str, username: str, password: str = "dominó-secreto-42") -> None:
+    page.goto(base + "/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.click("[data-form=signup] button[type=submit]")
+    page.wait_for_url(base + "/")
+
+
+def create_room(page: Page, *, preset: str, visibility: str, name: str, clock: str = "") -> str:
+    """Fill the lobby's create form; returns the room code."""
+    form = page.locator("[data-form=create-room]")
+    form.locator("select[name=preset]").select_option(preset)
+    form.locator("input[name=name]").fill(name)
+    form.locator(f"input[name=visibility][value={visibility}]").check()
+    form.locator("select[name=move_seconds]").select_option(clock)
+    form.locator("[data-action=create]").click()
+    page.wait_for_url("**/r/*/")
+    wait_for_table(page)
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def play_one(page: Page) -> bool:
+    """Make this page's move if it has one: a playable tile (then an end if
+    asked), or Draw, or Pass. True when something was sent."""
+    before = version(page)
+    tile = page.locator(PLAYABLE).first
+    if tile.count():
+        tile.click()
+        end = page.locator("[data-end]")
+        if end.count():
+            end.first.click()
+    else:
+        for action in ("draw", "pass"):
+            button = page.locator(f'[data-action="{action}"]')
+            if button.count():
+                button.click()
+                break
+        else:
+            return False
+    try:
+        wait_for_change(page, before, timeout=5_000)
+    except Exception:  # noqa: BLE001 - a refused move: the next look decides
+        pass
+    return True
+
+
+def play_until_result(pages: list[Page], timeout: float = 120) -> None:
+    """Everyone on ``pages`` plays their turns until every page shows the result."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(p.locator(RESULT).is_visible() for p in pages):
+            return
+        moved = False
+        for page in pages:
+            if not page.locator(RESULT).is_visible():
+                moved = play_one(page) or moved
+        if not moved:
+            pages[0].wait_for_timeout(100)
+    raise AssertionError("the round did not end in time")
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
