@@ -1,0 +1,298 @@
+"""Bot tournaments under `parceria`: duplicate deals, matches to 50.
+
+Every pair of matches uses the same sequence of deals twice, with the sides
+swapped (seats 0+2 against 1+3, then 1+3 against 0+2), so the luck of the
+tiles cancels out. Printed per duel: win rate of matches with a 95 % interval
+(normal approximation over the pairs, each pair scoring 0, 0.5 or 1: the two
+matches of a pair share their deals, so they are not independent), average
+points per round of each player, and milliseconds per decision (median and
+p95, over decisions with more than one legal action).
+
+The `dominoes` package's player (PyPI ``dominoes==6.1.0``) joins through a
+mirror of our round in its own ``Game``: its board ends are our ends A and B,
+its move list is our history (passes as ``None``), its own hand is real, and
+the other hands are any split of the unseen tiles (its sampler only reads
+their union and sizes, which are public). ``ParceriaGame`` scores finished
+games by our `parceria` rules, so its alpha-beta search optimises the game
+actually played. The player is the package's ``probabilistic_alphabeta``
+(``sample_size`` deals, alpha-beta to the end of each) from move
+``start_move`` on, composed after ``bota_gorda`` (heaviest tile first) as the
+package's docs suggest for its players; before ``start_move`` the full search
+is far too slow in pure Python.
+
+Usage::
+
+    python bench/bots.py                 # quick: a few minutes
+    python bench/bots.py --full          # the numbers of bench/RESULTS.md
+    python bench/bots.py --pairs 50 --budget 150 --duels hard:medium,hard:dominoes
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bots.policies import choose_action  # noqa: E402
+from games.engine import PRESETS, Action, Match, Play, Tile, action_from_dict  # noqa: E402
+
+RULES = PRESETS["parceria"]  # target 50
+
+Decide = Callable[[dict[str, Any], random.Random, tuple[int, ...]], Action]
+
+
+@dataclass
+class Contestant:
+    name: str
+    decide: Decide
+    times_ms: list[float] = field(default_factory=list)
+    points: int = 0
+    rounds: int = 0
+
+
+def bot(level: str, budget_ms: float | None) -> Contestant:
+    def decide(view: dict[str, Any], rng: random.Random, scores: tuple[int, ...]) -> Action:
+        return choose_action(view, level, rng, scores=scores, budget_ms=budget_ms)
+
+    return Contestant(level, decide)
+
+
+# --------------------------------------------------------------------------- the package
+def package_player(start_move: int, sample_size: int) -> Contestant:
+    import dominoes
+
+    search = dominoes.players.probabilistic_alphabeta(
+        start_move=start_move, sample_size=sample_size, player=dominoes.players.bota_gorda
+    )
+    game_class = _parceria_game_class()
+
+    def decide(view: dict[str, Any], rng: random.Random, scores: tuple[int, ...]) -> Action:
+        if len(view["legal"]) == 1:  # a pass, or a forced play: the package never sees those
+            return action_from_dict(view["legal"][0])
+        game = _mirror(view, game_class)
+        # The package samples with the global `random`: seed it for repeatable runs.
+        random.seed(rng.getrandbits(64))
+        dominoes.players.bota_gorda(game)
+        search(game)
+        domino, left = game.valid_moves[0]
+        return _our_action(view, Tile(domino.first, domino.second), left)
+
+    return Contestant(f"dominoes(start_move={start_move},sample_size={sample_size})", decide)
+
+
+def _parceria_game_class() -> type:
+    import dominoes
+    from dominoes.game import _remaining_points, next_player
+
+    class ParceriaGame(dominoes.Game):
+        """The package's game, scored like our `parceria` (opponents' pips only;
+        a blocked tie is lost by the last player's side)."""
+
+        def make_move(self, d: Any, left: bool) -> Any:
+            if self.result is not None:
+                raise dominoes.GameOverException("Cannot make a move - the game is over!")
+            mover = self.turn
+            i = self.hands[mover].play(d)
+            try:
+                self.board.add(d, left)
+            except dominoes.EndsMismatchException:
+                self.hands[mover].draw(d, i)
+                raise
+            self.moves.append((d, left))
+            pips = _remaining_points(self.hands)
+            team = [pips[0] + pips[2], pips[1] + pips[3]]
+            if not self.hands[mover]:
+                self.valid_moves = ()
+                winner = mover % 2
+                self.result = dominoes.Result(mover, True, _signed(winner, team[1 - winner]))
+                return self.result
+            passes = []
+            for _ in self.hands:
+                self.turn = next_player(self.turn)
+                self._update_valid_moves()
+                if self.valid_moves:
+                    self.moves.extend(passes)
+                    return None
+                passes.append(None)
+            if team[0] == team[1]:
+                winner = 1 - mover % 2
+            else:
+                winner = 0 if team[0] < team[1] else 1
+            self.result = dominoes.Result(self.turn, False, _signed(winner, team[1 - winner]))
+            return self.result
+
+    return ParceriaGame
+
+
+def _signed(winner: int, points: int) -> int:
+    return points if winner == 0 else -points
+
+
+def _mirror(view: dict[str, Any], game_class: type) -> Any:
+    import dominoes
+
+    seat = view["seat"]
+    mine = [Tile.parse(t) for t in view["hand"]]
+    on_chain = {Tile.parse(link["tile"]) for link in view["chain"]}
+    unseen = [t for t in _all_tiles() if t not in on_chain and t not in mine]
+    hands = []
+    for s, count in enumerate(view["tile_counts"]):
+        if s == seat:
+            tiles = mine
+        else:
+            tiles, unseen = unseen[:count], unseen[count:]
+        hands.append(dominoes.Hand([dominoes.Domino(t.a, t.b) for t in tiles]))
+    moves: list[Any] = []
+    for entry in view["history"]:
+        if entry["type"] == "play":
+            tile = Tile.parse(entry["tile"])
+            moves.append((dominoes.Domino(tile.a, tile.b), entry["end"] != "B"))
+        elif entry["type"] == "pass":
+            moves.append(None)
+    ends = view["ends"]
+    board = (
+        dominoes.SkinnyBoard(ends["A"], ends["B"], len(view["chain"]))
+        if ends
+        else dominoes.SkinnyBoard()
+    )
+    game = game_class(board, hands, moves, seat, (), view["opener"], None)
+    if ends:
+        game._update_valid_moves()
+    else:
+        game.valid_moves = tuple((d, True) for d in hands[seat])
+    return game
+
+
+def _all_tiles() -> list[Tile]:
+    return [Tile(a, b) for a in range(7) for b in range(a, 7)]
+
+
+def _our_action(view: dict[str, Any], tile: Tile, left: bool) -> Action:
+    legal = [action_from_dict(d) for d in view["legal"]]
+    wanted = None if view["ends"] is None else ("A" if left else "B")
+    for action in legal:
+        if type(action) is Play and action.tile == tile and action.end == wanted:
+            return action
+    for action in legal:  # both ends show the same number: the package only says "left"
+        if type(action) is Play and action.tile == tile:
+            return action
+    raise AssertionError(f"the package chose {tile} ({'left' if left else 'right'}), not legal")
+
+
+# --------------------------------------------------------------------------- matches
+def play_match(sides: tuple[Contestant, Contestant], deal_seed: str, bot_seed: str) -> int | None:
+    """One match to 50; returns the winning side (0 or 1)."""
+    match = Match(RULES)
+    rng = random.Random(bot_seed)
+    number = 0
+    while not match.is_over:
+        rnd = match.new_round(random.Random(f"{deal_seed}-{number}"))
+        number += 1
+        while not rnd.is_over:
+            seat = rnd.turn
+            player = sides[RULES.side_of(seat)]
+            view = rnd.view(seat)
+            start = time.perf_counter()
+            action = player.decide(view, rng, match.scores)
+            elapsed = (time.perf_counter() - start) * 1000.0
+            if len(view["legal"]) > 1:
+                player.times_ms.append(elapsed)
+            rnd.apply(seat, action)
+        for side, player in enumerate(sides):
+            player.points += rnd.result.points[side]
+            player.rounds += 1
+        match.finish_round(rnd.result)
+    return match.winner
+
+
+def duel(a: Contestant, b: Contestant, pairs: int, seed: int, log: Callable[[str], None]) -> str:
+    """``pairs`` duplicate pairs of matches between ``a`` and ``b``; a summary line."""
+    scores = []
+    started = time.perf_counter()
+    for i in range(pairs):
+        deal_seed = f"{seed}-{i}"
+        first = play_match((a, b), deal_seed, f"{deal_seed}-x")
+        second = play_match((b, a), deal_seed, f"{deal_seed}-y")
+        scores.append((_score(first, 0) + _score(second, 1)) / 2)
+        if (i + 1) % max(1, pairs // 10) == 0:
+            log(
+                f"  {a.name} vs {b.name}: {i + 1}/{pairs} pairs, {a.name} "
+                f"{100 * sum(scores) / len(scores):.1f}% ({time.perf_counter() - started:.0f} s)"
+            )
+    return _summary(a, b, scores)
+
+
+def _score(winner: int | None, side: int) -> float:
+    return 0.5 if winner is None else float(winner == side)
+
+
+def _summary(a: Contestant, b: Contestant, scores: list[float]) -> str:
+    n = len(scores)
+    mean = sum(scores) / n
+    spread = statistics.stdev(scores) if n > 1 else 0.0
+    half = 1.96 * spread / math.sqrt(n)
+    return (
+        f"{a.name} vs {b.name}: {2 * n} matches, {a.name} wins {100 * mean:.1f}% "
+        f"[95% CI {100 * (mean - half):.1f}-{100 * (mean + half):.1f}]; "
+        f"points/round {a.points / max(1, a.rounds):.1f} vs {b.points / max(1, b.rounds):.1f}; "
+        f"ms/decision {_times(a)} vs {_times(b)}"
+    )
+
+
+def _times(player: Contestant) -> str:
+    ts = sorted(player.times_ms)
+    if not ts:
+        return "-"
+    p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+    return f"median {statistics.median(ts):.2f} p95 {p95:.2f}"
+
+
+# --------------------------------------------------------------------------- command line
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--full", action="store_true", help="the long run of bench/RESULTS.md")
+    parser.add_argument("--pairs", type=int, help="duplicate pairs (2 matches each) per duel")
+    parser.add_argument("--budget", type=float, default=150, help="hard's ms per decision")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--duels",
+        default="medium:easy,hard:medium,hard:easy,hard:dominoes",
+        help="comma-separated a:b pairs among easy, medium, hard, dominoes",
+    )
+    parser.add_argument("--start-move", type=int, default=8, help="dominoes: search from this move")
+    parser.add_argument("--sample-size", type=int, default=8, help="dominoes: deals per search")
+    args = parser.parse_args(argv)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    def make(name: str) -> Contestant:
+        if name == "dominoes":
+            return package_player(args.start_move, args.sample_size)
+        return bot(name, args.budget if name == "hard" else None)
+
+    for spec in args.duels.split(","):
+        a_name, b_name = spec.split(":")
+        pairs = args.pairs or _default_pairs(a_name, b_name, args.full)
+        log(f"== {a_name} vs {b_name}: {pairs} pairs ({2 * pairs} matches)")
+        log(duel(make(a_name), make(b_name), pairs, args.seed, log))
+
+
+def _default_pairs(a: str, b: str, full: bool) -> int:
+    slow = "hard" in (a, b) or "dominoes" in (a, b)
+    if full:
+        return 300 if slow else 1000
+    return 10 if slow else 100
+
+
+if __name__ == "__main__":
+    main()

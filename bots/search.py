@@ -1,0 +1,183 @@
+"""The hard player: determinized Monte Carlo over deals consistent with the view.
+
+For each sampled deal (`bots.sampling`) the round is rebuilt with
+``Round.from_view`` and every candidate action is played out to the end of the
+round by the medium policy at every seat; the candidate with the best average
+outcome wins. All candidates share each deal (common random numbers), so their
+comparison is not drowned in the noise of the deals.
+
+Time budget and determinism: the amount of work is fixed in advance from the
+budget, counted in simulated engine actions (``ACTIONS_PER_MS`` was calibrated
+on the development machine so that ``WORK_SHARE`` of the budget is spent on
+average); the decision is then a pure function of the view, the rng state and
+the budget. A wall-clock cap (``WALL_SHARE`` of the budget) stops early on a
+slower or busy machine: only then does the decision depend on timing. At least
+one deal is always played out.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
+
+from .heuristics import Table, medium_choice
+from .knowledge import Knowledge
+from .sampling import sample_deal
+
+DEFAULT_BUDGET_MS = 150
+#: Simulated engine actions per millisecond of budget, measured on the reference machine.
+ACTIONS_PER_MS = 60.0
+#: Share of the budget the fixed amount of work is meant to take.
+WORK_SHARE = 0.6
+#: Share of the budget after which the wall-clock cap stops the search.
+WALL_SHARE = 0.85
+#: Extra utility for a round that wins the match (and minus for one that loses it).
+MATCH_WEIGHT = 0.5
+
+
+def hard_choice(
+    view: dict[str, Any],
+    legal: list[Action],
+    know: Knowledge,
+    rng: random.Random,
+    scores: tuple[int, ...] | None,
+    budget_ms: float | None,
+) -> Action:
+    """The candidate with the best average outcome over sampled deals."""
+    candidates = distinct_actions(legal, know.ends)
+    if len(candidates) == 1:
+        return candidates[0]
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else max(float(budget_ms), 1.0)
+    work = max(1, int(budget * ACTIONS_PER_MS * WORK_SHARE))
+    deadline = time.perf_counter() + budget * WALL_SHARE / 1000.0
+    totals, _ = evaluate(view, candidates, know, rng, scores, work, deadline)
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]
+
+
+def evaluate(
+    view: dict[str, Any],
+    candidates: list[Action],
+    know: Knowledge,
+    rng: random.Random,
+    scores: tuple[int, ...] | None,
+    work: int,
+    deadline: float,
+) -> tuple[list[float], int]:
+    """Total utility of each candidate over sampled deals, and the actions simulated.
+
+    Deals are sampled until ``work`` simulated actions are spent or the clock
+    passes ``deadline`` (``time.perf_counter()`` seconds); at least one deal.
+    """
+    table = Table.from_knowledge(know)
+    side = know.rules.side_of(know.seat)
+    totals = [0.0] * len(candidates)
+    used = 0
+    complete = 0
+    while True:
+        deal = sample_deal(know, rng)
+        base = Round.from_view(view, deal.hands, deal.boneyard)
+        seed = rng.getrandbits(32)
+        values = []
+        for action in candidates:
+            if complete and time.perf_counter() >= deadline:
+                return totals, used  # drop the unfinished deal: every candidate saw the same deals
+            result, steps = playout(base, know.seat, action, table, random.Random(seed))
+            values.append(utility(result, side, know.rules, scores))
+            used += steps
+        for i, value in enumerate(values):
+            totals[i] += value
+        complete += 1
+        if used >= work or time.perf_counter() >= deadline:
+            return totals, used
+
+
+def distinct_actions(legal: list[Action], ends: tuple[int, int] | None) -> list[Action]:
+    """Legal actions minus mirror images: with both ends showing the same number,
+    a tile on end A or on end B leaves the same position."""
+    if ends is None or ends[0] != ends[1]:
+        return list(legal)
+    seen = set()
+    result = []
+    for action in legal:
+        key = action.tile if type(action) is Play else action
+        if key not in seen:
+            seen.add(key)
+            result.append(action)
+    return result
+
+
+def playout(
+    base: Round, seat: int, action: Action, table: Table, rng: random.Random
+) -> tuple[RoundResult, int]:
+    """Apply ``action`` to a copy of ``base`` and let the medium policy finish the round."""
+    rnd = base.clone()
+    table = table.copy()
+    _record(table, seat, action, rnd.ends)
+    rnd.apply(seat, action)
+    steps = 1
+    while not rnd.is_over:
+        turn = rnd.turn
+        if turn is None:  # tie-break pick-off: picks are blind, any free position will do
+            for picker in sorted(rnd.pending_picks):
+                picks = rnd.legal_actions(picker)
+                rnd.apply(picker, picks[rng.randrange(len(picks))])
+            continue
+        legal = rnd.legal_actions()
+        choice = legal[0]
+        if len(legal) > 1:
+            choice = medium_choice(legal, rnd.hand(turn), rnd.ends, turn, table)
+        _record(table, turn, choice, rnd.ends)
+        rnd.apply(turn, choice)
+        steps += 1
+    assert rnd.result is not None
+    return rnd.result, steps
+
+
+def _record(table: Table, seat: int, action: Action, ends: tuple[int, int] | None) -> None:
+    kind = type(action)
+    if kind is Play:
+        table.played(seat, action.tile)
+    elif kind is Pass:
+        table.passed(seat, ends)
+    else:
+        table.drew(seat, ends)
+
+
+def utility(
+    result: RoundResult, side: int, rules: RuleSet, scores: tuple[int, ...] | None
+) -> float:
+    """How good a finished round is for ``side``.
+
+    Points games: this side's points minus the others' average (negated under
+    goat scoring, where points are penalties), plus ``MATCH_WEIGHT * target``
+    when the round ends the match in this side's favour (minus when against).
+    Single-round and best-of games: the round's winner is what counts.
+    """
+    points = result.points
+    others = [p for s, p in enumerate(points) if s != side]
+    diff = points[side] - sum(others) / len(others)
+    if rules.goal != "points":
+        won = 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
+        return won + 0.001 * diff
+    goat = rules.scoring == "goat"
+    if goat:
+        diff = -diff
+    if scores is not None and len(scores) == len(points):
+        winner = _match_winner(rules, [s + p for s, p in zip(scores, points, strict=True)])
+        if winner is not None:
+            bonus = MATCH_WEIGHT * (rules.target or 0)
+            diff += bonus if winner == side else -bonus
+    return diff
+
+
+def _match_winner(rules: RuleSet, totals: list[int]) -> int | None:
+    """The side that wins the match at these totals (None: not over, or shared)."""
+    if max(totals) < (rules.target or 0):
+        return None
+    best = min(totals) if rules.scoring == "goat" else max(totals)
+    leaders = [s for s, total in enumerate(totals) if total == best]
+    return leaders[0] if len(leaders) == 1 else None
