@@ -481,3 +481,28 @@ def test_close_room(make_user, clock):
     assert current(room).due_at is None
     refused("room_closed", services.seat_take, room=room, index=1, user=make_user())
     assert Round.objects.filter(room=room).exists()  # history kept
+
+
+def test_sitting_from_an_open_socket_connects_the_seat(make_user, clock):
+    ana = make_user("ana")
+    room = services.room_create(user=ana, name="x", preset="duelo", now=clock())
+    taken = services.seat_take(
+        room=room, index=1, user=make_user("bruno"), channel_name="sock-9", now=clock()
+    )
+    assert taken.connected and taken.channel_name == "sock-9"
+    assert fresh(room).no_humans_since is None
+
+
+def test_layout_adjust_is_for_the_seat_to_act(make_user, clock):
+    room, ana, bruno = two_humans(make_user, clock())
+    services.match_start(room=room, actor=ana, now=clock())
+    turn = current(room).engine().turn
+    human_move(room, turn, clock())
+    actor, other = (bruno, ana) if turn == 0 else (ana, bruno)
+    refused("not_your_turn", services.layout_adjust, room=room, actor=other, at=0, bend="left")
+    refused("bad_message", services.layout_adjust, reason="bad_layout", room=room, actor=actor, at=5, bend="left")
+    services.layout_adjust(room=room, actor=actor, at=0, bend="left")
+    assert current(room).layout == {"0": "left"}
+    services.layout_adjust(room=room, actor=actor, at=0, bend="straight")
+    assert current(room).layout == {}
+    assert Move.objects.count() == 1  # not a move
