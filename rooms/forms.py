@@ -91,6 +91,7 @@ class CreateRoomForm(forms.Form):
         ),
         initial="public",
         widget=forms.RadioSelect,
+        required=False,
     )
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"),
@@ -156,6 +157,8 @@ class CreateRoomForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
+        if not data.get("visibility"):
+            data["visibility"] = "private" if self.guest or self.solo else "public"
         if self.guest and data.get("visibility") == "public" and not self.solo:
             self.add_error(
                 "visibility", _("Log in to open a public room; guests open private ones.")
@@ -167,5 +170,11 @@ class CreateRoomForm(forms.Form):
         return data
 
     def add_rule_error(self, field: str | None) -> None:
+        """Show the engine's complaint next to a field the person can change: a knob
+        this preset does not offer goes to the form (or, for a boneyard that runs
+        dry, to the hand size that causes it)."""
         message = RULE_ERRORS.get(field or "", _("These options cannot be played together."))
-        self.add_error(field if field in self.fields else None, message)
+        allowed = PRESET_OPTIONS.get(self.cleaned_data.get("preset"), frozenset())
+        if field not in allowed:
+            field = "hand_size" if field == "draw" and "hand_size" in allowed else None
+        self.add_error(field, message)

@@ -546,7 +546,7 @@ function renderHost() {
       : "";
     parts.push(`<div class="host-controls"><h3>${esc(t("Host"))}</h3><div class="row">${b.join("")}</div>${level}${settingsForm()}</div>`);
   }
-  if (s.room.invite_url) {
+  if (s.room.invite_url && s.room.visibility === "private") {
     const url = new URL(s.room.invite_url, location.href).href;
     parts.push(`<div class="invite"><h3>${esc(t("Invite link"))}</h3>
       <div class="row"><input type="text" readonly value="${esc(url)}" aria-label="${esc(t("Invite link"))}" data-invite-url>
@@ -697,7 +697,7 @@ function explain(res, rules) {
   if (w === null || w === undefined) return lines.filter(Boolean);
   const seatsOf = (side) => sideSeats(side).filter((i) => i < pips.length);
   const all = [...Array(pips.length).keys()];
-  const terms = (list) => list.map((i) => `${seatName(i)} ${pips[i]}`).join(" + ");
+  const terms = (list) => list.map((i) => `${pips[i]} (${seatName(i)})`).join(" + ");
   const pts = res.points?.[w] ?? 0;
   if (rules.scoring === "series") {
     lines.push(t("The round winner scores 1 point."));

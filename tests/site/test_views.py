@@ -1,0 +1,321 @@
+"""HTTP views of protocol.md: lobby, create room, table, invite, JSON API,
+profile, ranking and sign-up."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.core import signing
+
+from games.models import Match
+from rooms import services
+from rooms.models import Room, Seat
+from rooms.views import GUEST_COOKIE, GUEST_SALT
+from tests.site.helpers import current, fresh, play_round, room_with_bots, seat
+
+pytestmark = pytest.mark.django_db
+
+
+def _code(response) -> str:
+    match = re.fullmatch(r"/r/([A-Z0-9]+)/", response["Location"])
+    assert match, response["Location"]
+    return match.group(1)
+
+
+def _guest_client(client, token: str):
+    client.cookies[GUEST_COOKIE] = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT).sign(
+        token
+    )
+    return client
+
+
+# ----------------------------------------------------------------------- lobby
+
+
+def test_lobby_has_the_create_form_and_play_alone_hooks(client):
+    html = client.get("/").content.decode()
+    assert 'data-form="create-room"' in html
+    assert 'data-action="play_alone"' in html
+    assert 'id="lobby-boot"' in html
+    boot = json.loads(re.search(r'id="lobby-boot"[^>]*>(.*?)</script>', html, re.S).group(1))
+    # Every preset tells the form which options it allows (games.engine.PRESET_OPTIONS).
+    assert boot["presets"]["parceria"]["options"] == ["target"]
+    assert set(boot["presets"]["com_monte"]["options"]) == {
+        "seats",
+        "partnership",
+        "hand_size",
+        "scoring",
+        "target",
+    }
+    assert boot["presets"]["duelo"]["options"] == []
+
+
+def test_lobby_lists_public_rooms_with_a_connected_human(client, make_user, clock):
+    room = room_with_bots(make_user("ana"), clock())
+    services.seat_connected(room=room, index=0, channel_name="c0", now=clock())
+    rows = client.get("/api/rooms/").json()
+    assert [r["code"] for r in rows] == [room.code]
+    assert rows[0]["seats_taken"] == 4 and rows[0]["bots"] == 3
+    assert room.code in client.get("/").content.decode()
+
+
+# ----------------------------------------------------------------- create room
+
+
+def test_a_user_creates_a_public_room_with_options(client, make_user):
+    client.force_login(make_user("ana"))
+    response = client.post(
+        "/rooms/",
+        {"name": "Mesa da Ana", "preset": "parceria", "visibility": "public", "move_seconds": "20",
+         "target": "100"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    room = Room.objects.get(code=_code(response))
+    assert (room.name, room.visibility, room.move_seconds) == ("Mesa da Ana", "public", 20)
+    assert room.rules["target"] == 100
+    assert seat(room, 0).user.username == "ana"
+
+
+def test_options_the_preset_does_not_allow_are_ignored(client, make_user):
+    client.force_login(make_user())
+    response = client.post(
+        "/rooms/", {"preset": "parceria", "visibility": "public", "seats": "2", "hand_size": "3"}
+    )
+    room = Room.objects.get(code=_code(response))
+    assert room.rules["seats"] == 4 and room.rules["hand_size"] == 7
+
+
+def test_invalid_rules_are_shown_next_to_their_field(client, make_user):
+    client.force_login(make_user())
+    response = client.post(
+        "/rooms/", {"preset": "parceria", "visibility": "public", "target": "500"}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    field = re.search(r'<div class="field has-error" data-option="target">.*?</div>', html, re.S)
+    assert field and "field-error" in field.group(0)
+    assert Room.objects.count() == 0
+
+
+def test_hand_size_error_from_the_engine_names_the_field(client, make_user):
+    client.force_login(make_user())
+    response = client.post(
+        "/rooms/",
+        {"preset": "com_monte", "visibility": "public", "seats": "4", "hand_size": "7"},
+    )
+    assert response.status_code == 400
+    assert 'class="field has-error" data-option="hand_size"' in response.content.decode()
+
+
+def test_a_guest_cannot_open_a_public_room(client):
+    response = client.post("/rooms/", {"preset": "parceria", "visibility": "public"})
+    assert response.status_code == 400
+    assert Room.objects.count() == 0
+
+
+def test_play_alone_makes_a_started_private_room_with_bots(client):
+    response = client.post(
+        "/rooms/", {"preset": "parceria", "bot_level": "hard", "play_alone": "1"}
+    )
+    assert response.status_code == 302
+    room = Room.objects.get(code=_code(response))
+    assert room.visibility == "private" and room.status == "playing"
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    assert seats[0].kind == "human" and seats[0].guest_token
+    assert [(s.kind, s.bot_level) for s in seats[1:]] == [("bot", "hard")] * 3
+    # The guest cookie binds this browser to seat 0.
+    assert response.cookies[GUEST_COOKIE]["httponly"]
+    page = client.get(response["Location"])
+    boot = page.context["boot"]
+    assert boot["snapshot"]["you"]["seat"] == 0
+    assert len(boot["snapshot"]["round"]["hand"]) == 7
+
+
+def test_create_room_as_json(client, make_user):
+    client.force_login(make_user())
+    response = client.post(
+        "/rooms/",
+        json.dumps({"preset": "duelo", "visibility": "private", "move_seconds": None}),
+        content_type="application/json",
+    )
+    assert response.status_code == 302
+    body = response.json()
+    assert response["Location"] == body["url"] == f"/r/{body['code']}/"
+    assert Room.objects.get(code=body["code"]).move_seconds is None
+
+
+# ------------------------------------------------------------------------ table
+
+
+def test_table_page_renders_the_viewers_snapshot(client, make_user, clock):
+    user = make_user()
+    room = room_with_bots(user, clock())
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    client.force_login(user)
+    response = client.get(f"/r/{room.code}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "data-table" in html and 'data-panel="result"' in html
+    snapshot = response.context["boot"]["snapshot"]
+    assert snapshot["you"] == {"seat": 0, "is_host": True, "side": 0}
+    assert len(snapshot["round"]["hand"]) == 7
+    # The page's script strings come translated (pt-BR by default).
+    assert response.context["strings"]["Pass"] == "Passar"
+
+
+def test_public_table_asks_anonymous_visitors_to_log_in(client, make_user, clock):
+    room = room_with_bots(make_user(), clock())
+    response = client.get(f"/r/{room.code}/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_unknown_and_closed_tables(client, make_user, clock):
+    assert client.get("/r/NOPE1234/").status_code == 404
+    room = room_with_bots(make_user(), clock())
+    services.room_close(room=room, reason="admin")
+    assert client.get(f"/r/{room.code}/").status_code == 410
+
+
+# ----------------------------------------------------------------------- invite
+
+
+def test_invite_seats_a_guest_and_returns_them_to_the_same_seat(client, make_user, clock):
+    host = make_user()
+    room = services.room_create(
+        user=host, name="Duelo", preset="duelo", visibility="private", now=clock()
+    )
+    response = client.get(room.invite_path)
+    assert response.status_code == 302 and response["Location"] == f"/r/{room.code}/"
+    assert response.cookies[GUEST_COOKIE]["httponly"]
+    guest = seat(room, 1)
+    assert guest.kind == "human" and guest.guest_token
+    # Same browser again: same seat, no new cookie needed.
+    again = client.get(room.invite_path)
+    assert again["Location"] == f"/r/{room.code}/"
+    assert Seat.objects.filter(room=room, kind="human").count() == 2
+    assert client.get(f"/r/{room.code}/").context["boot"]["snapshot"]["you"]["seat"] == 1
+
+
+def test_invite_to_a_full_room_or_an_unknown_token(client, make_user, clock):
+    room = services.room_create(
+        user=make_user(), name="Duelo", preset="duelo", visibility="private", now=clock()
+    )
+    _guest_client(client, "first-guest").get(room.invite_path)
+    other = type(client)()
+    assert _guest_client(other, "second-guest").get(room.invite_path).status_code == 409
+    assert client.get("/i/not-a-token/").status_code == 404
+
+
+def test_a_logged_in_user_takes_the_invite_seat(client, make_user, clock):
+    room = services.room_create(
+        user=make_user(), name="Duelo", preset="duelo", visibility="private", now=clock()
+    )
+    bia = make_user("bia")
+    client.force_login(bia)
+    client.get(room.invite_path)
+    assert seat(room, 1).user == bia
+
+
+# ---------------------------------------------------------------- round replay
+
+
+def test_round_replay_is_forbidden_while_played_then_served(client, make_user, clock):
+    user = make_user()
+    room = room_with_bots(user, clock())
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    url = f"/api/rooms/{room.code}/rounds/1/"
+    assert client.get(url).status_code == 403
+    play_round(room, clock())
+    body = client.get(url).json()
+    assert body["number"] == 1 and body["deal"]["hands"]
+    assert body["moves"] and body["result"]["reason"] in ("domino", "blocked")
+    assert client.get(f"/api/rooms/{room.code}/rounds/9/").status_code == 404
+
+
+# ------------------------------------------------------------ records, ranking
+
+
+def _play_a_whole_match(users, clock) -> Room:
+    room = services.room_create(user=users[0], name="Mesa", preset="parceria", now=clock())
+    for index, user in enumerate(users[1:], start=1):
+        services.seat_take(room=room, index=index, user=user, now=clock())
+    host = seat(room, 0)
+    services.match_start(room=fresh(room), actor=host, now=clock())
+    for _ in range(30):
+        rnd = play_round(fresh(room), clock())
+        if rnd.match.over:
+            return fresh(room)
+        services.round_next(room=fresh(room), actor=host, now=clock())
+    raise AssertionError("the match did not end")
+
+
+def test_profile_and_ranking_count_a_finished_match(client, make_user, clock):
+    users = [make_user(f"p{i}") for i in range(4)]
+    room = _play_a_whole_match(users, clock)
+    match = Match.objects.get(room=room)
+    winners = [u for i, u in enumerate(users) if i % 2 == match.winner]
+    losers = [u for u in users if u not in winners]
+
+    html = client.get("/ranking/").content.decode()
+    rows = re.findall(
+        r'<a href="/players/(p\d)/">p\d</a></td>\s*<td class="num"><strong>(\d+)', html
+    )
+    points = dict(rows)
+    # 10 per player at the table (4) split between the two partners; losers 5.
+    assert {points[u.username] for u in winners} == {"20"}
+    assert {points[u.username] for u in losers} == {"5"}
+    assert [name for name, _ in rows[:2]] == sorted(u.username for u in winners)
+
+    stats = client.get(f"/players/{winners[0].username}/").context["stats"]
+    assert (stats["matches"], stats["won"], stats["lost"], stats["xp"]) == (1, 1, 0, 20)
+    rounds = current(room).number
+    assert stats["rounds"] == rounds and stats["recent"][0].outcome == "won"
+    assert client.get(f"/players/{losers[0].username}/").context["stats"]["lost"] == 1
+    assert client.get("/players/nobody/").status_code == 404
+
+
+def test_matches_with_a_guest_earn_no_experience(client, make_user, clock):
+    host = make_user("host")
+    room = services.room_create(
+        user=host, name="Duelo", preset="duelo", visibility="private", now=clock()
+    )
+    services.seat_take_by_invite(token=room.invite_token, guest_token="g1", now=clock())
+    services.match_start(room=fresh(room), actor=seat(room, 0), now=clock())
+    rnd = play_round(fresh(room), clock())
+    assert rnd.match.over  # duelo is a single round
+    assert (
+        "Nobody has finished" in client.get("/ranking/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    )
+    assert client.get("/players/host/").context["stats"]["xp"] == 0
+
+
+# ---------------------------------------------------------------------- accounts
+
+
+def test_sign_up_logs_the_new_player_in(client, django_user_model):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "novo", "password1": "pedra-seis-seis", "password2": "pedra-seis-seis"},
+    )
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert django_user_model.objects.filter(username="novo").exists()
+    assert 'data-action="logout"' in client.get("/").content.decode()
+
+
+def test_sign_up_shows_errors(client):
+    response = client.post(
+        "/accounts/signup/", {"username": "x", "password1": "a", "password2": "b"}
+    )
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+
+
+def test_header_links_and_language_switch(client):
+    html = client.get("/").content.decode()
+    for href in ("/ranking/", "/accounts/login/", "/accounts/signup/", "/i18n/setlang/"):
+        assert href in html
+    english = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Play alone against the computer" in english
+    assert "Jogar sozinho contra o computador" in client.get("/").content.decode()
