@@ -88,3 +88,17 @@ def pytest_configure(config):
 
     if settings.configured:
         settings.BOT_DELAY_SECONDS = 0
+        _sqlite_test_database_in_a_file(settings)
+
+
+def _sqlite_test_database_in_a_file(settings) -> None:
+    """Socket tests run the services in worker threads (as Daphne does). SQLite's
+    default test database, a shared-cache in-memory one, then fails them with
+    "database table is locked" (table locks ignore the busy timeout); a file
+    honours the timeout and BEGIN IMMEDIATE, like the embedded mode's db.sqlite3."""
+    import tempfile
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
+        name = os.path.join(tempfile.gettempdir(), f"domino-test-{os.getpid()}.sqlite3")
+        db.setdefault("TEST", {})["NAME"] = name
