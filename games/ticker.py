@@ -23,9 +23,10 @@ import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
+
+from domino_site.asyncdb import db_async
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class Ticker:
 
     async def _guarded(self, func: Callable, *args) -> None:
         try:
-            await database_sync_to_async(func, thread_sensitive=False)(*args)
+            await db_async(func)(*args)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - one bad round must not stop the others

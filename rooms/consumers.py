@@ -19,13 +19,13 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from domino_site.asyncdb import db_async
 from games.engine import IllegalAction
 from rooms.messages import (
     MAX_FRAME_BYTES,
@@ -124,19 +124,43 @@ def read_snapshot(viewer: Viewer, known_index: int | None) -> tuple[dict | None,
     """This viewer's ``room`` message body and seat index. A seat that became
     this viewer's since the last read (sat down, reservation honoured, a seat
     given back) is bound to this socket first."""
-    from rooms.selectors import room_state
-
     room = _room(viewer.code)
     if room is None:
         return None, None
     seat = _seat(room, viewer)
-    if seat is not None and seat.index != known_index:
+    if (
+        seat is not None
+        and seat.index != known_index
+        and seat.channel_name != viewer.channel_name
+        and room.status != "closed"
+    ):
         # The seat became this viewer's while connected (sat down, a reservation
         # honoured at the result): bind it to this socket.
         _connect_seat(room, seat.index, viewer)
         room = _room(viewer.code)
         seat = _seat(room, viewer)
-    return room_state(room=room, viewer=seat), (seat.index if seat else None)
+    return _consistent_state(room, seat), (seat.index if seat else None)
+
+
+def _consistent_state(room, seat) -> dict:
+    """``room_state`` whose content is the one of its ``version``: the selector reads
+    several rows one after the other, and a move committed in between would give
+    a snapshot labelled with an older version than its content (the client's next
+    move would then be refused as stale). Every change bumps ``room.version`` in
+    its own transaction, so an unchanged version after the read proves the read
+    saw one state."""
+    from rooms.models import Room
+    from rooms.selectors import room_state
+
+    for _attempt in range(10):
+        state = room_state(room=room, viewer=seat)
+        now = Room.objects.filter(pk=room.pk).values_list("version", flat=True).first()
+        if now == state["version"]:
+            return state
+        room.refresh_from_db()
+        if seat is not None:
+            seat.refresh_from_db()
+    return state
 
 
 def close_socket(viewer: Viewer, index: int) -> None:
@@ -177,8 +201,13 @@ def execute(viewer: Viewer, cmd: Command) -> None:
         )
         return
     if kind == "sit":
-        user = viewer.user
-        rooms.seat_take(room=room, index=f["seat"], user=user, guest_token=viewer.guest_token)
+        rooms.seat_take(
+            room=room,
+            index=f["seat"],
+            user=viewer.user,
+            guest_token=viewer.guest_token,
+            channel_name=viewer.channel_name,
+        )
         return
     _need_seat(seat)
     host_calls = {
@@ -208,7 +237,7 @@ def lobby_rows() -> list[dict]:
 
 
 def _db(func):
-    return database_sync_to_async(func, thread_sensitive=False)
+    return db_async(func)
 
 
 # ----------------------------------------------------------------- consumers

@@ -1,0 +1,150 @@
+"""Fixtures and helpers for the live-play tests: sockets on the real ASGI app.
+
+* ``live`` -- use it in every test that opens sockets: the in-process scheduler
+  (the ticker) with a clean heap and a movable clock, stopped at the end on the
+  test's own event loop; database connections closed afterwards (Postgres).
+* ``Player`` -- a ``WebsocketCommunicator`` on ``domino_site.asgi.application``
+  that keeps every frame it received (for the hidden-information checks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core import signing
+from django.db import connections
+from django.test import Client
+
+from games.ticker import ticker
+from rooms.consumers import GUEST_COOKIE, GUEST_SALT
+
+ORIGIN = b"http://localhost"
+TIMEOUT = 5
+
+
+@pytest.fixture
+async def live(settings):
+    """The embedded scheduler, reset for this test; yields the ticker."""
+    settings.DOMINO_SCHEDULER = "inprocess"
+    settings.BOT_DELAY_SECONDS = 0
+    ticker.reset()
+    yield ticker
+    await ticker.stop()
+    ticker.reset()
+    await sync_to_async(connections.close_all)()
+
+
+def advance(seconds: float) -> None:
+    """Move the ticker's clock (what the task functions get as ``now``) and wake it."""
+    ticker.offset += timedelta(seconds=seconds)
+    ticker.poke()
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def guest_cookie(token: str) -> str:
+    signed = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT).sign(token)
+    return f"{GUEST_COOKIE}={signed}"
+
+
+class Player:
+    """One socket; ``frames`` holds every message received, in order."""
+
+    def __init__(self, path: str, cookie: str | None = None) -> None:
+        from domino_site.asgi import application
+
+        headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
+        if cookie:
+            headers.append((b"cookie", cookie.encode()))
+        self.comm = WebsocketCommunicator(application, path, headers=headers)
+        self.frames: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None  # the last `room` snapshot
+        # A well-behaved client stays under the server's 20 messages a second
+        # (bots at zero delay give a test player its turns faster than that).
+        self.pace = 15
+        self._sent: list[float] = []
+
+    @classmethod
+    async def table(cls, code: str, cookie: str | None = None) -> Player:
+        player = cls(f"/ws/rooms/{code}/", cookie)
+        connected, _ = await player.comm.connect(timeout=TIMEOUT)
+        assert connected
+        await player.room()
+        return player
+
+    async def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        msg = await self.comm.receive_json_from(timeout=timeout)
+        self.frames.append(msg)
+        if msg["type"] == "room":
+            self.state = msg
+        return msg
+
+    async def room(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        while True:
+            msg = await self.receive(timeout)
+            if msg["type"] == "room":
+                return msg
+
+    async def until(self, predicate, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Snapshots until one satisfies ``predicate`` (the current one counts)."""
+        if self.state is not None and predicate(self.state):
+            return self.state
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            msg = await self.room(timeout=max(0.01, end - loop.time()))
+            if predicate(msg):
+                return msg
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self._wait_for_pace()
+        await self.comm.send_json_to(msg)
+
+    async def send_text(self, text: str) -> None:
+        await self._wait_for_pace()
+        await self.comm.send_to(text_data=text)
+
+    async def _wait_for_pace(self) -> None:
+        if not self.pace:
+            return
+        loop = asyncio.get_running_loop()
+        self._sent = [t for t in self._sent if t > loop.time() - 1.0]
+        if len(self._sent) >= self.pace:
+            await asyncio.sleep(self._sent[0] + 1.0 - loop.time())
+        self._sent.append(loop.time())
+
+    async def error(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        while True:
+            msg = await self.receive(timeout)
+            if msg["type"] == "error":
+                return msg
+
+    async def nothing(self, timeout: float = 0.2) -> bool:
+        return await self.comm.receive_nothing(timeout=timeout)
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+def my_turn(state: dict[str, Any]) -> bool:
+    rnd = state.get("round")
+    return bool(rnd and rnd.get("legal") and not rnd.get("result"))
+
+
+def first_legal(state: dict[str, Any]) -> dict[str, Any]:
+    action = dict(state["round"]["legal"][0])
+    return {k: v for k, v in action.items() if v is not None}
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True)
