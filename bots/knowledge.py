@@ -108,13 +108,28 @@ def read_view(view: dict[str, Any]) -> Knowledge:
         counts=list(view["tile_counts"]),
         boneyard_count=view["boneyard_count"],
         chain_tiles=[Tile.parse(link["tile"]) for link in view["chain"]],
-        groups=[[] if s == seat else [[rules.hand_size, 0]] for s in range(rules.seats)],
+        groups=[[] for _ in range(rules.seats)],
         shown=[[0] * 7 for _ in range(rules.seats)],
     )
+    dealt = _dealt_counts(know.counts, view["history"])
+    for s in range(rules.seats):
+        if s != seat and dealt[s] > 0:
+            know.groups[s].append([dealt[s], 0])
     _replay_history(know, view["history"])
     _fix_counts(know)
     know.not_in_hands = _opening_exclusions(rules, view)
     return know
+
+
+def _dealt_counts(counts: list[int], history: list[dict[str, Any]]) -> list[int]:
+    """Tiles each seat was dealt: what it holds, plus what it played, minus what it drew."""
+    dealt = list(counts)
+    for entry in history:
+        if entry["type"] == "play":
+            dealt[entry["seat"]] += 1
+        elif entry["type"] == "draw":
+            dealt[entry["seat"]] -= 1
+    return dealt
 
 
 def _replay_history(know: Knowledge, history: list[dict[str, Any]]) -> None:

@@ -1,0 +1,64 @@
+"""The hard player's pieces: outcome values, mirror-image moves, looking ahead."""
+
+import random
+
+import pytest
+
+from bots.policies import choose_action
+from bots.search import distinct_actions, utility
+from games.engine import PASS, PRESETS, Play, Round, RoundResult, Tile
+
+T = Tile.parse
+
+
+def result(points, winner):
+    return RoundResult(
+        reason="domino", winner=winner, opener=0, points=tuple(points), pips=(0, 0, 0, 0),
+        hands=((), (), (), ()), last_player=0,
+    )  # fmt: skip
+
+
+def test_points_games_value_the_difference_and_the_match():
+    rules = PRESETS["parceria"]
+    assert utility(result((20, 0), 0), 0, rules, None) == 20
+    assert utility(result((20, 0), 0), 1, rules, None) == -20
+    # 35 + 20 reaches 50: the match is won, worth half the target on top.
+    assert utility(result((20, 0), 0), 0, rules, (35, 0)) == 20 + 25
+    assert utility(result((20, 0), 0), 1, rules, (35, 0)) == -20 - 25
+
+
+def test_goat_points_are_penalties():
+    rules = PRESETS["goat"]
+    assert utility(result((0, 30), 0), 0, rules, None) == 30
+    assert utility(result((0, 30), 0), 1, rules, None) == -30
+
+
+def test_single_round_games_value_the_win():
+    rules = PRESETS["duelo"]
+    won = result((3, 0), 0)
+    assert utility(won, 0, rules, None) == pytest.approx(1.003)
+    assert utility(won, 1, rules, None) < -0.99
+
+
+def test_mirror_images_are_searched_once():
+    legal = [Play(T("3-4"), "A"), Play(T("3-4"), "B"), Play(T("1-3"), "A"), Play(T("1-3"), "B")]
+    assert distinct_actions(legal, (3, 3)) == [Play(T("3-4"), "A"), Play(T("1-3"), "A")]
+    assert distinct_actions(legal, (3, 1)) == legal
+
+
+def test_hard_reads_the_passes_and_keeps_the_tile_that_wins():
+    """Seat 1 has passed against 0/1, 3/1, 3/2, 4/2 and 4/6 with one tile left: it can
+    only be 5-5. Seat 0 holds 4-5 and 0-6: 4-5 (the heavier) opens a 5 and seat 1
+    dominoes; 0-6 leaves 4/0, seat 1 passes and seat 0 dominoes with 4-5."""
+    rnd = Round.from_hands(
+        PRESETS["sem_monte"],
+        hands=[["0-1", "0-3", "1-2", "3-4", "2-6", "4-5", "0-6"], ["5-5"]],
+        opener=0,
+    )
+    for tile, end in [("0-1", None), ("0-3", "A"), ("1-2", "B"), ("3-4", "A"), ("2-6", "B")]:
+        rnd.apply(0, Play(T(tile), end))
+        rnd.apply(1, PASS)
+    view = rnd.view(0)
+    assert choose_action(view, "easy", random.Random(1)) == Play(T("4-5"), "A")
+    for seed in range(3):
+        assert choose_action(view, "hard", random.Random(seed), budget_ms=5) == Play(T("0-6"), "B")
