@@ -476,22 +476,30 @@ def seat_leave(*, room: Room, index: int, actor: Seat, now: datetime | None = No
         raise ServiceError("not_seated", _("You are not seated at this table."))
     if seat.leaving:
         return
-    if _round_in_play(room):
-        _takeover(room, rnd, seats, seat, "left", now)
-    else:
-        if (
-            room.preset in games.WALKOVER_PRESETS
-            and rnd is not None
-            and not rnd.match.over
-            and room.status == Room.Status.BETWEEN_ROUNDS
-        ):  # abandoning an arena series between rounds: W.O.
-            games.walkover(room, rnd, seats, {seat.index}, now)
-        seat.clear()
-        seat.save()
-        ensure_host(room, seats)
-        games.refresh_due(room, rnd, seats)
+    _leave(room, rnd, seats, seat, "left", now)
     _update_humans_since(room, seats, now)
     games.touch(room, now, lobby=True, rnd=rnd)
+
+
+def _leave(
+    room: Room, rnd: Round | None, seats: Sequence[Seat], seat: Seat, reason: str, now: datetime
+) -> None:
+    """During a round a bot stands in until the result; otherwise the seat empties
+    now. Abandoning an unfinished arena series is a walkover either way."""
+    if _round_in_play(room):
+        _takeover(room, rnd, seats, seat, reason, now)
+        return
+    if (
+        room.preset in games.WALKOVER_PRESETS
+        and rnd is not None
+        and not rnd.match.over
+        and room.status == Room.Status.BETWEEN_ROUNDS
+    ):
+        games.walkover(room, rnd, seats, {seat.index}, now)
+    seat.clear()
+    seat.save()
+    ensure_host(room, seats)
+    games.refresh_due(room, rnd, seats)
 
 
 # ---------------------------------------------------------------------- bots
@@ -880,7 +888,7 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
         substitute=False,
         connected=False,
         disconnected_at__lte=now - TAKEOVER_AFTER,
-        room__status=Room.Status.PLAYING,
+        room__status__in=(Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS),
         room__paused=False,
     ).values_list("room_id", "index")
     for room_id, index in list(away):
@@ -918,8 +926,10 @@ def _safely(func: Any, *args: Any, **kwargs: Any) -> int:
 
 @transaction.atomic
 def _sweep_takeover(room_id: int, index: int, now: datetime) -> bool:
+    """Two minutes away counts as leaving: a bot stands in during a round (coming
+    back before the result returns the seat); between rounds the seat empties."""
     room = games.lock_room(room_id)
-    if room.status != Room.Status.PLAYING or room.paused:
+    if room.status not in (Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS) or room.paused:
         return False
     rnd = _current(room)
     seats = games.seats_of(room)
@@ -932,7 +942,8 @@ def _sweep_takeover(room_id: int, index: int, now: datetime) -> bool:
         or seat.disconnected_at > now - TAKEOVER_AFTER
     ):
         return False
-    _takeover(room, rnd, seats, seat, "away", now)
+    _leave(room, rnd, seats, seat, "away", now)
+    _update_humans_since(room, seats, now)
     games.touch(room, now, lobby=True, rnd=rnd)
     return True
 

@@ -506,3 +506,20 @@ def test_layout_adjust_is_for_the_seat_to_act(make_user, clock):
     services.layout_adjust(room=room, actor=actor, at=0, bend="straight")
     assert current(room).layout == {}
     assert Move.objects.count() == 1  # not a move
+
+
+def test_changing_a_bots_level_mid_round_keeps_its_hand_and_the_chain(make_user, clock):
+    room = room_with_bots(make_user("ana"), clock(), preset="parceria", level="easy")
+    host = seat(room, 0)
+    services.match_start(room=room, actor=host, now=clock())
+    for _ in range(3):
+        rnd = current(room)
+        if rnd.due_kind == "bot":
+            fire_due(room, clock())
+        else:
+            human_move(room, 0, clock())
+    before = current(room).engine()
+    services.bot_set_level(room=room, actor=host, index=2, level="hard", now=clock())
+    after = current(room).engine()
+    assert after.hand(2) == before.hand(2) and after.chain == before.chain
+    assert seat(room, 2).bot_level == "hard"

@@ -156,3 +156,17 @@ def test_a_human_move_resets_the_disconnect_auto_move(make_user, clock):
     rnd = current(room)
     if rnd.engine().turn == other:
         assert rnd.due_kind == "auto" and rnd.due_at == clock.now + timedelta(seconds=30)
+
+
+def test_two_minutes_away_between_rounds_frees_the_seat(make_user, clock):
+    room, ana, bruno = two_humans(make_user, clock(), preset="com_monte")
+    services.match_start(room=room, actor=ana, now=clock())
+    connect(room, 0, 1, now=clock())
+    from tests.site.helpers import play_round
+
+    play_round(room, clock())
+    services.seat_disconnected(room=room, index=1, channel_name="chan-1", now=clock())
+    assert services.rooms_sweep(now=clock.tick(121))["takeovers"] == 1
+    assert seat(room, 1).kind == "empty"
+    assert current(room).match.scores  # the match goes on; the host may seat someone
+    assert fresh(room).status == "between_rounds"
