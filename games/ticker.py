@@ -59,6 +59,7 @@ class Ticker:
         self._jobs: set[asyncio.Task] = set()
         self._slots: asyncio.Semaphore | None = None
         self.sweeps = 0  # how many sweeps ran (tests wait on it)
+        self._sweep_due = False
 
     # -------------------------------------------------------------- any thread
     def now(self) -> datetime:
@@ -78,6 +79,11 @@ class Ticker:
             loop.call_soon_threadsafe(wake.set)
         except RuntimeError:  # the loop closed meanwhile (end of a test)
             pass
+
+    def sweep_soon(self) -> None:
+        """Run the sweeper at the next wake-up instead of waiting for its period."""
+        self._sweep_due = True
+        self.poke()
 
     @property
     def started(self) -> bool:
@@ -128,7 +134,8 @@ class Ticker:
                 now = self.now()
                 for round_id, version in self._pop_due(now):
                     self._start(round_id, version, now)
-                if loop.time() >= next_sweep:
+                if loop.time() >= next_sweep or self._sweep_due:
+                    self._sweep_due = False
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
                     self.sweeps += 1

@@ -46,6 +46,18 @@ def advance(seconds: float) -> None:
     ticker.poke()
 
 
+async def sweep(seconds: float = 0) -> None:
+    """Move the clock, run the sweeper once and wait until it has run."""
+    ticker.offset += timedelta(seconds=seconds)
+    done = ticker.sweeps
+    ticker.sweep_soon()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + TIMEOUT
+    while ticker.sweeps <= done:
+        assert loop.time() < end, "the sweeper did not run"
+        await asyncio.sleep(0.01)
+
+
 def session_cookie(user) -> str:
     client = Client()
     client.force_login(user)
@@ -96,15 +108,20 @@ class Player:
                 return msg
 
     async def until(self, predicate, timeout: float = TIMEOUT) -> dict[str, Any]:
-        """Snapshots until one satisfies ``predicate`` (the current one counts)."""
-        if self.state is not None and predicate(self.state):
-            return self.state
+        """The latest snapshot once one satisfies ``predicate`` (frames already
+        received are read first, so a decision is made on the newest state)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
-            msg = await self.room(timeout=max(0.01, end - loop.time()))
-            if predicate(msg):
-                return msg
+            await self.drain()
+            if self.state is not None and predicate(self.state):
+                return self.state
+            await self.room(timeout=max(0.01, end - loop.time()))
+
+    async def drain(self) -> None:
+        """Read every frame the server already sent."""
+        while not self.comm.output_queue.empty():
+            await self.receive()
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self._wait_for_pace()

@@ -1,8 +1,11 @@
 """Whole matches through the sockets: bots on the in-process scheduler, people
 through the table socket, hidden information checked on every frame."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
+from django.test import Client
 
 from rooms import services
 from rooms.models import Seat
@@ -52,5 +55,59 @@ async def test_one_person_and_three_bots_play_parceria_to_fifty(live, django_use
     versions = [f["version"] for f in player.frames if f["type"] == "room"]
     assert versions == sorted(set(versions)), "snapshots come with a growing version"
     assert not [f for f in player.frames if f["type"] == "error"]
-    await sync_to_async(assert_frames_hide_tiles)(room, player.frames)
+    assert await sync_to_async(assert_frames_hide_tiles)(room, player.frames) > 50
     await player.close()
+
+
+def _private_duelo(user):
+    return services.room_create(user=user, name="Duelo", preset="duelo", visibility="private")
+
+
+def _open_invite(path: str) -> str:
+    """A browser with no account opens the invite link: the seat cookie it gets."""
+    client = Client()
+    response = client.get(path)
+    assert response.status_code == 302, response.status_code
+    return guest_cookie_header(client)
+
+
+def guest_cookie_header(client: Client) -> str:
+    return f"domino_guest={client.cookies['domino_guest'].value}"
+
+
+async def _play_my_turns(player: Player, limit: int = 200) -> dict:
+    for _ in range(limit):
+        state = await player.until(lambda s: my_turn(s) or (s["match"] or {}).get("over"))
+        if (state["match"] or {}).get("over"):
+            return state
+        await player.send({**first_legal(state), "version": state["version"]})
+        await player.until(lambda s, v=state["version"]: s["version"] > v)
+    raise AssertionError("the match did not end")
+
+
+async def test_two_people_play_a_duelo_through_an_invite_link_with_a_guest(live, django_user_model):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    room = await sync_to_async(_private_duelo)(ana)
+    guest_cookie = await sync_to_async(_open_invite)(room.invite_path)
+    host = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    guest = await Player.table(room.code, guest_cookie)
+    assert guest.state["you"]["seat"] == 1 and not guest.state["you"]["is_host"]
+    assert guest.state["room"]["visibility"] == "private"
+    await host.send({"type": "start"})
+    ends = await asyncio.gather(_play_my_turns(host), _play_my_turns(guest))
+    for state in ends:
+        assert state["match"]["over"]
+        assert state["round"]["result"] is not None  # the reveal
+    for player in (host, guest):
+        assert not [f for f in player.frames if f["type"] == "error"]
+        assert await sync_to_async(assert_frames_hide_tiles)(room, player.frames) > 5
+        await player.close()
+
+
+async def test_a_stranger_cannot_open_a_private_table(live, django_user_model):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    room = await sync_to_async(_private_duelo)(ana)
+    stranger = Player(f"/ws/rooms/{room.code}/")
+    connected, _ = await stranger.comm.connect()
+    assert connected
+    assert (await stranger.comm.receive_output())["code"] == 4003

@@ -1,0 +1,140 @@
+"""Illegal, stale, duplicated and malformed messages on the table socket: the
+right error code, the client's ref echoed, and no change to the room."""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games.engine import ALL_TILES
+from rooms import services
+from rooms.models import Room, Seat
+from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _solo_room(user, **kw):
+    room = services.room_create(user=user, name="Mesa", preset="parceria", **kw)
+    host = Seat.objects.get(room=room, index=0)
+    for index in (1, 2, 3):
+        services.bot_add(room=room, actor=host, index=index, level="easy")
+    return room
+
+
+def _version(room) -> int:
+    return Room.objects.get(pk=room.pk).version
+
+
+async def _my_turn_at_a_table(django_user_model, **kw):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    room = await sync_to_async(_solo_room)(ana, **kw)
+    player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    await player.send({"type": "start"})
+    await player.until(my_turn)
+    return room, player
+
+
+async def _refused(player: Player, room, msg, code: str, ref="r1"):
+    before = await sync_to_async(_version)(room)
+    await player.send({**msg, "ref": ref} if isinstance(msg, dict) else msg)
+    error = await player.error()
+    assert (error["code"], error["ref"]) == (code, ref), error
+    assert await player.nothing(), "a refused message changes nothing"
+    assert await sync_to_async(_version)(room) == before
+    return error
+
+
+async def test_illegal_moves_are_refused_with_the_engines_code(live, django_user_model):
+    room, player = await _my_turn_at_a_table(django_user_model)
+    state = player.state
+    hand = set(state["round"]["hand"])
+    chain = {link["tile"] for link in state["round"]["chain"]}
+    foreign = next(str(t) for t in ALL_TILES if str(t) not in hand | chain)
+    await _refused(player, room, {"type": "play", "tile": foreign, "version": state["version"]},
+                   "not_in_hand")  # fmt: skip
+    error = await _refused(player, room, {"type": "draw"}, "not_a_draw_game", ref=7)
+    assert error["message"]
+
+
+async def test_a_move_decided_on_an_old_version_is_stale(live, django_user_model):
+    room, player = await _my_turn_at_a_table(django_user_model)
+    state = player.state
+    move = {**first_legal(state), "version": state["version"] - 1}
+    await _refused(player, room, move, "stale")
+
+
+async def test_a_duplicated_move_is_played_once(live, django_user_model):
+    room, player = await _my_turn_at_a_table(django_user_model)
+    state = player.state
+    move = {**first_legal(state), "version": state["version"]}
+    await player.send({**move, "ref": "first"})
+    await player.send({**move, "ref": "again"})  # a double click
+    error = await player.error()
+    assert (error["code"], error["ref"]) == ("stale", "again")
+    after = await player.until(lambda s: s["version"] > state["version"])
+    mine = [e for e in after["log"] if e["seat"] == 0 and e["by"] == "person"]
+    assert len(mine) == 1
+
+
+@pytest.mark.parametrize(
+    "frame, ref",
+    [
+        ("not json", None),
+        ("[1, 2]", None),
+        ('{"type": "dance", "ref": "d"}', "d"),
+        ('{"type": "play", "ref": "p"}', "p"),
+        ('{"type": "play", "tile": "9-9", "ref": "n"}', "n"),
+        ('{"type": "play", "tile": "1-2", "version": "x", "ref": "v"}', "v"),
+        ('{"type": "sit", "seat": "zero", "ref": "s"}', "s"),
+        ('{"type": "ping", "ref": "' + "x" * 5000 + '"}', None),  # over 4 KiB
+    ],
+)
+async def test_malformed_messages_get_bad_message(live, django_user_model, frame, ref):
+    room, player = await _my_turn_at_a_table(django_user_model)
+    before = await sync_to_async(_version)(room)
+    await player.send_text(frame)
+    error = await player.error()
+    assert (error["code"], error["ref"]) == ("bad_message", ref)
+    assert await player.nothing()
+    assert await sync_to_async(_version)(room) == before
+
+
+async def test_host_commands_need_the_host(live, django_user_model):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    bruno = await sync_to_async(django_user_model.objects.create_user)("bruno", password="x")
+
+    def room_for_two():
+        room = services.room_create(user=ana, name="Duelo", preset="duelo")
+        services.seat_take(room=room, index=1, user=bruno)
+        return room
+
+    room = await sync_to_async(room_for_two)()
+    guest = await Player.table(room.code, await sync_to_async(session_cookie)(bruno))
+    await _refused(guest, room, {"type": "start"}, "not_host")
+    await _refused(guest, room, {"type": "pause"}, "not_host")
+    spectator = await Player.table(room.code)
+    assert spectator.state["you"]["seat"] is None
+    await _refused(spectator, room, {"type": "ready"}, "not_seated")
+
+
+async def test_ping_gets_pong(live, django_user_model):
+    room, player = await _my_turn_at_a_table(django_user_model)
+    await player.send({"type": "ping", "ref": "hello"})
+    assert await player.receive() == {"type": "pong", "ref": "hello"}
+
+
+async def test_a_flood_is_refused_then_closed_with_4008(live, django_user_model):
+    room, player = await _my_turn_at_a_table(django_user_model)
+    player.pace = 0  # misbehave
+    for n in range(45):
+        await player.send({"type": "ping", "ref": n})
+    codes = []
+    while True:
+        msg = await player.comm.receive_output()
+        if msg["type"] == "websocket.close":
+            assert msg["code"] == 4008
+            break
+        codes.append(msg["text"])
+    pongs = sum('"pong"' in c for c in codes)
+    limited = sum('"rate_limited"' in c for c in codes)
+    # 20 a second pass (the `start` a moment ago may count among them), then refusals
+    assert 18 <= pongs <= 20 and limited >= 18 and pongs + limited <= 40
