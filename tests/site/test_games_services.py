@@ -272,3 +272,55 @@ def test_every_round_replays_to_its_snapshot_after_a_whole_match(make_user, cloc
     assert max(match.scores) >= 100
     for rnd in Round.objects.filter(room=room):
         assert rnd.replay_matches_snapshot()
+
+
+def test_a_timeout_plays_the_medium_bots_choice(make_user, clock, monkeypatch):
+    import bots.policies
+    from games.engine import action_from_dict
+
+    levels = []
+
+    def spy(view, level, rng, **kw):
+        levels.append((view["seat"], level))
+        return action_from_dict(view["legal"][-1])
+
+    monkeypatch.setattr(bots.policies, "choose_action", spy)
+    room, *_ = started_duel(make_user, clock, move_seconds=10)
+    turn = current(room).engine().turn
+    assert fire_due(room, clock.tick(10))
+    assert levels == [(turn, "medium")]
+
+
+def test_without_a_bot_policy_the_first_legal_action_is_played(make_user, clock, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "bots.policies", None)  # import fails
+    room = room_with_bots(make_user("ana"), clock(), preset="duelo")
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    rnd = play_round(room, clock())
+    assert rnd.result is not None
+
+
+def test_a_move_is_broadcast_and_its_next_due_scheduled_after_commit(
+    make_user, clock, monkeypatch, django_capture_on_commit_callbacks
+):
+    from rooms import events
+
+    sent, scheduled = [], []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, message))
+
+    import games.scheduling
+
+    monkeypatch.setattr(events, "get_channel_layer", lambda: Layer())
+    monkeypatch.setattr(games.scheduling, "schedule_due", lambda **kw: scheduled.append(kw))
+    room, *_ = started_duel(make_user, clock, move_seconds=20)
+    with django_capture_on_commit_callbacks(execute=True):
+        human_move(room, current(room).engine().turn, clock())
+    rnd = current(room)
+    assert sent == [(f"room.{room.code}", {"type": "room.changed", "version": fresh(room).version})]
+    assert scheduled == [
+        {"round_id": rnd.pk, "version": rnd.version, "due_at": rnd.due_at, "kind": "clock"}
+    ]
