@@ -210,3 +210,14 @@ def test_table_page_weight_and_first_render(page: Page, server_url: str, artifac
     print("table page:", json.dumps(report))
     assert {"js/table.js", "css/table.css"} <= set(files)
     assert total < 150_000
+
+
+def test_a_second_tab_replaces_the_first(page: Page, server_url: str) -> None:
+    page.goto(server_url + "/")
+    _play_alone(page)
+    second = page.context.new_page()
+    second.goto(page.url)
+    wait_for_table(second)
+    expect(page.locator("[data-replaced]")).to_be_visible()
+    expect(second.locator("[data-replaced]")).to_be_hidden()
+    expect(second.locator('[data-seat="0"]')).to_contain_class("is-me")
