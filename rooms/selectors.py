@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from games.models import Move, Round
 from rooms.models import Room, Seat
@@ -103,13 +104,15 @@ def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
     }
 
 
+BOT_LABELS = {"easy": _lazy("Bot (easy)"), "medium": _lazy("Bot (medium)"), "hard": _lazy("Bot (hard)")}
+
+
 def seat_name(seat: Seat) -> str:
-    if seat.display_name:
-        return seat.display_name
+    """The name shown for a seat, in the viewer's language for bots and nameless guests."""
     if seat.is_bot:
-        return _("Bot")
+        return str(BOT_LABELS.get(seat.bot_level or "", _("Bot")))
     if seat.is_human:
-        return _("Guest")
+        return seat.display_name or _("Guest")
     return ""
 
 
