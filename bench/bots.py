@@ -280,6 +280,11 @@ def main(argv: list[str] | None = None) -> None:
             return package_player(args.start_move, args.sample_size)
         return bot(name, args.budget if name == "hard" else None)
 
+    log(
+        f"parceria to {RULES.target}, duplicate deals, seed {args.seed}; hard budget "
+        f"{args.budget:g} ms; dominoes start_move={args.start_move} "
+        f"sample_size={args.sample_size}; python {sys.version.split()[0]}"
+    )
     for spec in args.duels.split(","):
         a_name, b_name = spec.split(":")
         pairs = args.pairs or _default_pairs(a_name, b_name, args.full)
@@ -290,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
 def _default_pairs(a: str, b: str, full: bool) -> int:
     slow = "hard" in (a, b) or "dominoes" in (a, b)
     if full:
-        return 300 if slow else 1000
+        return 200 if slow else 1000
     return 10 if slow else 100
 
 
