@@ -39,7 +39,6 @@ from .rules import RuleSet
 from .tiles import ALL_TILES, DOUBLES, Tile, highest_key, lowest_key
 
 _END_SLOT = {None: 0, "A": 1, "B": 2}
-_INDEXES = range(28)
 _PLAYS: list[Play] = [Play(t, e) for t in ALL_TILES for e in (None, "A", "B")]
 
 
@@ -164,8 +163,7 @@ class Round:
         # A uniform shuffle by random sort keys: as fair as rng.shuffle (53-bit keys
         # essentially never tie) and about twice as fast, which the bots' rollouts feel.
         draw = rng.random
-        keys = [draw() for _ in _INDEXES]
-        tiles = [ALL_TILES[i] for i in sorted(_INDEXES, key=keys.__getitem__)]
+        tiles = sorted(ALL_TILES, key=lambda _tile: draw())
         size = rules.hand_size
         hands = [tiles[i * size : (i + 1) * size] for i in range(rules.seats)]
         rest = tiles[rules.seats * size :]
