@@ -1,0 +1,216 @@
+"""Connections come and go: reconnection, a second tab, pause, the move clock,
+disconnected players (30 s auto move, bot takeover after 2 minutes, the seat
+and hand back on return) and rooms left with no connected human. Time moves
+through the ticker's clock (``advance``/``sweep``), as the scheduler sees it."""
+
+import asyncio
+from datetime import datetime, timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from games.models import Round
+from rooms import services
+from rooms.models import Room, Seat
+from tests.realtime.conftest import Player, advance, first_legal, my_turn, session_cookie, sweep
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _solo_room(user, **kw):
+    room = services.room_create(user=user, name="Mesa", preset="parceria", **kw)
+    host = Seat.objects.get(room=room, index=0)
+    for index in (1, 2, 3):
+        services.bot_add(room=room, actor=host, index=index, level="easy")
+    return room
+
+
+async def _user(django_user_model, name):
+    return await sync_to_async(django_user_model.objects.create_user)(name, password="x")
+
+
+async def _solo(django_user_model, **kw):
+    ana = await _user(django_user_model, "ana")
+    room = await sync_to_async(_solo_room)(ana, **kw)
+    cookie = await sync_to_async(session_cookie)(ana)
+    return room, cookie
+
+
+def _engine_hand(room, seat: int) -> list[str]:
+    rnd = Round.objects.filter(room=room).order_by("-id").first()
+    return sorted(str(t) for t in rnd.engine().hand(seat))
+
+
+def _room_row(room) -> Room:
+    return Room.objects.get(pk=room.pk)
+
+
+def _last(state) -> dict:
+    return state["log"][-1] if state["log"] else {}
+
+
+async def test_reconnecting_gives_the_same_hand(live, django_user_model):
+    room, cookie = await _solo(django_user_model)
+    player = await Player.table(room.code, cookie)
+    await player.send({"type": "start"})
+    before = await player.until(my_turn)
+    await player.close()
+    again = await Player.table(room.code, cookie)
+    state = await again.until(lambda s: not s["room"]["paused"] and my_turn(s))
+    assert state["you"]["seat"] == 0
+    assert state["round"]["hand"] == before["round"]["hand"]
+    assert state["round"]["chain"] == before["round"]["chain"]
+    assert sorted(state["round"]["hand"]) == await sync_to_async(_engine_hand)(room, 0)
+    await again.close()
+
+
+async def test_a_second_tab_replaces_the_first(live, django_user_model):
+    room, cookie = await _solo(django_user_model)
+    first = await Player.table(room.code, cookie)
+    second = await Player.table(room.code, cookie)
+    while (msg := await first.receive())["type"] == "room":
+        pass  # the seat's change may come first
+    assert msg == {"type": "replaced"}
+    closed = await first.comm.receive_output()
+    assert closed == {"type": "websocket.close", "code": 4001}
+    await first.close()
+    await second.send({"type": "start"})
+    state = await second.until(my_turn)
+    assert state["seats"][0]["connected"]
+    assert await first.nothing(), "the replaced tab hears nothing more"
+    await second.close()
+
+
+async def test_pause_freezes_the_clock_and_the_bots(live, django_user_model, settings):
+    settings.BOT_DELAY_SECONDS = 1
+    room, cookie = await _solo(django_user_model, move_seconds=10)
+    player = await Player.table(room.code, cookie)
+    await player.send({"type": "start"})
+    mine = await player.until(my_turn)
+    assert mine["round"]["deadline"] is not None
+    await player.send({"type": "pause"})
+    paused = await player.until(lambda s: s["room"]["paused"])
+    assert paused["round"]["deadline"] is None
+    assert 9000 <= paused["round"]["remaining_ms"] <= 10000
+    advance(120)  # two minutes frozen: no timeout move
+    assert await player.nothing(0.3)
+    # Back to the services' clock (they get the real time from the socket).
+    live.offset = timedelta(0)
+    await player.send({"type": "resume"})
+    resumed = await player.until(lambda s: not s["room"]["paused"])
+    assert resumed["round"]["turn"] == 0 and resumed["log"] == paused["log"]
+    # the clock goes on from what was left
+    left = datetime.fromisoformat(resumed["round"]["deadline"]) - timezone.now()
+    assert 8 < left.total_seconds() <= paused["round"]["remaining_ms"] / 1000
+    await player.send({**first_legal(resumed), "version": resumed["version"]})
+    after = await player.until(lambda s: s["round"]["turn"] != 0)
+    assert after["round"]["deadline"] is None  # a bot's turn: due in 1 s, not shown
+    await player.send({"type": "pause"})
+    frozen = await player.until(lambda s: s["room"]["paused"])
+    advance(60)
+    assert await player.nothing(0.3), "no bot moves while paused"
+    assert frozen["round"]["remaining_ms"] <= 1000
+    live.offset = timedelta(0)
+    await player.send({"type": "resume"})
+    await player.until(lambda s: not s["room"]["paused"])
+    advance(2)
+    moved = await player.until(lambda s: len(s["log"]) > len(frozen["log"]))
+    assert _last(moved)["by"] == "bot"
+    await player.close()
+
+
+async def test_the_clock_running_out_makes_a_timeout_move(live, django_user_model):
+    room, cookie = await _solo(django_user_model, move_seconds=10)
+    player = await Player.table(room.code, cookie)
+    await player.send({"type": "start"})
+    mine = await player.until(my_turn)
+    count = len(mine["log"])
+    advance(7)  # (real time runs too: a margin for a slow machine)
+    assert await player.nothing(0.2), "not yet"
+    advance(4)
+    state = await player.until(lambda s: len(s["log"]) > count)
+    entry = state["log"][count]
+    assert (entry["seat"], entry["by"]) == (0, "timeout")
+    await player.close()
+
+
+def _duelo(ana, bruno):
+    room = services.room_create(user=ana, name="Duelo", preset="duelo")
+    services.seat_take(room=room, index=1, user=bruno)
+    return room
+
+
+async def test_a_disconnected_player_is_played_for_then_replaced_then_comes_back(
+    live, django_user_model
+):
+    ana, bruno = await _user(django_user_model, "ana"), await _user(django_user_model, "bruno")
+    room = await sync_to_async(_duelo)(ana, bruno)
+    cookies = [await sync_to_async(session_cookie)(u) for u in (ana, bruno)]
+    players = [await Player.table(room.code, c) for c in cookies]
+    await players[0].send({"type": "start"})
+    state = await players[0].until(
+        lambda s: s["round"] is not None and s["round"]["turn"] is not None
+    )
+    away = state["round"]["turn"]
+    stays = players[1 - away]
+    await players[away].close()
+    state = await stays.until(lambda s: not s["seats"][away]["connected"])
+    assert state["round"]["due_kind"] == "auto" and state["round"]["deadline"]
+    count = len(state["log"])
+    # 30 s without a clock: the server moves for them
+    advance(25)  # (real time runs too: a margin for a slow machine)
+    assert await stays.nothing(0.2)
+    advance(6)
+    state = await stays.until(lambda s: len(s["log"]) > count)
+    assert (state["log"][count]["seat"], state["log"][count]["by"]) == (away, "timeout")
+    # two minutes away: a bot takes the seat (same tiles and side)
+    await sweep(120)
+    state = await stays.until(lambda s: s["seats"][away]["substitute"])
+    assert state["seats"][away]["bot_level"]
+    if my_turn(state):  # the other plays; the bot answers at once
+        count = len(state["log"])
+        await stays.send({**first_legal(state), "version": state["version"]})
+        state = await stays.until(
+            lambda s: any(e["seat"] == away for e in s["log"][count:]) or s["round"]["result"]
+        )
+    # back before the result: the same seat and the hand as the bot left it
+    back = await Player.table(room.code, cookies[away])
+    mine = await back.until(lambda s: not s["seats"][away]["substitute"])
+    assert mine["you"]["seat"] == away
+    assert sorted(mine["round"]["hand"]) == await sync_to_async(_engine_hand)(room, away)
+    for player in (back, stays):
+        await player.close()
+
+
+async def test_a_public_room_with_no_connected_human_pauses_leaves_the_list_and_closes(
+    live, django_user_model
+):
+    room, cookie = await _solo(django_user_model)
+    lobby = Player("/ws/lobby/")
+    assert (await lobby.comm.connect())[0]
+    player = await Player.table(room.code, cookie)
+    await player.send({"type": "start"})
+    await player.until(my_turn)
+
+    async def listed() -> bool:
+        rows = (await lobby.receive())["rooms"]
+        await lobby.drain()
+        rows = lobby.frames[-1]["rooms"] if lobby.frames else rows
+        return any(r["code"] == room.code for r in rows)
+
+    assert await listed()
+    await player.close()
+    for _ in range(10):  # the lobby hears of the room going away
+        if not await listed():
+            break
+    else:
+        raise AssertionError("the empty room stayed on the public list")
+    row = await sync_to_async(_room_row)(room)
+    assert row.paused and row.status != "closed"
+    await sweep(60)
+    assert (await sync_to_async(_room_row)(room)).status != "closed"
+    await sweep(61)
+    assert (await sync_to_async(_room_row)(room)).status == "closed"
+    await lobby.close()
+    await asyncio.sleep(0)
