@@ -24,7 +24,7 @@ from rooms import selectors, services
 from rooms.errors import ServiceError
 
 from . import page_strings
-from .forms import PRESET_LABELS, CreateRoomForm, preset_info
+from .forms import PRESET_LABELS, RULE_ERRORS, CreateRoomForm, preset_info
 
 GUEST_COOKIE = "domino_guest"
 GUEST_SALT = "domino.guest"
@@ -193,6 +193,8 @@ def table_context(
             "sample": sample,
             "snapshot": snapshot,
             "errors": page_strings.error_messages(),
+            "rule_errors": {field: str(text) for field, text in RULE_ERRORS.items()},
+            "options": preset_info().get(preset, {}).get("options", []),
         },
     }
 

@@ -120,6 +120,14 @@ function onMessage(msg) {
   }
 }
 
+// The most precise words we have: the rule knob at fault, then the server's own
+// message for a refused request, then the code's translation.
+function errorText(msg) {
+  if (msg.field && boot.rule_errors?.[msg.field]) return boot.rule_errors[msg.field];
+  if (msg.code === "bad_message" && msg.message) return msg.message;
+  return boot.errors[msg.code] || msg.message || t("That is not possible now.");
+}
+
 // Arriving from the lobby's "Sit" button: take the first free seat once.
 function autoSit() {
   if (!boot.autosit || !state.socket) return;
@@ -131,12 +139,11 @@ function autoSit() {
 
 function onError(msg) {
   if (msg.code === "stale") {
-    // Our snapshot is behind: a fresh connection brings the current one.
-    if (state.socket) state.socket.close(4000);
+    // Our snapshot is behind (a message was lost): ask for the current one.
+    send("refresh");
     return;
   }
-  const known = boot.errors[msg.code];
-  toast(known || msg.message || t("That is not possible now."), "error");
+  toast(errorText(msg), "error");
   render();
 }
 
@@ -554,8 +561,26 @@ function renderHost() {
       <p class="hint">${esc(t("Whoever opens this link takes the first free seat, no account needed."))}</p></div>`);
   }
   const seated = mySeat() !== null;
-  if (seated) parts.push(`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost")}</div>`);
+  if (seated) parts.push(`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost")}${annulButton()}</div>${annulNote()}`);
   box.innerHTML = parts.join("");
+}
+
+// A friendly annulment: every human agrees and the match counts for nobody.
+function annulButton() {
+  const s = snap();
+  const me = s.seats[mySeat()];
+  if (!s.match || s.match.over || !me || me.kind !== "human") return "";
+  if ((s.match.annul_votes ?? []).includes(mySeat())) return "";
+  return actionButton("annul", t("Propose to annul the match"), "ghost");
+}
+
+function annulNote() {
+  const s = snap();
+  if (s.match?.annulled) return `<p class="hint">${esc(t("This match was annulled: it counts for nobody."))}</p>`;
+  const votes = s.match?.annul_votes ?? [];
+  if (!votes.length || s.match?.over) return "";
+  const humans = s.seats.filter((x) => x.kind === "human").length;
+  return `<p class="hint">${esc(t("Annulment: %(votes)s of %(humans)s people agree.", { votes: votes.length, humans }))}</p>`;
 }
 
 function settingsForm() {
@@ -565,9 +590,13 @@ function settingsForm() {
   const opts = ["", 10, 15, 20, 30, 45, 60]
     .map((v) => `<option value="${v}"${String(v) === String(current) ? " selected" : ""}>${esc(v ? t("%(n)s seconds", { n: v }) : t("No clock"))}</option>`)
     .join("");
+  // The rules change only before the first match or once a match is over.
+  const between = !s.match || s.match.over;
+  const knobs = between ? optionFields() : "";
   return `<details class="settings"><summary>${esc(t("Room settings"))}</summary>
-    <form data-settings-form class="row">
+    <form data-settings-form class="settings-form">
       <label class="inline-field">${esc(t("Move clock"))} <select name="move_seconds">${opts}</select></label>
+      ${knobs}
       <button type="submit" class="button" data-action="settings">${esc(t("Save"))}</button>
     </form></details>`;
 }
@@ -584,10 +613,14 @@ function describe(entry) {
         : t("%(name)s opened with %(tile)s", { name, tile: entry.tile });
       break;
     case "draw":
-      text = t("%(name)s drew a tile", { name });
+      text = entry.ends
+        ? t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
+        : t("%(name)s drew a tile", { name });
       break;
     case "pass":
-      text = t("%(name)s passed", { name });
+      text = entry.ends
+        ? t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
+        : t("%(name)s passed", { name });
       break;
     case "pick":
       text = t("%(name)s picked a face-down tile", { name });
@@ -861,12 +894,50 @@ function onChange(event) {
   }
 }
 
+function optionFields() {
+  const rules = snap().room.rules || {};
+  const allowed = boot.options || [];
+  const yesNo = (name, value) =>
+    `<select name="${name}"><option value="1"${value ? " selected" : ""}>${esc(t("yes"))}</option><option value="0"${value ? "" : " selected"}>${esc(t("no"))}</option></select>`;
+  const fields = {
+    seats: () => `<select name="seats">${[2, 3, 4].map((n) => `<option${n === rules.seats ? " selected" : ""}>${n}</option>`).join("")}</select>`,
+    partnership: () => yesNo("partnership", rules.partnership),
+    draw: () => yesNo("draw", rules.draw),
+    hand_size: () => `<input type="number" name="hand_size" min="2" max="14" value="${rules.hand_size}">`,
+    target: () => `<input type="number" name="target" min="50" max="300" value="${rules.target ?? ""}">`,
+    scoring: () =>
+      `<select name="scoring">${["opponents", "goat"].map((v) => `<option value="${v}"${v === rules.scoring ? " selected" : ""}>${esc(v === "goat" ? t("penalty (goat)") : t("opponents' pips"))}</option>`).join("")}</select>`,
+  };
+  const labels = {
+    seats: t("Seats"),
+    partnership: t("Pairs"),
+    draw: t("Boneyard"),
+    hand_size: t("Tiles in each hand"),
+    target: t("Points to end the match"),
+    scoring: t("Scoring"),
+  };
+  return allowed
+    .filter((name) => fields[name])
+    .map((name) => `<label class="inline-field">${esc(labels[name])} ${fields[name]()}</label>`)
+    .join("");
+}
+
 function onSubmit(event) {
   const form = event.target.closest("[data-settings-form]");
   if (!form) return;
   event.preventDefault();
   const value = form.elements.move_seconds.value;
-  send("settings", { move_seconds: value ? Number(value) : null });
+  const fields = { move_seconds: value ? Number(value) : null };
+  const options = {};
+  for (const name of boot.options || []) {
+    const input = form.elements[name];
+    if (!input || input.value === "") continue;
+    if (name === "partnership" || name === "draw") options[name] = input.value === "1";
+    else if (name === "scoring") options[name] = input.value;
+    else options[name] = Number(input.value);
+  }
+  if (Object.keys(options).length) fields.options = options;
+  send("settings", fields);
 }
 
 function onKey(event) {
