@@ -221,3 +221,25 @@ def test_a_second_tab_replaces_the_first(page: Page, server_url: str) -> None:
     expect(page.locator("[data-replaced]")).to_be_visible()
     expect(second.locator("[data-replaced]")).to_be_hidden()
     expect(second.locator('[data-seat="0"]')).to_contain_class("is-me")
+
+
+def test_sitting_down_from_the_lobby(page: Page, browser: Browser, server_url: str) -> None:
+    sign_up(page, server_url, unique("caio"))
+    code = create_room(page, preset="parceria", visibility="public", name="Mesa do Caio")
+
+    other = browser.new_context(locale="pt-BR")
+    friend = other.new_page()
+    sign_up(friend, server_url, unique("duda"))
+    friend.click(f'[data-room="{code}"] [data-action="sit"]')
+    friend.wait_for_url(f"**/r/{code}/**")
+    expect(friend.locator('[data-seat="1"]')).to_contain_class("is-me")
+    expect(page.locator('[data-seat="1"]')).to_contain_class("kind-human")
+
+    for index in (2, 3):
+        before = version(page)
+        page.click(f'[data-seat="{index}"] [data-action="add_bot"]')
+        wait_for_change(page, before)
+    page.click('[data-action="start"]')
+    play_until_result([page, friend])
+    expect(friend.locator(RESULT)).to_be_visible()
+    other.close()
