@@ -168,12 +168,18 @@ async def test_a_disconnected_player_is_played_for_then_replaced_then_comes_back
     await sweep(120)
     state = await stays.until(lambda s: s["seats"][away]["substitute"])
     assert state["seats"][away]["bot_level"]
-    if my_turn(state):  # the other plays; the bot answers at once
-        count = len(state["log"])
+    count = len(state["log"])
+
+    def bot_moved_or_over(s) -> bool:
+        return any(e["seat"] == away for e in s["log"][count:]) or bool(s["round"]["result"])
+
+    for _ in range(30):  # the other plays (a draw keeps the turn); the bot answers at once
+        state = await stays.until(lambda s: my_turn(s) or bot_moved_or_over(s))
+        if bot_moved_or_over(state):
+            break
         await stays.send({**first_legal(state), "version": state["version"]})
-        state = await stays.until(
-            lambda s: any(e["seat"] == away for e in s["log"][count:]) or s["round"]["result"]
-        )
+        await stays.until(lambda s, v=state["version"]: s["version"] > v)
+    assert any(e["by"] == "substitute" for e in state["log"][count:]) or state["round"]["result"]
     # back before the result: the same seat and the hand as the bot left it
     back = await Player.table(room.code, cookies[away])
     mine = await back.until(lambda s: not s["seats"][away]["substitute"])

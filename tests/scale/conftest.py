@@ -1,0 +1,190 @@
+"""Real processes against the test database: Daphne servers on free ports, and
+WebSocket clients (the ``websockets`` library) talking to them.
+
+The servers get the test database's URL (pytest-django's ``test_…`` database;
+tests here use ``transaction=True`` so that what they create is committed and
+visible to the servers) and, when asked, the Redis channel layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connections
+
+ROOT = Path(__file__).resolve().parents[2]
+DAPHNE = Path(sys.executable).with_name("daphne")
+
+
+@pytest.fixture(autouse=True)
+def _close_connections():
+    yield
+    connections.close_all()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def servers_database_url() -> str:
+    db = settings.DATABASES["default"]
+    assert "postgresql" in db["ENGINE"], "these servers share the test database: PostgreSQL"
+    auth = quote(db.get("USER") or "postgres")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"])
+    return (
+        f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    )
+
+
+class Server:
+    """``daphne domino_site.asgi:application`` in a subprocess."""
+
+    def __init__(self, *, redis: bool, scheduler: str, bot_delay: float = 0.0) -> None:
+        self.port = free_port()
+        env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DOMINO_SCHEDULER"}}
+        env.update(
+            DATABASE_URL=servers_database_url(),
+            DOMINO_SCHEDULER=scheduler,
+            BOT_DELAY_SECONDS=str(bot_delay),
+            DJANGO_SETTINGS_MODULE="domino_site.settings",
+            PYTHONUNBUFFERED="1",
+        )
+        if redis:
+            env["REDIS_URL"] = os.environ["REDIS_URL"]
+        self.env = env
+        self.log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 20) -> Server:
+        cmd = [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), "domino_site.asgi:application"]
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"daphne exited:\n{self.output()}"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError(f"daphne did not answer on :{self.port}\n{self.output()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no goodbye to the sockets."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.wait_for_its_database_sessions()
+
+    def wait_for_its_database_sessions(self, timeout: float = 5) -> None:
+        """A killed server's database sessions end a moment after it (the test
+        database can only be dropped once they have)."""
+        from django.db import connection
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                if cursor.fetchone()[0] == 0:
+                    break
+            time.sleep(0.05)
+        connection.close()
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")[-4000:]
+
+    def url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+
+@pytest.fixture
+def servers():
+    """Start servers with ``servers(redis=..., scheduler=...)``; all stop at the end."""
+    started: list[Server] = []
+
+    def start(**kw: Any) -> Server:
+        server = Server(**kw).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+        os.unlink(server.log.name)
+
+
+class Client:
+    """A WebSocket client of a real server, keeping the last ``room`` snapshot."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+
+    @classmethod
+    async def open(cls, server: Server, path: str, cookie: str | None = None) -> Client:
+        from websockets.asyncio.client import connect
+
+        headers = {"Cookie": cookie} if cookie else None
+        ws = await connect(
+            server.url(path),
+            origin=f"http://127.0.0.1:{server.port}",
+            additional_headers=headers,
+            open_timeout=10,
+        )
+        return cls(ws)
+
+    async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if msg["type"] == "room":
+            self.state = msg
+        return msg
+
+    async def until(self, predicate, timeout: float = 10) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.state is None or not predicate(self.state):
+            await self.receive(max(0.01, end - loop.time()))
+        # decide on the newest state: read what is already there
+        while True:
+            try:
+                await self.receive(0.05)
+            except TimeoutError:
+                break
+        if not predicate(self.state):
+            return await self.until(predicate, max(0.01, end - loop.time()))
+        return self.state
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(msg))
+
+    async def close(self) -> None:
+        await self.ws.close()
