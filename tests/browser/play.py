@@ -6,10 +6,12 @@ from __future__ import annotations
 import time
 import uuid
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 RESULT = '[data-panel="result"]'
 PLAYABLE = "[data-hand] [data-tile].playable"
+CLICK_MS = 3_000
 
 
 def unique(prefix: str) -> str:
@@ -58,25 +60,32 @@ def create_room(page: Page, *, preset: str, visibility: str, name: str, clock: s
 
 def play_one(page: Page) -> bool:
     """Make this page's move if it has one: a playable tile (then an end if
-    asked), or Draw, or Pass. True when something was sent."""
+    asked), or Draw, or Pass. True when something was sent.
+
+    The page re-renders on every snapshot, so a button seen a moment ago may be
+    gone (a slow server, the round ended): clicks wait briefly and a vanished
+    target just means "look again"."""
     before = version(page)
-    tile = page.locator(PLAYABLE).first
-    if tile.count():
-        tile.click()
-        end = page.locator("[data-end]")
-        if end.count():
-            end.first.click()
-    else:
-        for action in ("draw", "pass"):
-            button = page.locator(f'[data-action="{action}"]')
-            if button.count():
-                button.click()
-                break
-        else:
-            return False
     try:
-        wait_for_change(page, before, timeout=5_000)
-    except Exception:  # noqa: BLE001 - a refused move: the next look decides
+        tile = page.locator(PLAYABLE).first
+        if tile.count():
+            tile.click(timeout=CLICK_MS)
+            end = page.locator("[data-end]")
+            if end.count():
+                end.first.click(timeout=CLICK_MS)
+        else:
+            for action in ("draw", "pass"):
+                button = page.locator(f'[data-action="{action}"]')
+                if button.count():
+                    button.click(timeout=CLICK_MS)
+                    break
+            else:
+                return False
+    except PlaywrightError:
+        return False
+    try:
+        wait_for_change(page, before, timeout=10_000)
+    except PlaywrightError:  # a refused move: the next look decides
         pass
     return True
 
