@@ -211,6 +211,11 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     seat = selectors.viewer_seat(room=room, user=user, guest_token=token)
     if room.visibility == "public" and user is None and seat is None:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
+    if room.visibility == "private" and seat is None:
+        # Same rule as the table socket: a private table is for the people
+        # seated at it, who came through the invite link.
+        message = _("This table is private: ask the host for the invite link.")
+        return render(request, "rooms/invite_failed.html", {"message": message}, status=403)
     snapshot = selectors.room_state(room=room, viewer=seat)
     context = table_context(
         code=room.code,

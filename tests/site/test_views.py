@@ -171,6 +171,14 @@ def test_public_table_asks_anonymous_visitors_to_log_in(client, make_user, clock
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
+def test_a_private_table_is_only_for_its_seated_people(client, make_user, clock):
+    room = services.room_create(
+        user=make_user(), name="Duelo", preset="duelo", visibility="private", now=clock()
+    )
+    client.force_login(make_user())
+    assert client.get(f"/r/{room.code}/").status_code == 403
+
+
 def test_unknown_and_closed_tables(client, make_user, clock):
     assert client.get("/r/NOPE1234/").status_code == 404
     room = room_with_bots(make_user(), clock())
