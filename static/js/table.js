@@ -561,7 +561,7 @@ function renderHost() {
       <p class="hint">${esc(t("Whoever opens this link takes the first free seat, no account needed."))}</p></div>`);
   }
   const seated = mySeat() !== null;
-  if (seated) parts.push(`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost")}${annulButton()}</div>${annulNote()}`);
+  if (seated) parts.push(`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost small")}${annulButton()}</div>${annulNote()}`);
   box.innerHTML = parts.join("");
 }
 
@@ -571,7 +571,7 @@ function annulButton() {
   const me = s.seats[mySeat()];
   if (!s.match || s.match.over || !me || me.kind !== "human") return "";
   if ((s.match.annul_votes ?? []).includes(mySeat())) return "";
-  return actionButton("annul", t("Propose to annul the match"), "ghost");
+  return actionButton("annul", t("Propose to annul the match"), "ghost small");
 }
 
 function annulNote() {
