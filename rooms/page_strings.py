@@ -71,6 +71,7 @@ TABLE: tuple[str, ...] = (
     _("Round %(n)s"),
     _("%(n)s s per move"),
     _("No move clock"),
+    _("Round %(round)s · to %(target)s"),
     _("Start"),
     _("Pause"),
     _("Resume"),

@@ -532,6 +532,15 @@ function renderScores() {
     s.room.move_seconds ? t("%(n)s s per move", { n: s.room.move_seconds }) : t("No move clock"),
   ].filter(Boolean);
   box.innerHTML = `<ul class="scores">${rows}</ul><p class="match-info">${bits.map(esc).join(" · ")}</p>`;
+  // Phones: the side panel is below the table, so a one-line score stays on top.
+  const line = scores.map((score, side) => `<span class="${side === mySide ? "mine" : ""}">${esc(sideName(side))} <b>${score}</b></span>`).join("<i>×</i>");
+  const compact =
+    goal === "points" && roundNo
+      ? t("Round %(round)s · to %(target)s", { round: roundNo, target })
+      : roundNo
+        ? t("Round %(n)s", { n: roundNo })
+        : "";
+  $("[data-scoreline]", root).innerHTML = `${line}<small>${esc(compact)}</small>`;
 }
 
 function renderHost() {
@@ -643,6 +652,7 @@ function renderLog() {
     : `<li class="empty">${esc(t("Nothing played yet."))}</li>`;
   list.scrollTop = list.scrollHeight;
   const last = entries[entries.length - 1];
+  $("[data-last-move]", root).textContent = last ? describe(last) : "";
   if (last && last.seq !== state.lastLogSeq) {
     state.lastLogSeq = last.seq;
     $("[data-announce]", root).textContent = describe(last);
