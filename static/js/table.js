@@ -533,7 +533,9 @@ function renderScores() {
   ].filter(Boolean);
   box.innerHTML = `<ul class="scores">${rows}</ul><p class="match-info">${bits.map(esc).join(" · ")}</p>`;
   // Phones: the side panel is below the table, so a one-line score stays on top.
-  const line = scores.map((score, side) => `<span class="${side === mySide ? "mine" : ""}">${esc(sideName(side))} <b>${score}</b></span>`).join("<i>×</i>");
+  const line = scores
+    .map((score, side) => `<span class="sc${side === mySide ? " mine" : ""}"><span class="nm">${esc(sideName(side))}</span><b>${score}</b></span>`)
+    .join("<i>×</i>");
   const compact =
     goal === "points" && roundNo
       ? t("Round %(round)s · to %(target)s", { round: roundNo, target })
