@@ -580,17 +580,29 @@ def bot_set_level(
 
 
 @transaction.atomic
-def match_start(*, room: Room, actor: Seat, now: datetime | None = None) -> Round:
+def match_start(
+    *, room: Room, actor: Seat, alone: bool = False, now: datetime | None = None
+) -> Round:
     """The host starts a match (every seat filled): its first round is dealt.
-    Also after a match is over (a new match)."""
+    Also after a match is over (a new match). With ``alone`` at a two-seat table
+    whose other seat is free, a medium bot takes that seat and a new match starts
+    against it, even if the last match was left unfinished (site.md: the creator
+    may restart alone against the computer)."""
     now = games.now_or(now)
     room = _lock_open(room)
     rnd = _current(room)
     seats = games.seats_of(room)
-    _host(room, seats, actor)
+    host = _host(room, seats, actor)
     if room.paused:
         raise ServiceError("paused", _("The game is paused."))
-    if room.status == Room.Status.PLAYING or not _match_over(rnd):
+    if room.status == Room.Status.PLAYING:
+        raise _wrong_phase()
+    if alone:
+        _seat_bot_opposite(seats, host, now)
+        if rnd is not None and not rnd.match.over:  # left unfinished: counts for nobody
+            rnd.match.annulled = True
+            games.match_award(rnd.match, None, "restart", now)
+    elif not _match_over(rnd):
         raise _wrong_phase()
     _check_startable(seats)
     if rnd is not None and rnd.due_at is not None:
@@ -600,6 +612,17 @@ def match_start(*, room: Room, actor: Seat, now: datetime | None = None) -> Roun
     new = _current(room)
     games.touch(room, now, lobby=True, rnd=new)
     return new
+
+
+def _seat_bot_opposite(seats: Sequence[Seat], host: Seat, now: datetime) -> None:
+    other = seats[1 - host.index] if len(seats) == 2 else None
+    if other is None or not other.is_empty:
+        raise _bad("not_alone", _("Playing alone needs a two-seat table with the other seat free."))
+    other.kind = Seat.Kind.BOT
+    other.bot_level = games.SUBSTITUTE_LEVEL
+    other.display_name = _bot_name(other.bot_level)
+    other.seated_at = now
+    other.save()
 
 
 def match_new(*, room: Room, actor: Seat, now: datetime | None = None) -> Round:

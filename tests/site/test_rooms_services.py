@@ -523,3 +523,19 @@ def test_changing_a_bots_level_mid_round_keeps_its_hand_and_the_chain(make_user,
     after = current(room).engine()
     assert after.hand(2) == before.hand(2) and after.chain == before.chain
     assert seat(room, 2).bot_level == "hard"
+
+
+def test_at_two_seats_the_creator_may_restart_alone_against_the_computer(make_user, clock):
+    room, ana, bruno = two_humans(make_user, clock(), preset="com_monte")
+    services.match_start(room=room, actor=ana, now=clock())
+    play_round(room, clock())
+    first = current(room).match
+    assert not first.over
+    refused("bad_message", services.match_start, reason="not_alone", room=room, actor=ana, alone=True)
+    services.seat_leave(room=room, index=1, actor=bruno, now=clock())
+    rnd = services.match_start(room=room, actor=ana, alone=True, now=clock())
+    assert seat(room, 1).kind == "bot" and seat(room, 1).bot_level == "medium"
+    assert rnd.match.number == 2 and rnd.match.scores == [0, 0]
+    first.refresh_from_db()
+    assert first.over and first.ended_by == "restart" and first.winner is None
+    assert first.annulled  # an unfinished match counts for nobody
