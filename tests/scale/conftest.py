@@ -1,9 +1,10 @@
 """Real processes against the test database: Daphne servers on free ports, and
 WebSocket clients (the ``websockets`` library) talking to them.
 
-The servers get the test database's URL (pytest-django's ``test_…`` database;
-tests here use ``transaction=True`` so that what they create is committed and
-visible to the servers) and, when asked, the Redis channel layer.
+The servers get the test database's URL (pytest-django's ``test_…`` database,
+PostgreSQL or the SQLite file; tests here use ``transaction=True`` so that what
+they create is committed and visible to the servers) and, when asked, the
+Redis channel layer.
 """
 
 from __future__ import annotations
@@ -43,8 +44,13 @@ def free_port() -> int:
 
 
 def servers_database_url() -> str:
+    """The test database, for the servers: PostgreSQL, or the SQLite file the
+    root conftest puts the test database in (the embedded set-up)."""
     db = settings.DATABASES["default"]
-    assert "postgresql" in db["ENGINE"], "these servers share the test database: PostgreSQL"
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        name = str(db["NAME"])
+        assert os.path.isabs(name), f"an in-memory SQLite database cannot be shared: {name}"
+        return f"sqlite:///{name}"
     auth = quote(db.get("USER") or "postgres")
     if db.get("PASSWORD"):
         auth += ":" + quote(db["PASSWORD"])
@@ -107,6 +113,8 @@ class Server:
         database can only be dropped once they have)."""
         from django.db import connection
 
+        if connection.vendor != "postgresql":
+            return
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with connection.cursor() as cursor:
@@ -176,7 +184,7 @@ class Client:
         # decide on the newest state: read what is already there
         while True:
             try:
-                await self.receive(0.05)
+                await self.receive(0.01)
             except TimeoutError:
                 break
         if not predicate(self.state):

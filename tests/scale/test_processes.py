@@ -11,7 +11,7 @@ from rooms import services
 from rooms.models import Seat
 from tests.scale.conftest import Client
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _cookie(user) -> str:
@@ -37,6 +37,7 @@ def _duelo(django_user_model):
     return room.code, _cookie(ana), _cookie(bruno)
 
 
+@pytest.mark.postgres
 @pytest.mark.redis
 async def test_a_move_through_one_server_is_seen_on_a_socket_of_the_other(
     servers, django_user_model, settings
@@ -85,9 +86,10 @@ def _table(state) -> dict:
 
 
 async def test_killing_the_server_mid_round_loses_nothing(servers, django_user_model, settings):
+    """On the test database (SQLite file or PostgreSQL), one process, in-memory
+    channel layer, in-process ticker: the embedded set-up."""
     settings.DOMINO_SCHEDULER = "inprocess"
     code, cookie = await db_async(_solo)(django_user_model)
-    # the embedded set-up: one process, in-memory channel layer, in-process ticker
     server = await asyncio.to_thread(servers, redis=False, scheduler="inprocess")
     player = await Client.open(server, f"/ws/rooms/{code}/", cookie)
     await player.send({"type": "start"})
@@ -109,3 +111,28 @@ async def test_killing_the_server_mid_round_loses_nothing(servers, django_user_m
     later = await again.until(lambda s: len(s["log"]) > count + 1 or s["round"]["result"])
     assert later["log"][count]["by"] == "person"
     await again.close()
+
+
+async def test_the_embedded_server_plays_a_whole_match_against_bots(
+    servers, django_user_model, settings
+):
+    """`make run`'s set-up with nothing else running: one Daphne, the in-memory
+    channel layer and the in-process ticker, bots with their human-like pause."""
+    settings.DOMINO_SCHEDULER = "inprocess"
+    code, cookie = await db_async(_solo)(django_user_model)
+    server = await asyncio.to_thread(servers, redis=False, scheduler="inprocess", bot_delay=0.01)
+    player = await Client.open(server, f"/ws/rooms/{code}/", cookie)
+    await player.send({"type": "start"})
+    for _ in range(400):
+        state = await player.until(
+            lambda s: _my_turn(s) or (s["round"] or {}).get("result") is not None
+        )
+        if state["match"]["over"]:
+            break
+        if _my_turn(state):
+            await player.send({**_first_legal(state), "version": state["version"]})
+        else:
+            await player.send({"type": "next_round"})
+        await player.until(lambda s, v=state["version"]: s["version"] > v)
+    assert state["match"]["over"] and max(state["match"]["scores"]) >= 50
+    await player.close()
