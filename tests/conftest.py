@@ -70,6 +70,10 @@ _SERVICE_CHECKS = {
 
 
 def pytest_collection_modifyitems(config, items):
+    # Browser tests run last: Playwright's sync API keeps an event loop running in
+    # the main thread for the whole session, and asyncio-based tests collected
+    # after it would fail with "Runner.run() cannot be called from a running loop".
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
     if _require_services():
         return
     for item in items:
