@@ -75,7 +75,9 @@ def _postgres_database() -> tuple[str, callable] | None:
     base = url.rsplit("/", 1)[0]
 
     def run(sql: str) -> None:
-        with psycopg.connect(url, autocommit=True) as conn:
+        # The maintenance database, as pytest-django does: DATABASE_URL's own
+        # database need not exist.
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
             conn.execute(sql)
 
     run(f'DROP DATABASE IF EXISTS "{name}"')
