@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.core import signing
 from django.db import connections
@@ -34,10 +35,22 @@ async def live(settings):
     settings.DOMINO_SCHEDULER = "inprocess"
     settings.BOT_DELAY_SECONDS = 0
     ticker.reset()
+    channel_layers.backends.clear()  # a layer made on another test's loop is bound to it
     yield ticker
     await ticker.stop()
     ticker.reset()
+    await _close_channel_layers()
     await sync_to_async(connections.close_all)()
+
+
+async def _close_channel_layers() -> None:
+    """Each test runs on its own event loop; the Redis layer's pools and locks
+    belong to the loop that made them, so every test gets a fresh layer."""
+    for layer in list(channel_layers.backends.values()):
+        close = getattr(layer, "close_pools", None)
+        if close is not None:
+            await close()
+    channel_layers.backends.clear()
 
 
 def advance(seconds: float) -> None:
