@@ -10,6 +10,11 @@ scheduler (one process: no Celery worker needed), with a short bot pause.
 
 Screenshots and measurements go to ``artifacts/`` at the project root
 (gitignored).
+
+Playwright's sync API keeps its event loop registered as the thread's running
+loop for as long as the session's ``playwright`` fixture lives, which breaks
+every pytest-asyncio test that runs after it ("Runner.run() cannot be called
+from a running event loop"). So the browser tests run last in the session.
 """
 
 from __future__ import annotations
@@ -26,12 +31,25 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 BOT_DELAY = "0.05"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).resolve().parent
+    browser = [item for item in items if here in Path(str(item.path)).resolve().parents]
+    if browser:
+        others = [item for item in items if item not in browser]
+        items[:] = others + browser
+
+
+@pytest.fixture(autouse=True)
+def _allow_async_unsafe(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Playwright's loop counts as "running" in this thread: Django's sync-only
+    # guard would refuse any in-process database call while it lives.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="session")
