@@ -34,14 +34,14 @@ class SchedulerStarter:
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
             return await self._lifespan(receive, send)
-        start_inprocess_scheduler()
+        await start_inprocess_scheduler()
         return await self.app(scope, receive, send)
 
     async def _lifespan(self, receive, send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                start_inprocess_scheduler()
+                await start_inprocess_scheduler()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})

@@ -50,17 +50,19 @@ def scheduler_name() -> str:
     return getattr(settings, "DOMINO_SCHEDULER", "inprocess")
 
 
-def start_inprocess_scheduler() -> None:
+async def start_inprocess_scheduler() -> None:
     """Start the ticker on the running event loop (embedded mode only).
 
-    Called by the ASGI wrapper on the first connection (Daphne has no lifespan
-    hook); cheap when already running.
+    Called by the ASGI wrapper on every connection (Daphne has no lifespan
+    hook); cheap once running. The first connection waits until the start-up
+    work is done, so that it is not mistaken for a socket of a dead process.
     """
     if scheduler_name() != "inprocess":
         return
     from games.ticker import ticker
 
     ticker.ensure_started()
+    await ticker.ready()
 
 
 def _schedule_celery(round_id: int, version: int, due_at: datetime, kind: str | None) -> None:

@@ -47,6 +47,32 @@ def _sweep(now: datetime) -> None:
     rooms_sweep(now=now)
 
 
+def _forget_dead_connections() -> int:
+    """At the embedded server's start no socket is open yet, so a seat still
+    marked connected belongs to a process that died (killed, crashed): mark it
+    disconnected through the service, so that the usual rules (pause, auto
+    move, takeover, expiry) apply to it. Returns how many seats it touched."""
+    from rooms.models import Seat
+    from rooms.services import seat_disconnected
+
+    stale = Seat.objects.filter(connected=True).exclude(room__status="closed")
+    count = 0
+    for seat in stale.select_related("room"):
+        try:
+            seat_disconnected(room=seat.room, index=seat.index, channel_name=seat.channel_name)
+            count += 1
+        except Exception:  # noqa: BLE001 - one bad room must not stop the start
+            log.exception("could not disconnect stale seat %s", seat.pk)
+    return count
+
+
+def _single_process_layer() -> bool:
+    """The in-memory channel layer cannot be shared: every socket is in this process."""
+    from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+    return isinstance(get_channel_layer(), InMemoryChannelLayer)
+
+
 class Ticker:
     def __init__(self) -> None:
         self.offset = timedelta(0)
@@ -54,6 +80,7 @@ class Ticker:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task | None = None
+        self._ready: asyncio.Task | None = None
         self._wake: asyncio.Event | None = None
         self._running: set[tuple[int, int]] = set()
         self._jobs: set[asyncio.Task] = set()
@@ -101,11 +128,25 @@ class Ticker:
         self._slots = asyncio.Semaphore(MAX_RUNNING)
         self._running = set()
         self._jobs = set()
+        self._ready = loop.create_task(self._boot(), name="domino-ticker-boot")
         self._task = loop.create_task(self._run(), name="domino-ticker")
+
+    async def ready(self) -> None:
+        """Wait for the start-up work (connections left by a dead process)."""
+        if self._ready is not None:
+            await asyncio.shield(self._ready)
+
+    async def _boot(self) -> None:
+        try:
+            if _single_process_layer():
+                await db_async(_forget_dead_connections)()
+        except Exception:  # noqa: BLE001 - the ticker starts anyway
+            log.exception("ticker start-up failed")
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        jobs = list(self._jobs)
+        jobs = [*self._jobs, *([self._ready] if self._ready else [])]
+        self._ready = None
         if task is not None:
             task.cancel()
         for job in [*jobs, task]:
@@ -126,6 +167,7 @@ class Ticker:
         self.sweeps = 0
 
     async def _run(self) -> None:
+        await self.ready()
         sweep_every = float(getattr(settings, "DOMINO_SWEEP_SECONDS", 5.0))
         loop = asyncio.get_running_loop()
         next_sweep = loop.time()  # sweep at once: fires what a restart missed

@@ -37,9 +37,16 @@ async def live(settings):
     ticker.reset()
     channel_layers.backends.clear()  # a layer made on another test's loop is bound to it
     yield ticker
+    # A failed test may leave sockets open: close them, never wait forever.
+    for player in list(Player.open):
+        try:
+            await asyncio.wait_for(player.comm.disconnect(), 2)
+        except (TimeoutError, Exception):  # noqa: BLE001 - cleaning up after a failure
+            pass
+    Player.open.clear()
     await ticker.stop()
     ticker.reset()
-    await _close_channel_layers()
+    await asyncio.wait_for(_close_channel_layers(), 5)
     await sync_to_async(connections.close_all)()
 
 
@@ -85,6 +92,8 @@ def guest_cookie(token: str) -> str:
 class Player:
     """One socket; ``frames`` holds every message received, in order."""
 
+    open: list[Player] = []  # closed by the ``live`` fixture at the end of a test
+
     def __init__(self, path: str, cookie: str | None = None) -> None:
         from domino_site.asgi import application
 
@@ -92,6 +101,7 @@ class Player:
         if cookie:
             headers.append((b"cookie", cookie.encode()))
         self.comm = WebsocketCommunicator(application, path, headers=headers)
+        Player.open.append(self)
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None  # the last `room` snapshot
         # A well-behaved client stays under the server's 20 messages a second
@@ -164,6 +174,8 @@ class Player:
 
     async def close(self) -> None:
         await self.comm.disconnect()
+        if self in Player.open:
+            Player.open.remove(self)
 
 
 def my_turn(state: dict[str, Any]) -> bool:

@@ -220,3 +220,28 @@ async def test_a_public_room_with_no_connected_human_pauses_leaves_the_list_and_
     assert (await sync_to_async(_room_row)(room)).status == "closed"
     await lobby.close()
     await asyncio.sleep(0)
+
+
+def _seat_left_connected_by_a_dead_server(room) -> None:
+    host = Seat.objects.get(room=room, index=0)
+    services.seat_connected(room=room, index=0, channel_name="specific.dead!channel")
+    services.match_start(room=room, actor=host)
+
+
+async def test_the_embedded_server_forgets_connections_of_a_dead_process(
+    live, django_user_model, settings
+):
+    # embedded: the in-memory layer, so every socket lives in this process
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    room, cookie = await _solo(django_user_model)
+    await sync_to_async(_seat_left_connected_by_a_dead_server)(room)
+    lobby = Player("/ws/lobby/")  # the first connection starts the ticker
+    assert (await lobby.comm.connect())[0]
+    row = await sync_to_async(_room_row)(room)
+    seat = await sync_to_async(Seat.objects.get)(room=room, index=0)
+    assert not seat.connected and row.paused  # the only human is gone: paused
+    player = await Player.table(room.code, cookie)  # coming back resumes
+    state = await player.until(lambda s: not s["room"]["paused"])
+    assert state["seats"][0]["connected"]
+    await player.close()
+    await lobby.close()

@@ -22,6 +22,7 @@ async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch
     fired, sweeps = [], []
     monkeypatch.setattr(ticker_module, "_fire_round", lambda r, v, now: fired.append((r, v)))
     monkeypatch.setattr(ticker_module, "_sweep", lambda now: sweeps.append(now))
+    monkeypatch.setattr(ticker_module, "_forget_dead_connections", lambda: 0)
     ticker = Ticker()
     now = timezone.now()
     ticker.schedule(1, 5, now - timedelta(seconds=1))  # before start: kept
@@ -50,6 +51,7 @@ async def test_a_failing_task_does_not_stop_the_ticker(monkeypatch):
 
     monkeypatch.setattr(ticker_module, "_fire_round", fire)
     monkeypatch.setattr(ticker_module, "_sweep", lambda now: None)
+    monkeypatch.setattr(ticker_module, "_forget_dead_connections", lambda: 0)
     ticker = Ticker()
     ticker.ensure_started()
     try:
