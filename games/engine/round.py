@@ -136,7 +136,7 @@ class Round:
     """
 
     __slots__ = (
-        "rules", "opener", "turn", "_hands", "_boneyard", "_deal", "_chain", "_ends",
+        "rules", "opener", "turn", "_hands", "_boneyard", "_deal", "_ends",
         "_mandatory", "_passes", "_history", "_result",
         "_first_of_match", "_initial", "_tiebreak_order", "_pick", "is_over",
         "_nseats", "_lock",
@@ -254,7 +254,6 @@ class Round:
         rnd.turn = opener
         rnd._hands = hands
         rnd._boneyard = boneyard
-        rnd._chain = []
         rnd._ends = None
         rnd._mandatory = mandatory
         rnd._history = []
@@ -305,7 +304,6 @@ class Round:
         new._hands = [h[:] for h in self._hands]
         new._boneyard = self._boneyard[:]
         new._deal = self._deal
-        new._chain = self._chain[:]
         new._ends = self._ends
         new._mandatory = self._mandatory
         new._history = self._history[:]
@@ -325,7 +323,7 @@ class Round:
 
     @property
     def chain(self) -> tuple[Link, ...]:
-        return tuple(Link(*link) for link in self._chain)
+        return tuple(Link(*link) for link in self._links())
 
     @property
     def ends(self) -> tuple[int, int] | None:
@@ -342,12 +340,29 @@ class Round:
     @property
     def last_player(self) -> int | None:
         """The last seat that placed a tile (None before the first tile)."""
-        return self._chain[-1][1] if self._chain else None
+        for seat, action, _ in reversed(self._history):
+            if type(action) is Play:
+                return seat
+        return None
+
+    def _links(self) -> list[tuple[Tile, int, str | None, int]]:
+        """The chain, rebuilt from the plays in the history (keeping no separate
+        list makes each play cheaper; the chain is read far less often)."""
+        links = []
+        for seat, action, ends in self._history:
+            if type(action) is Play:
+                tile = action.tile
+                if ends is None:
+                    links.append((tile, seat, None, tile.b))
+                else:
+                    touching = ends[0] if action.end == "A" else ends[1]
+                    links.append((tile, seat, action.end, tile.other(touching)))
+        return links
 
     @property
     def mandatory_tile(self) -> Tile | None:
         """The tile the opener must open with, while the chain is empty."""
-        return self._mandatory if not self._chain else None
+        return self._mandatory if self._ends is None else None
 
     @property
     def first_of_match(self) -> bool:
@@ -482,7 +497,6 @@ class Round:
                 if exposed >= 0:
                     hand.remove(tile)
                     self._ends = new_ends
-                    self._chain.append((tile, seat, end, exposed))
                     self._history.append((seat, action, ends))
                     self._passes = 0
                     if not hand or (self._lock and new_ends[0] == new_ends[1]):
@@ -598,7 +612,6 @@ class Round:
         (`apply`'s fast path does the same inline; keep the two in step.)
         """
         self._ends = new_ends
-        self._chain.append((tile, seat, end, exposed))
         self._history.append((seat, _PLAYS[tile.index * 3 + _END_SLOT[end]], old_ends))
         self._passes = 0
         if not hand:
@@ -621,7 +634,7 @@ class Round:
     def _locked(self) -> bool:
         """Both ends show n and all seven tiles holding n are on the table."""
         n = self._ends[0]
-        return sum(1 for link in self._chain if link[0].a == n or link[0].b == n) == 7
+        return sum(1 for link in self._links() if link[0].a == n or link[0].b == n) == 7
 
     def _apply_draw(self, seat: int) -> None:
         if not self.rules.draw:
@@ -668,7 +681,9 @@ class Round:
         if tie == "draw":
             self._finish(winner=None, reason="blocked")
         elif tie == "last_player_loses":
-            last = self.last_player if self._chain else self.opener
+            last = self.last_player
+            if last is None:
+                last = self.opener
             loser = rules.side_of(last)
             after = [rules.side_of((last + k) % rules.seats) for k in range(1, rules.seats + 1)]
             winner = next(s for s in after if s in tied and s != loser)
@@ -775,7 +790,7 @@ class Round:
             "turn": self.turn,
             "opener": self.opener,
             "hand": [str(t) for t in self._hands[seat]],
-            "chain": [_link_dict(link) for link in self._chain],
+            "chain": [_link_dict(link) for link in self._links()],
             "ends": {"A": ends[0], "B": ends[1]} if ends else None,
             "tile_counts": [len(h) for h in self._hands],
             "boneyard_count": len(self._boneyard),
@@ -820,7 +835,6 @@ class Round:
         placed = [t for h in hand_lists for t in h] + bones + [link[0] for link in chain]
         if len(set(placed)) != len(placed):
             raise ValueError("a tile appears twice among the hands, boneyard and chain")
-        rnd._chain = chain
         ends = view["ends"]
         rnd._ends = (ends["A"], ends["B"]) if ends else None
         mandatory = view.get("mandatory_tile")
@@ -843,7 +857,7 @@ class Round:
             "turn": self.turn,
             "hands": [[str(t) for t in h] for h in self._hands],
             "boneyard": [str(t) for t in self._boneyard],
-            "chain": [_link_dict(link) for link in self._chain],
+            "chain": [_link_dict(link) for link in self._links()],
             "ends": list(self._ends) if self._ends else None,
             "mandatory_tile": str(self._mandatory) if self._mandatory else None,
             "passes_in_row": self.passes_in_row,
@@ -874,7 +888,6 @@ class Round:
         rnd.turn = data["turn"]
         rnd._hands = [_tile_list(h, "hand") for h in data["hands"]]
         rnd._boneyard = _tile_list(data["boneyard"], "boneyard")
-        rnd._chain = [_link_from_dict(d) for d in data["chain"]]
         rnd._ends = tuple(data["ends"]) if data["ends"] else None
         mandatory = data["mandatory_tile"]
         rnd._mandatory = Tile.parse(mandatory) if mandatory else None
@@ -906,7 +919,7 @@ class Round:
 
     def __repr__(self) -> str:
         state = "over" if self._result else f"turn={self.turn}"
-        return f"<Round opener={self.opener} {state} chain={len(self._chain)} tiles>"
+        return f"<Round opener={self.opener} {state} chain={len(self._links())} tiles>"
 
 
 def _link_dict(link: tuple[Tile, int, str | None, int]) -> dict[str, Any]:
