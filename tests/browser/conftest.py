@@ -30,11 +30,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 BOT_DELAY = "0.05"
+
+# The CI machine is shared (two cores, other suites running): assertions wait
+# longer than Playwright's 5 s before calling a page wrong.
+expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
