@@ -178,7 +178,7 @@ class Round:
             opener, mandatory = choose_opener(rules, hands, previous)
         return cls._start(
             rules, hands, rest if rules.draw else [], opener, mandatory, previous is None,
-            tuple(order) if order else None,
+            tuple(order) if order else None, tiles,
         )  # fmt: skip
 
     @classmethod
@@ -245,8 +245,12 @@ class Round:
         mandatory: Tile | None,
         first_of_match: bool,
         tiebreak_order: tuple[Tile, ...] | None,
+        dealt: list[Tile] | None = None,
     ) -> Round:
-        rnd = cls()
+        rnd = object.__new__(cls)  # (skips __init__: this runs once per deal in rollouts)
+        rnd._pick = None
+        rnd._result = None
+        rnd.is_over = False
         rnd.rules = rules
         rnd._nseats = rules.seats
         rnd._lock = rules.lock_closure
@@ -260,8 +264,9 @@ class Round:
         rnd._passes = 0
         rnd._first_of_match = first_of_match
         rnd._tiebreak_order = tiebreak_order
-        # The deal as dealt; turned into JSON only when asked for (`initial`).
-        rnd._deal = (tuple(map(tuple, hands)), tuple(boneyard))
+        # The deal as dealt, turned into JSON only when asked for (`initial`): either
+        # the shuffled set the hands were sliced from, or copies of the given hands.
+        rnd._deal = (dealt, None) if dealt is not None else (tuple(map(tuple, hands)), tuple(boneyard))
         rnd._initial = None
         return rnd
 
@@ -388,6 +393,10 @@ class Round:
         """The deal as dealt: hands, boneyard in draw order, opener, mandatory tile."""
         if self._initial is None:
             hands, boneyard = self._deal
+            if boneyard is None:  # sliced from the shuffled set, as `deal` does
+                dealt, size, seats = hands, self.rules.hand_size, self.rules.seats
+                hands = [dealt[i * size : (i + 1) * size] for i in range(seats)]
+                boneyard = dealt[seats * size :] if self.rules.draw else []
             order = self._tiebreak_order
             self._initial = {
                 "hands": [[str(t) for t in h] for h in hands],

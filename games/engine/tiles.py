@@ -15,14 +15,17 @@ from typing import Any
 _INTERNED: dict[tuple[int, int], Tile] = {}
 
 
-class Tile:
+class Tile(int):
     """One domino `a-b` with ``a <= b``; immutable, hashable, ordered.
 
-    Construction normalises the halves, and equal tiles are the same object,
-    which keeps the engine's inner loops cheap (identity is equality).
+    Construction normalises the halves, and each tile exists once (interned).
+    A Tile is, underneath, the int of its position in `ALL_TILES` (0-0 is 0,
+    6-6 is 27): equality, hashing and ordering are then done in C, which is what
+    the engine's inner loops (``tile in hand``, ``hand.remove(tile)``, sorting)
+    spend their time on. Compare tiles with tiles: ``Tile(0, 1) == 1`` is true
+    only because of that representation, and nothing relies on it. Printing and
+    formatting always give the ``"a-b"`` notation.
     """
-
-    __slots__ = ("a", "b", "pips", "is_double", "index", "_hash")
 
     a: int
     b: int
@@ -37,19 +40,20 @@ class Tile:
         tile = _INTERNED.get(key)
         if tile is not None:
             return tile
-        tile = object.__new__(cls)
         lo, hi = key
-        object.__setattr__(tile, "a", lo)
-        object.__setattr__(tile, "b", hi)
-        object.__setattr__(tile, "pips", lo + hi)
-        object.__setattr__(tile, "is_double", lo == hi)
         # Position in ALL_TILES: the tiles before (lo, lo) number 7 + 6 + ... for rows < lo.
-        object.__setattr__(tile, "index", lo * 7 - lo * (lo - 1) // 2 + (hi - lo))
-        object.__setattr__(tile, "_hash", hash(key))
+        index = lo * 7 - lo * (lo - 1) // 2 + (hi - lo)
+        tile = int.__new__(cls, index)
+        fields = {"a": lo, "b": hi, "pips": lo + hi, "is_double": lo == hi, "index": index}
+        for name, value in fields.items():
+            object.__setattr__(tile, name, value)
         _INTERNED[key] = tile
         return tile
 
     def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Tile is immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Tile is immutable")
 
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
@@ -88,35 +92,14 @@ class Tile:
     def __str__(self) -> str:
         return f"{self.a}-{self.b}"
 
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
     def __repr__(self) -> str:
         return f"Tile({self.a}, {self.b})"
 
-    def __hash__(self) -> int:
-        return self._hash
-
-    # Equality is identity (object's default, done in C): every Tile is interned by
-    # __new__, __reduce__ and __copy__, so equal tiles are always the same object.
-    # That makes `tile in hand` and `hand.remove(tile)` cheap in the engine's loops.
-
-    def __lt__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
-            return NotImplemented
-        return (self.a, self.b) < (other.a, other.b)
-
-    def __le__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
-            return NotImplemented
-        return (self.a, self.b) <= (other.a, other.b)
-
-    def __gt__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
-            return NotImplemented
-        return (self.a, self.b) > (other.a, other.b)
-
-    def __ge__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
-            return NotImplemented
-        return (self.a, self.b) >= (other.a, other.b)
+    def __bool__(self) -> bool:
+        return True  # 0-0 is a tile, not a false value
 
 
 ALL_TILES: tuple[Tile, ...] = tuple(Tile(a, b) for a in range(7) for b in range(a, 7))
