@@ -50,3 +50,10 @@ def test_tiles_are_immutable_hashable_and_survive_copies():
     assert {tile: 1}[Tile(4, 3)] == 1
     assert pickle.loads(pickle.dumps(tile)) == tile
     assert copy.deepcopy(tile) == tile
+
+
+def test_tiles_print_and_format_in_notation_and_are_always_true():
+    assert f"{Tile(0, 0)}" == "0-0" and f"{Tile(6, 2):>5}" == "  2-6"
+    assert bool(Tile(0, 0)) is True
+    assert repr(Tile(1, 0)) == "Tile(0, 1)"
+    assert sorted([Tile(3, 4), Tile(0, 6), Tile(1, 1)]) == [Tile(0, 6), Tile(1, 1), Tile(3, 4)]
