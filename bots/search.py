@@ -13,6 +13,11 @@ average); the decision is then a pure function of the view, the rng state and
 the budget. A wall-clock cap (``WALL_SHARE`` of the budget) stops early on a
 slower or busy machine: only then does the decision depend on timing. At least
 one deal is always played out.
+
+Tried and dropped: solving each deal exactly (alpha-beta, every hand known)
+once at most 14 tiles were left lost 42 % of 120 duplicate matches against
+these playouts (95 % CI 34-50 %): on a determinized deal every seat "knows"
+every hand, which overrates plays that only work with that knowledge.
 """
 
 from __future__ import annotations
