@@ -34,7 +34,7 @@ def tiles_in(obj: Any) -> set[str]:
     return found
 
 
-def _round_facts(rnd: Round) -> tuple[list[set[str]], set[str]]:
+def round_facts(rnd: Round) -> tuple[list[set[str]], set[str]]:
     """Per seat the tiles it held at some time (dealt or drawn); tiles played."""
     deal = rnd.deal
     held = [tiles_in(hand) for hand in deal["hands"]]
@@ -64,7 +64,7 @@ def assert_frames_hide_tiles(room, frames: list[dict[str, Any]]) -> int:
         (r.match.number, r.number): r
         for r in Round.objects.filter(room=room).select_related("match", "room")
     }
-    facts = {key: _round_facts(r) for key, r in rounds.items()}
+    facts = {key: round_facts(r) for key, r in rounds.items()}
     checked = 0
     for frame in frames:
         if frame.get("type") == "rooms":  # the lobby: no tile at all
