@@ -100,12 +100,10 @@ class Server:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(2)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        # Everything a server confirmed is already in the database (that is what
+        # these tests show), so there is nothing to wait for: Daphne's graceful
+        # stop would only add seconds to the suite.
+        self.kill()
         self.wait_for_its_database_sessions()
 
     def wait_for_its_database_sessions(self, timeout: float = 5) -> None:
