@@ -138,3 +138,28 @@ async def test_a_flood_is_refused_then_closed_with_4008(live, django_user_model)
     limited = sum('"rate_limited"' in c for c in codes)
     # 20 a second pass (the `start` a moment ago may count among them), then refusals
     assert 18 <= pongs <= 20 and limited >= 18 and pongs + limited <= 40
+
+
+async def test_the_host_sets_up_the_table_through_the_socket(live, django_user_model):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    bruno = await sync_to_async(django_user_model.objects.create_user)("bruno", password="x")
+    room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset="parceria")
+    host = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    await host.send({"type": "settings", "move_seconds": 30, "target": 100})
+    state = await host.until(lambda s: s["room"]["move_seconds"] == 30)
+    assert state["room"]["rules"]["target"] == 100
+    for seat in (1, 2, 3):
+        await host.send({"type": "add_bot", "seat": seat, "level": "easy"})
+    await host.until(lambda s: all(x["kind"] == "bot" for x in s["seats"][1:]))
+    await host.send({"type": "bot_level", "seat": 2, "level": "hard"})
+    await host.send({"type": "remove_bot", "seat": 1})
+    state = await host.until(lambda s: s["seats"][1]["kind"] == "empty")
+    assert state["seats"][2]["bot_level"] == "hard"
+    # a second person sits on the free seat from a socket of their own
+    other = await Player.table(room.code, await sync_to_async(session_cookie)(bruno))
+    assert other.state["you"]["seat"] is None
+    await other.send({"type": "sit", "seat": 1})
+    mine = await other.until(lambda s: s["you"]["seat"] == 1)
+    assert mine["seats"][1]["connected"] and mine["seats"][1]["kind"] == "human"
+    await host.send({"type": "start"})
+    await host.until(lambda s: s["round"] is not None)
