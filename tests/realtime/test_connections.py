@@ -245,3 +245,42 @@ async def test_the_embedded_server_forgets_connections_of_a_dead_process(
     assert state["seats"][0]["connected"]
     await player.close()
     await lobby.close()
+
+
+def _arena(ana, bruno):
+    room = services.room_create(user=ana, name="Arena", preset="arena")
+    services.seat_take(room=room, index=1, user=bruno)
+    return room
+
+
+async def test_arena_walkover_when_the_next_round_is_not_confirmed_in_60_s(live, django_user_model):
+    ana, bruno = await _user(django_user_model, "ana"), await _user(django_user_model, "bruno")
+    room = await sync_to_async(_arena)(ana, bruno)
+    players = [
+        await Player.table(room.code, await sync_to_async(session_cookie)(u)) for u in (ana, bruno)
+    ]
+    await players[0].send({"type": "start"})
+
+    async def play(player: Player) -> dict:
+        for _ in range(100):
+            state = await player.until(
+                lambda s: my_turn(s) or bool((s["round"] or {}).get("result"))
+            )
+            if state["round"]["result"]:
+                return state
+            await player.send({**first_legal(state), "version": state["version"]})
+            await player.until(lambda s, v=state["version"]: s["version"] > v)
+        raise AssertionError("the round did not end")
+
+    await asyncio.gather(*(play(p) for p in players))
+    await players[0].send({"type": "ready"})  # ana confirms, bruno does not
+    state = await players[1].until(lambda s: s["seats"][0]["ready"])
+    assert state["round"]["due_kind"] == "walkover" and not state["match"]["over"]
+    advance(50)  # (real time runs too: a margin for a slow machine)
+    assert await players[1].nothing(0.2)
+    advance(15)
+    state = await players[1].until(lambda s: s["match"]["over"])
+    assert state["match"]["ended_by"] == "walkover"
+    assert state["match"]["winner"] == 0  # bruno's side loses by W.O.
+    for player in players:
+        await player.close()
