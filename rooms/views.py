@@ -10,7 +10,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core import signing
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -47,14 +46,12 @@ def _person(request: HttpRequest) -> tuple[Any, str | None]:
 
 
 def _remember_guest(response: HttpResponse, request: HttpRequest, token: str) -> HttpResponse:
-    # Signed the way rooms.consumers.guest_token_from_scope unsigns it
-    # (get_cookie_signer(salt=name + salt)); Django 5.2.x's own set_signed_cookie
-    # uses a newer salt the consumer does not accept. request.get_signed_cookie
-    # still reads this format (SIGNED_COOKIE_LEGACY_SALT_FALLBACK).
-    value = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT).sign(token)
-    response.set_cookie(
+    # The socket reads it back with the same request.get_signed_cookie call
+    # (rooms.consumers.guest_token_from_scope).
+    response.set_signed_cookie(
         GUEST_COOKIE,
-        value,
+        token,
+        salt=GUEST_SALT,
         max_age=GUEST_COOKIE_AGE,
         httponly=True,
         samesite="Lax",

@@ -18,8 +18,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
-from django.core import signing
 from django.db import connections
+from django.http import HttpResponse
 from django.test import Client
 
 from games.ticker import ticker
@@ -85,8 +85,9 @@ def session_cookie(user) -> str:
 
 
 def guest_cookie(token: str) -> str:
-    signed = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT).sign(token)
-    return f"{GUEST_COOKIE}={signed}"
+    response = HttpResponse()
+    response.set_signed_cookie(GUEST_COOKIE, token, salt=GUEST_SALT)  # as the views do
+    return f"{GUEST_COOKIE}={response.cookies[GUEST_COOKIE].value}"
 
 
 class Player:

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from django.core import signing
+from django.http import HttpResponse
 
 from games.models import Match
 from rooms import services
@@ -25,9 +25,9 @@ def _code(response) -> str:
 
 
 def _guest_client(client, token: str):
-    client.cookies[GUEST_COOKIE] = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT).sign(
-        token
-    )
+    response = HttpResponse()
+    response.set_signed_cookie(GUEST_COOKIE, token, salt=GUEST_SALT)  # as the views do
+    client.cookies[GUEST_COOKIE] = response.cookies[GUEST_COOKIE].value
     return client
 
 
