@@ -48,6 +48,16 @@ def _lock_open(room: Room) -> Room:
     return room
 
 
+def _lock_with_seats(
+    room: Room, now: datetime | None
+) -> tuple[datetime, Room, Round | None, list[Seat]]:
+    """What nearly every service starts with: the time, the room locked (and
+    open), its current round and its seats."""
+    now = games.now_or(now)
+    room = _lock_open(room)
+    return now, room, _current(room), games.seats_of(room)
+
+
 def _is_user(user: Any) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 
@@ -467,10 +477,7 @@ def seat_take_by_invite(
 def seat_leave(*, room: Room, index: int, actor: Seat, now: datetime | None = None) -> None:
     """A human leaves: at once between rounds; during a round a bot keeps playing
     the seat (same tiles and side) until the result (arena: a walkover)."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     seat = _actor(seats, actor)
     if seat.index != index:
         raise ServiceError("not_seated", _("You are not seated at this table."))
@@ -510,10 +517,7 @@ def bot_add(
     *, room: Room, actor: Seat, index: int, level: str = "medium", now: datetime | None = None
 ) -> Seat:
     """The host puts a bot in an empty seat (at most ``seats - 1`` bots)."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     seat = _seat_at(seats, index)
     level = _check_level(level)
@@ -535,10 +539,7 @@ def bot_add(
 @transaction.atomic
 def bot_remove(*, room: Room, actor: Seat, index: int, now: datetime | None = None) -> None:
     """The host removes a bot: at once, or at the result during a round."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     seat = _seat_at(seats, index)
     if not seat.is_bot:
@@ -560,10 +561,7 @@ def bot_set_level(
     *, room: Room, actor: Seat, index: int, level: str, now: datetime | None = None
 ) -> Seat:
     """The host changes a bot's level; its hand and the chain stay as they are."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     seat = _seat_at(seats, index)
     level = _check_level(level)
@@ -588,10 +586,7 @@ def match_start(
     whose other seat is free, a medium bot takes that seat and a new match starts
     against it, even if the last match was left unfinished (site.md: the creator
     may restart alone against the computer)."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     host = _host(room, seats, actor)
     if room.paused:
         raise ServiceError("paused", _("The game is paused."))
@@ -633,10 +628,7 @@ def match_new(*, room: Room, actor: Seat, now: datetime | None = None) -> Round:
 @transaction.atomic
 def round_next(*, room: Room, actor: Seat, now: datetime | None = None) -> Round:
     """The host deals the next round (tables whose ``next_round`` is ``host``)."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     if room.paused:
         raise ServiceError("paused", _("The game is paused."))
@@ -653,10 +645,7 @@ def round_next(*, room: Room, actor: Seat, now: datetime | None = None) -> Round
 @transaction.atomic
 def player_ready(*, room: Room, actor: Seat, now: datetime | None = None) -> None:
     """A human confirms the next round (``all_ready``); the last one deals it."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     seat = _actor(seats, actor)
     if seat.substitute:
         raise ServiceError("not_seated", _("You are not seated at this table."))
@@ -675,10 +664,7 @@ def player_ready(*, room: Room, actor: Seat, now: datetime | None = None) -> Non
 @transaction.atomic
 def room_pause(*, room: Room, actor: Seat, now: datetime | None = None) -> None:
     """The host freezes the clock, the bots and the dealing; the time left is kept."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     if room.paused:
         if room.paused_by != "host":
@@ -692,10 +678,7 @@ def room_pause(*, room: Room, actor: Seat, now: datetime | None = None) -> None:
 @transaction.atomic
 def room_resume(*, room: Room, actor: Seat, now: datetime | None = None) -> None:
     """The host resumes: the clock continues from the remaining time."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     if not room.paused:
         return
@@ -714,10 +697,7 @@ def room_settings(
 ) -> Room:
     """The host changes the move clock (between rounds) or the table's options
     (before a match or after it ended; the seat count may change with them)."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     if room.status == Room.Status.PLAYING:
         raise _wrong_phase()
@@ -749,10 +729,7 @@ def _resize(room: Room, seats: Sequence[Seat], count: int) -> None:
 def annul_vote(*, room: Room, actor: Seat, now: datetime | None = None) -> bool:
     """A human votes to annul the match; when every human has, it counts for nobody.
     Returns whether the match is now annulled."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     seat = _actor(seats, actor)
     if seat.substitute:
         raise ServiceError("not_seated", _("You are not seated at this table."))
@@ -784,10 +761,7 @@ def layout_adjust(
     *, room: Room, actor: Seat, at: int, bend: str, now: datetime | None = None
 ) -> None:
     """The seat to act bends the drawn chain at link ``at`` (layout only, not a move)."""
-    now = games.now_or(now)
-    room = _lock_open(room)
-    rnd = _current(room)
-    seats = games.seats_of(room)
+    now, room, rnd, seats = _lock_with_seats(room, now)
     seat = _actor(seats, actor)
     if rnd is None or rnd.finished_at is not None or room.status != Room.Status.PLAYING:
         raise ServiceError("round_over")
