@@ -191,3 +191,15 @@ def first_legal(state: dict[str, Any]) -> dict[str, Any]:
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True)
+
+
+def solo_room(user, **kw):
+    """A parceria room of ``user`` with three easy bots (sync: wrap in sync_to_async)."""
+    from rooms import services
+    from rooms.models import Seat
+
+    room = services.room_create(user=user, name="Mesa", preset="parceria", **kw)
+    host = Seat.objects.get(room=room, index=0)
+    for index in (1, 2, 3):
+        services.bot_add(room=room, actor=host, index=index, level="easy")
+    return room

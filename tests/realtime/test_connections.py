@@ -13,17 +13,17 @@ from django.utils import timezone
 from games.models import Round
 from rooms import services
 from rooms.models import Room, Seat
-from tests.realtime.conftest import Player, advance, first_legal, my_turn, session_cookie, sweep
+from tests.realtime.conftest import (
+    Player,
+    advance,
+    first_legal,
+    my_turn,
+    session_cookie,
+    solo_room,
+    sweep,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _solo_room(user, **kw):
-    room = services.room_create(user=user, name="Mesa", preset="parceria", **kw)
-    host = Seat.objects.get(room=room, index=0)
-    for index in (1, 2, 3):
-        services.bot_add(room=room, actor=host, index=index, level="easy")
-    return room
 
 
 async def _user(django_user_model, name):
@@ -32,7 +32,7 @@ async def _user(django_user_model, name):
 
 async def _solo(django_user_model, **kw):
     ana = await _user(django_user_model, "ana")
-    room = await sync_to_async(_solo_room)(ana, **kw)
+    room = await sync_to_async(solo_room)(ana, **kw)
     cookie = await sync_to_async(session_cookie)(ana)
     return room, cookie
 

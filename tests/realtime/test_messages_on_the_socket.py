@@ -6,18 +6,10 @@ from asgiref.sync import sync_to_async
 
 from games.engine import ALL_TILES
 from rooms import services
-from rooms.models import Room, Seat
-from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie
+from rooms.models import Room
+from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie, solo_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _solo_room(user, **kw):
-    room = services.room_create(user=user, name="Mesa", preset="parceria", **kw)
-    host = Seat.objects.get(room=room, index=0)
-    for index in (1, 2, 3):
-        services.bot_add(room=room, actor=host, index=index, level="easy")
-    return room
 
 
 def _version(room) -> int:
@@ -26,7 +18,7 @@ def _version(room) -> int:
 
 async def _my_turn_at_a_table(django_user_model, **kw):
     ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
-    room = await sync_to_async(_solo_room)(ana, **kw)
+    room = await sync_to_async(solo_room)(ana, **kw)
     player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
     await player.send({"type": "start"})
     await player.until(my_turn)
