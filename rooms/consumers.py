@@ -159,16 +159,6 @@ def _consistent_state(room, seat) -> dict:
     return state
 
 
-def heartbeat(viewer: Viewer, index: int) -> None:
-    """The page's pings keep its seat's ``last_seen`` fresh, so the sweeper can
-    tell a live socket from one whose server process died."""
-    from rooms.services import seat_heartbeat
-
-    room = _room(viewer.code)
-    if room is not None:
-        seat_heartbeat(room=room, index=index, channel_name=viewer.channel_name)
-
-
 def close_socket(viewer: Viewer, index: int) -> None:
     from rooms.services import seat_disconnected
 
@@ -313,8 +303,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def handle(self, cmd: Command) -> None:
         if cmd.type == "ping":
             await self.send_json({"type": "pong", "ref": cmd.ref})
-            if self.seat_index is not None and not self.replaced:
-                await _db(heartbeat)(self.viewer, self.seat_index)
             return
         if cmd.type == "refresh":  # a client that saw a version gap
             self.version = -1

@@ -32,9 +32,6 @@ _UNSET: Any = object()
 TAKEOVER_AFTER = timedelta(minutes=2)  # away this long: a bot takes the seat
 PUBLIC_EMPTY_CLOSE_AFTER = timedelta(minutes=2)
 PRIVATE_EXPIRE_AFTER = timedelta(days=7)
-# A socket that has not been heard of this long is treated as closed: its server
-# process died without closing it (pages ping every 25 s; see seat_heartbeat).
-SILENT_AFTER = timedelta(minutes=3)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -837,17 +834,6 @@ def seat_connected(
 
 
 @transaction.atomic
-def seat_heartbeat(
-    *, room: Room, index: int, channel_name: str, now: datetime | None = None
-) -> None:
-    """A live socket says it is still there (its pings). Only ``last_seen`` moves:
-    no lock and no new version, since nobody else needs to hear of it."""
-    now = games.now_or(now)
-    Seat.objects.filter(
-        room_id=room.pk, index=index, connected=True, channel_name=channel_name
-    ).update(last_seen=now)
-
-
 def seat_disconnected(
     *, room: Room, index: int, channel_name: str, now: datetime | None = None
 ) -> None:
@@ -886,7 +872,7 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
     with no connected human, closes public rooms 2 minutes after their last human
     and private rooms after 7 days without activity. Idempotent; returns counts."""
     now = games.now_or(now)
-    done = {"fired": 0, "takeovers": 0, "silent": 0, "paused": 0, "closed": 0}
+    done = {"fired": 0, "takeovers": 0, "paused": 0, "closed": 0}
     due = Round.objects.filter(
         due_at__lte=now,
         room__status__in=(Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS),
@@ -904,11 +890,6 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
     ).values_list("room_id", "index")
     for room_id, index in list(away):
         done["takeovers"] += _safely(_sweep_takeover, room_id, index, now)
-    silent = Seat.objects.filter(
-        kind=Seat.Kind.HUMAN, connected=True, last_seen__lt=now - SILENT_AFTER
-    ).exclude(room__status=Room.Status.CLOSED)
-    for room_id, index, channel in list(silent.values_list("room_id", "index", "channel_name")):
-        done["silent"] += _safely(_sweep_silent, room_id, index, channel, now)
     open_rooms = Room.objects.exclude(status=Room.Status.CLOSED)
     connected = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, connected=True)
     empty = open_rooms.filter(~Exists(connected))
@@ -929,16 +910,6 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for room_id in expired:
         done["closed"] += _safely(_close_if, room_id, now, "expired", _private_expired)
     return done
-
-
-def _sweep_silent(room_id: int, index: int, channel_name: str, now: datetime) -> bool:
-    """A seat whose socket lived in a server process that died: as if it closed.
-    (Several Daphne processes: one that is killed never closes its sockets.)"""
-    room = Room.objects.filter(pk=room_id).first()
-    if room is None:
-        return False
-    seat_disconnected(room=room, index=index, channel_name=channel_name, now=now)
-    return True
 
 
 def _safely(func: Any, *args: Any, **kwargs: Any) -> int:
