@@ -80,3 +80,20 @@ class ServiceError(Exception):
         if ref is not None:
             body["ref"] = ref
         return body
+
+
+# People-facing messages for the knob an engine `InvalidRules` names (the engine
+# speaks English only); the form and the socket's `settings` both show these.
+RULE_ERRORS = {
+    "seats": _("A table has 2, 3 or 4 seats."),
+    "partnership": _("Pairs need exactly four seats."),
+    "hand_size": _("The hands do not fit in the 28 tiles (at least 2 tiles each)."),
+    "draw": _("A game with a boneyard must leave at least one tile to draw."),
+    "scoring": _("This table scores as 'opponents' or 'goat'."),
+    "target": _("The target must be between 50 and 300 points (goat: 101 or 125)."),
+}
+
+
+def rule_error_message(field: str | None):
+    """The translated message for an `InvalidRules` about ``field``."""
+    return RULE_ERRORS.get(field or "", _("These options cannot be played together."))

@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
+from rooms.errors import rule_error_message
 
 MOVE_SECONDS = (10, 15, 20, 30, 45, 60)
 OPTION_FIELDS = ("seats", "partnership", "hand_size", "draw", "scoring", "target")
@@ -25,17 +26,6 @@ PRESET_LABELS = {
     "goat": _("Goat (penalty points)"),
     "internacional": _("International (pairs)"),
     "internacional_dois": _("International (two players)"),
-}
-
-# People-facing messages for the knob an `InvalidRules` names (the engine speaks
-# English only and is not translated).
-RULE_ERRORS = {
-    "seats": _("A table has 2, 3 or 4 seats."),
-    "partnership": _("Pairs need exactly four seats."),
-    "hand_size": _("The hands do not fit in the 28 tiles (at least 2 tiles each)."),
-    "draw": _("A game with a boneyard must leave at least one tile to draw."),
-    "scoring": _("This table scores as 'opponents' or 'goat'."),
-    "target": _("The target must be between 50 and 300 points (goat: 101 or 125)."),
 }
 
 YES_NO = (("", _("As the table says")), ("1", _("Yes")), ("0", _("No")))
@@ -173,7 +163,7 @@ class CreateRoomForm(forms.Form):
         """Show the engine's complaint next to a field the person can change: a knob
         this preset does not offer goes to the form (or, for a boneyard that runs
         dry, to the hand size that causes it)."""
-        message = RULE_ERRORS.get(field or "", _("These options cannot be played together."))
+        message = rule_error_message(field)
         allowed = PRESET_OPTIONS.get(self.cleaned_data.get("preset"), frozenset())
         if field not in allowed:
             field = "hand_size" if field == "draw" and "hand_size" in allowed else None

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games import services as games
 from games.models import Round
-from rooms.errors import ServiceError
+from rooms.errors import ServiceError, rule_error_message
 from rooms.events import room_changed
 from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat, new_room_code
 
@@ -114,7 +114,7 @@ def _rules_for(preset: Any, options: Any) -> engine.RuleSet:
     try:
         return engine.RuleSet.preset(preset, **options)
     except engine.InvalidRules as exc:
-        raise _bad("invalid_rules", exc.message, field=exc.field) from None
+        raise _bad("invalid_rules", str(rule_error_message(exc.field)), field=exc.field) from None
     except TypeError:
         raise _bad("invalid_rules", _("Those options are not valid.")) from None
 

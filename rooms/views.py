@@ -23,7 +23,8 @@ from rooms import selectors, services
 from rooms.errors import ServiceError
 
 from . import page_strings
-from .forms import PRESET_LABELS, RULE_ERRORS, CreateRoomForm, preset_info
+from .errors import RULE_ERRORS
+from .forms import PRESET_LABELS, CreateRoomForm, preset_info
 
 GUEST_COOKIE = "domino_guest"
 GUEST_SALT = "domino.guest"
