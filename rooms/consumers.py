@@ -5,9 +5,13 @@ user or a guest seat cookie) and call the services in a worker thread
 (``database_sync_to_async(..., thread_sensitive=False)``: a sync consumer would
 serialise every table of the process on one thread).
 
-No private data travels through a group: the services broadcast only
-``{"type": "room.changed", "version": v}`` to ``room.<code>`` (and ``lobby``);
-each table socket then re-reads its own viewer's snapshot with
+Each change is built once by the service that commits it (`rooms.events`):
+the public state reaches every socket of the table through the room group
+(``room.state``), and each seat's private part only the socket bound to that
+seat (``seat.state``, sent to its channel first). A socket combines the two
+(`rooms.selectors.compose_state`) without touching the database. Connect,
+``refresh`` and anything unexpected (a missed private part, a seat that became
+this viewer's elsewhere) re-read the viewer's snapshot from the database with
 ``rooms.selectors.room_state``. Tab replacement goes straight to the replaced
 socket's channel (``seat.replaced``).
 """
@@ -26,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from domino_site.asyncdb import db_async
 from games.engine import IllegalAction
+from rooms.events import LOBBY_GROUP, guest_key, room_group
 from rooms.messages import (
     MAX_FRAME_BYTES,
     MOVE_TYPES,
@@ -34,6 +39,7 @@ from rooms.messages import (
     RateLimiter,
     parse_message,
 )
+from rooms.selectors import compose_state
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +50,6 @@ CLOSE_REPLACED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_FLOOD = 4008
-
-LOBBY_GROUP = "lobby"
-
-
-def room_group(code: str) -> str:
-    return f"room.{code}"
 
 
 def guest_token_from_scope(scope: dict[str, Any]) -> str | None:
@@ -245,13 +245,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.viewer = Viewer(
-            code=self.scope["url_route"]["kwargs"]["code"],
+            # Codes are upper case; the group and every lookup use the same name.
+            code=self.scope["url_route"]["kwargs"]["code"].strip().upper(),
             user=user if user is not None and user.is_authenticated else None,
             guest_token=guest_token_from_scope(self.scope),
             channel_name=self.channel_name,
         )
+        self.user_id = self.viewer.user.pk if self.viewer.user is not None else None
+        self.guest_key = guest_key(self.viewer.guest_token) if self.user_id is None else None
         self.version = -1
         self.seat_index: int | None = None
+        # Private parts received ahead of their public state: version -> (seat, part).
+        self.privates: dict[int, tuple[int, dict | None]] = {}
         self.replaced = False
         self.limiter = RateLimiter()
         self.group = room_group(self.viewer.code)
@@ -317,10 +322,48 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_error(code, message, cmd.ref)
 
     # -- from the channel layer
+    async def seat_state(self, event: dict) -> None:
+        """This socket's seat's private part of a change (its public state follows)."""
+        if self.replaced or event["version"] <= self.version:
+            return
+        self.privates[event["version"]] = (event["seat"], event["private"])
+
+    async def room_state(self, event: dict) -> None:
+        """A change's public state: combined with this seat's private part, or
+        re-read from the database when that part did not come."""
+        version = event["version"]
+        if self.replaced or version <= self.version:
+            return
+        mine = self._own_seat(event["owners"])
+        private = self.privates.pop(version, None)
+        self.privates = {v: p for v, p in self.privates.items() if v > version}
+        if mine is None:
+            self.seat_index = None
+            await self._send_snapshot(compose_state(event["public"], None, None))
+        elif private is not None and private[0] == mine:
+            self.seat_index = mine
+            await self._send_snapshot(compose_state(event["public"], private[1], mine))
+        else:  # a seat bound elsewhere or newly ours, or a lost message
+            await self._refresh()
+
     async def room_changed(self, event: dict) -> None:
+        """A bare version notice (no content): re-read if it is news."""
         if self.replaced or event.get("version", 0) <= self.version:
             return
         await self._refresh()
+
+    def _own_seat(self, owners: list) -> int | None:
+        """The seat this viewer plays, from the owners of a ``room.state``
+        (``[user id, guest key]`` or None per seat), as `viewer_seat` decides it."""
+        for index, owner in enumerate(owners):
+            if owner is None:
+                continue
+            if self.user_id is not None:
+                if owner[0] == self.user_id:
+                    return index
+            elif self.guest_key is not None and owner[0] is None and owner[1] == self.guest_key:
+                return index
+        return None
 
     async def seat_replaced(self, event: dict) -> None:
         self.replaced = True
@@ -382,12 +425,13 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
                                   "message": _("The lobby socket only answers ping.")})  # fmt: skip
 
     async def lobby_changed(self, event: dict) -> None:
-        await self._send_rooms()
+        await self._send_rooms(event.get("rooms"))
 
     room_changed = lobby_changed  # the contract's name for the same news
 
-    async def _send_rooms(self) -> None:
-        rows = await _db(lobby_rows)()
+    async def _send_rooms(self, rows: list | None = None) -> None:
+        if rows is None:  # at connect, or a notice without the rows
+            rows = await _db(lobby_rows)()
         if rows != self.rows:
             self.rows = rows
             await self.send_json({"type": "rooms", "rooms": rows})

@@ -1,22 +1,41 @@
 """After-commit side effects of a change to a room: tell, then schedule.
 
 `room_changed` is called by every service that changed a room, inside its
-transaction. Nothing happens unless the transaction commits (a refused or
-rolled-back change tells nobody), and a failing broadcast or scheduler never
-breaks the commit (``robust=True``; clients that miss a version ask again, and
-the sweeper fires what was not scheduled).
+transaction, after its last write. It builds the change once, while the rows
+are still locked (so the content is exactly the one of ``room.version``):
+
+* the public state (`rooms.selectors.public_state`), which goes to the room
+  group ``room.<CODE>`` with the seat owners' identities (for the consumers to
+  recognise their own seat; never sent to a browser);
+* each connected human seat's private part (hand, legal actions, mandatory
+  tile, pending pick), which goes to that seat's own socket channel only, and
+  before the public state, so a socket usually holds both when the public part
+  arrives.
+
+Consumers combine the two without a query (`rooms.selectors.compose_state`);
+connect, reconnect and a version gap re-read the database. No hand ever
+travels through the room group.
+
+Nothing happens unless the transaction commits (a refused or rolled-back change
+tells nobody), and a failing broadcast or scheduler never breaks the commit
+(``robust=True``; clients that miss a version ask again, and the sweeper fires
+what was not scheduled).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import logging
 from datetime import datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 
 log = logging.getLogger(__name__)
 
@@ -24,72 +43,110 @@ LOBBY_GROUP = "lobby"
 
 
 def room_group(code: str) -> str:
-    return f"room.{code}"
+    """The room's group; codes are upper case (a socket may use any case)."""
+    return f"room.{code.upper()}"
 
 
-def seat_group(code: str, index: int) -> str:
-    """Per-seat group for private data (architecture.md)."""
-    return f"room.{code}.seat.{index}"
+def guest_key(token: str | None) -> str | None:
+    """A keyed digest of a guest seat token: what the room group carries instead
+    of the token itself, so the layer never holds a usable seat credential."""
+    if not token:
+        return None
+    digest = hmac.new(settings.SECRET_KEY.encode(), token.encode(), hashlib.sha256)
+    return digest.hexdigest()[:32]
 
 
 def room_changed(room: Any, lobby: bool = False, round: Any = None) -> None:
-    """Register the broadcast of ``room.version`` (and the lobby's, when the public
-    list may change) and the scheduling of ``round``'s due action for after commit.
+    """Build the change of ``room`` (now, inside the transaction) and register its
+    broadcast, the lobby's when the public list may change, and the scheduling of
+    ``round``'s due action for after commit.
 
-    ``round`` is the room's current `games.Round` (looked up after commit when not
-    given).
+    ``round`` is the room's current `games.Round` (looked up when not given).
     """
-    code, version, room_id = room.code, room.version, room.pk
-    due = None
-    if round is not None:
-        due = (round.pk, round.version, round.due_at, round.due_kind)
+    from rooms.selectors import current_round
+
+    rnd = round if round is not None else current_round(room)
+    messages = change_messages(room, rnd)
+    due = (rnd.pk, rnd.version, rnd.due_at, rnd.due_kind) if rnd is not None else None
 
     def after_commit() -> None:
-        _broadcast(code, version, lobby)
-        _schedule(room_id, round is not None, due)
+        _broadcast(messages, lobby)
+        _schedule(due)
 
     transaction.on_commit(after_commit, robust=True)
 
 
-def _broadcast(code: str, version: int, lobby: bool) -> None:
+def change_messages(room: Any, rnd: Any) -> list[tuple[str, str, dict]]:
+    """The layer messages of one change: ``("send", channel, message)`` for each
+    connected human seat's private part, then ``("group", group, message)`` for
+    the public state."""
+    from rooms.models import Seat
+    from rooms.selectors import private_part, public_state
+
+    seats = list(Seat.objects.filter(room_id=room.pk).order_by("index"))
+    # Socket snapshots are in the site's default language whoever made the
+    # change (an English page's request must not rename bots for everyone).
+    with translation.override(settings.LANGUAGE_CODE):
+        public = public_state(room=room, seats=seats, rnd=rnd)
+    version = room.version
+    messages: list[tuple[str, str, dict]] = []
+    owners = []
+    for seat in seats:
+        owns = seat.is_human and not (seat.substitute and seat.substitute_reason != "away")
+        owners.append([seat.user_id, guest_key(seat.guest_token)] if owns else None)
+        if not (owns and seat.connected and seat.channel_name):
+            continue
+        private = private_part(rnd, seat.index) if rnd is not None else None
+        message = {"type": "seat.state", "version": version, "seat": seat.index, "private": private}
+        messages.append(("send", seat.channel_name, message))
+    group_message = {"type": "room.state", "version": version, "public": public, "owners": owners}
+    messages.append(("group", room_group(room.code), group_message))
+    return messages
+
+
+def _broadcast(messages: list[tuple[str, str, dict]], lobby: bool) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    messages = [(room_group(code), {"type": "room.changed", "version": version})]
     if lobby:
-        messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
-    for group, message in messages:
-        send(layer, group, message)
+        from rooms.selectors import public_rooms
+
+        # The lobby rows are read once here, not once per lobby socket.
+        rows = public_rooms()
+        messages = [*messages, ("group", LOBBY_GROUP, {"type": "lobby.changed", "rooms": rows})]
+    deliver(layer, messages)
 
 
-def send(layer: Any, group: str, message: dict) -> None:
-    """``group_send`` from sync code; from a thread that runs an event loop itself
-    (async_to_sync refuses there) the send is scheduled on that loop instead."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
+async def _deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
+    # In order: a seat's private part reaches its socket before the public state.
+    for how, target, message in messages:
         try:
-            async_to_sync(layer.group_send)(group, message)
+            if how == "send":
+                await layer.send(target, message)
+            else:
+                await layer.group_send(target, message)
         except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
-            log.exception("group_send to %s failed", group)
+            log.exception("channel layer %s to %s failed", how, target)
+
+
+def deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
+    """Send ``messages`` from sync code; from a thread that runs an event loop
+    itself (async_to_sync refuses there) they are scheduled on that loop instead."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(_deliver)(layer, messages)
         return
-    task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
+    task = loop.create_task(_deliver(layer, messages))
     task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
 
-def _schedule(
-    room_id: int, known: bool, due: tuple[int, int, datetime | None, str | None] | None
-) -> None:
-    if not known:
-        from games.models import Round
+def send(layer: Any, group: str, message: dict) -> None:
+    """``group_send`` of one message from sync code (see `deliver`)."""
+    deliver(layer, [("group", group, message)])
 
-        row = (
-            Round.objects.filter(room_id=room_id)
-            .order_by("-id")
-            .values_list("id", "version", "due_at", "due_kind")
-            .first()
-        )
-        due = tuple(row) if row else None
+
+def _schedule(due: tuple[int, int, datetime | None, str | None] | None) -> None:
     if due is None or due[2] is None:
         return
     from games.scheduling import schedule_due

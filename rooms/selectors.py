@@ -1,13 +1,19 @@
 """Reads for pages and sockets: the per-viewer room snapshot and the lobby list.
 
 `room_state` is the protocol's ``room`` message. Hidden information is
-structural: the round part is built from `engine.Round.view(seat)` of the
-viewer's own seat, or for spectators from a view with the private fields
-removed; other seats only ever appear as tile counts (until the result reveal).
+structural: every viewer shares `public_state`, built from the engine's
+watcher view (`engine.Round.public_view`, an allow-list), and a seated viewer
+adds only its own seat's `private_part` (`engine.Round.private_view`); other
+seats only ever appear as tile counts (until the result reveal).
+
+A change is built once: the service that commits it calls `public_state` and
+`private_part` for each seat (`rooms.events`), and each socket combines the two
+with `compose_state` without a query.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,9 +23,6 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from games.models import Move, Round
 from rooms.models import Room, Seat
-
-# Per-viewer fields of `Round.view` that a spectator must not get.
-_PRIVATE_VIEW_FIELDS = ("hand", "legal")
 
 
 def room_for_code(code: str) -> Room | None:
@@ -62,30 +65,77 @@ def current_round(room: Room) -> Round | None:
 
 
 def room_state(*, room: Room, viewer: Seat | None) -> dict[str, Any]:
-    """The protocol's ``room`` message for ``viewer`` (None: a spectator)."""
+    """The protocol's ``room`` message for ``viewer`` (None: a spectator), read
+    from the database (connect, reconnect, a version gap)."""
     seats = list(Seat.objects.filter(room=room).order_by("index"))
     rnd = current_round(room)
-    rules = room.ruleset
     index = viewer.index if viewer is not None and viewer.room_id == room.pk else None
     if index is not None and not (index < len(seats) and seats[index].pk == viewer.pk):
         index = None
-    view = _view(rnd, index) if rnd is not None else None
+    public = public_state(room=room, seats=seats, rnd=rnd)
+    private = private_part(rnd, index) if rnd is not None and index is not None else None
+    return compose_state(public, private, index)
+
+
+def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dict[str, Any]:
+    """Everything of the ``room`` message that every viewer of ``room`` gets: the
+    message of a spectator (no hand, no legal actions, no invite link). Built once
+    per change and combined with each seat's `private_part` by `compose_state`."""
+    rules = room.ruleset
+    view = rnd.engine().public_view() if rnd is not None else None
     counts = view["tile_counts"] if view else None
-    is_host = index is not None and room.host_seat == index
     return {
         "type": "room",
         "version": room.version,
-        "room": _room_part(room, show_invite=index is not None),
-        "you": {
-            "seat": index,
-            "is_host": is_host,
-            "side": rules.side_of(index) if index is not None else None,
-        },
+        "room": _room_part(room, show_invite=False),
+        "you": {"seat": None, "is_host": False, "side": None},
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
         "match": _match_part(rnd),
         "round": _round_part(rnd, view) if rnd is not None else None,
         "log": _log(rnd, view) if rnd is not None else [],
+        "_invite": room.invite_path,  # for seated viewers only; compose_state pops it
     }
+
+
+def private_part(rnd: Round, index: int) -> dict[str, Any] | None:
+    """What only seat ``index`` may see of the round (engine.Round.private_view):
+    its hand, legal actions, the mandatory tile it holds, its pending pick."""
+    eng = rnd.engine()
+    if not 0 <= index < eng.rules.seats:
+        return None
+    return eng.private_view(index)
+
+
+def compose_state(
+    public: dict[str, Any], private: dict[str, Any] | None, index: int | None
+) -> dict[str, Any]:
+    """The ``room`` message of the viewer at seat ``index`` (None: a spectator)
+    from the shared `public_state` and that seat's `private_part`. Copies only the
+    parts it changes: ``public`` is shared by every socket of the table."""
+    state = {key: value for key, value in public.items() if key != "_invite"}
+    if index is None:
+        return state
+    room = public["room"]
+    state["room"] = {**room, "invite_url": public.get("_invite")}
+    side = private["side"] if private is not None else _side_of(public, index)
+    state["you"] = {"seat": index, "is_host": room["host_seat"] == index, "side": side}
+    round_ = public["round"]
+    if round_ is not None and private is not None:
+        round_ = {
+            **round_,
+            "hand": private["hand"],
+            "legal": private["legal"],
+            "mandatory_tile": private["mandatory_tile"],
+        }
+        if round_["pick_off"] is not None:
+            round_["pick_off"] = {**round_["pick_off"], "mine": private["pick_mine"]}
+        state["round"] = round_
+    return state
+
+
+def _side_of(public: dict[str, Any], index: int) -> int | None:
+    seats = public["seats"]
+    return seats[index]["side"] if index < len(seats) else None
 
 
 def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
@@ -104,7 +154,11 @@ def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
     }
 
 
-BOT_LABELS = {"easy": _lazy("Bot (easy)"), "medium": _lazy("Bot (medium)"), "hard": _lazy("Bot (hard)")}
+BOT_LABELS = {
+    "easy": _lazy("Bot (easy)"),
+    "medium": _lazy("Bot (medium)"),
+    "hard": _lazy("Bot (hard)"),
+}
 
 
 def seat_name(seat: Seat) -> str:
@@ -151,23 +205,6 @@ def _match_part(rnd: Round | None) -> dict[str, Any] | None:
         "annulled": match.annulled,
         "annul_votes": list(match.annul_votes),
     }
-
-
-def _view(rnd: Round, index: int | None) -> dict[str, Any]:
-    """`Round.view` of the viewer's seat; for a spectator seat 0's view with every
-    private field emptied (the chain, counts and history are public)."""
-    seats = rnd.engine().rules.seats
-    if index is not None and index < seats:
-        return rnd.view(index)
-    view = rnd.view(0)
-    for field in _PRIVATE_VIEW_FIELDS:
-        view[field] = []
-    view["seat"] = None
-    view["side"] = None
-    if view.get("pick_off"):
-        view["pick_off"]["mine"] = None
-    view["mandatory_tile"] = None  # its holder's to see
-    return view
 
 
 def _round_part(rnd: Round, view: dict[str, Any]) -> dict[str, Any]:

@@ -93,9 +93,7 @@ def choose_opener(
         if previous.reason == "domino" and previous.last_player is not None:
             return previous.last_player, None
         candidates = rules.seats_of(previous.winner)
-        best = min(
-            candidates, key=lambda s: (previous.pips[s], (s - previous.opener) % seats)
-        )
+        best = min(candidates, key=lambda s: (previous.pips[s], (s - previous.opener) % seats))
         return best, None
 
     if rules.first_opening == "double_six":  # the common case, without building `holder`
@@ -155,9 +153,7 @@ class Round:
         self.is_over = False
 
     @classmethod
-    def deal(
-        cls, rules: RuleSet, rng: Any, previous: RoundResult | None = None
-    ) -> Round:
+    def deal(cls, rules: RuleSet, rng: Any, previous: RoundResult | None = None) -> Round:
         """Shuffle with ``rng`` (a ``random.Random``), deal ``hand_size`` tiles to each
         seat in seat order, and pick the opener from ``rules`` and ``previous``."""
         # A uniform shuffle by random sort keys: as fair as rng.shuffle (53-bit keys
@@ -172,7 +168,11 @@ class Round:
             order = list(ALL_TILES)
             rng.shuffle(order)
         six_six = tiles.index(DOUBLES[6])
-        if previous is None and rules.first_opening == "double_six" and six_six < len(tiles) - len(rest):
+        if (
+            previous is None
+            and rules.first_opening == "double_six"
+            and six_six < len(tiles) - len(rest)
+        ):
             opener, mandatory = six_six // size, DOUBLES[6]  # the common case, found directly
         else:
             opener, mandatory = choose_opener(rules, hands, previous)
@@ -266,7 +266,9 @@ class Round:
         rnd._tiebreak_order = tiebreak_order
         # The deal as dealt, turned into JSON only when asked for (`initial`): either
         # the shuffled set the hands were sliced from, or copies of the given hands.
-        rnd._deal = (dealt, None) if dealt is not None else (tuple(map(tuple, hands)), tuple(boneyard))
+        rnd._deal = (
+            (dealt, None) if dealt is not None else (tuple(map(tuple, hands)), tuple(boneyard))
+        )
         rnd._initial = None
         return rnd
 
@@ -585,13 +587,9 @@ class Round:
         fits_b = tile.a == y or tile.b == y
         if end is None:
             if fits_a and fits_b:
-                raise IllegalAction(
-                    "end_required", f"{tile} fits both ends: choose end A or end B"
-                )
+                raise IllegalAction("end_required", f"{tile} fits both ends: choose end A or end B")
             if not (fits_a or fits_b):
-                raise IllegalAction(
-                    "does_not_fit", f"{tile} fits neither end ({x} and {y})"
-                )
+                raise IllegalAction("does_not_fit", f"{tile} fits neither end ({x} and {y})")
             end = "A" if fits_a else "B"
         elif end == "A" and not fits_a:
             raise IllegalAction("does_not_fit", f"{tile} does not fit end A ({x})")
@@ -726,7 +724,8 @@ class Round:
             return
         order = self._tiebreak_order or ALL_TILES
         revealed = [
-            {"seat": s, "index": i, "tile": str(order[i])} for s, i in sorted(pick["current"].items())
+            {"seat": s, "index": i, "tile": str(order[i])}
+            for s, i in sorted(pick["current"].items())
         ]
         pick["rounds"].append(revealed)
         pick["current"] = {}
@@ -776,29 +775,59 @@ class Round:
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know, JSON-safe: its own hand and public facts only."""
+        """What ``seat`` may know, JSON-safe: its own hand and public facts only.
+
+        It is `public_view` with `private_view(seat)` laid over it::
+
+            >>> import random
+            >>> from games.engine import PRESETS
+            >>> rnd = Round.deal(PRESETS["duelo"], random.Random(1))
+            >>> view = rnd.view(0)
+            >>> len(view["hand"]) == view["tile_counts"][0] == 7
+            True
+        """
+        view = self.public_view()
+        mine = self.private_view(seat)
+        if view["pick_off"] is not None:
+            view["pick_off"]["mine"] = mine.pop("pick_mine")
+        else:
+            mine.pop("pick_mine")
+        view.update(mine)
+        return view
+
+    def public_view(self) -> dict[str, Any]:
+        """What a watcher may know: every public fact and no tile of any hand.
+
+        An allow-list (fields are added here one by one), so a field added later
+        to a seat's view never reaches watchers by accident::
+
+            >>> import random
+            >>> from games.engine import PRESETS
+            >>> rnd = Round.deal(PRESETS["duelo"], random.Random(1))
+            >>> watcher = rnd.public_view()
+            >>> watcher["hand"], watcher["legal"], watcher["seat"]
+            ([], [], None)
+        """
         rules = self.rules
         ends = self._ends
         pick_off = None
         if self._pick is not None:
             pick = self._pick
-            pending = sorted(self.pending_picks)
             pick_off = {
                 "pickers": list(pick["pickers"]),
-                "pending": pending,
+                "pending": sorted(self.pending_picks),
                 "taken": sorted(pick["taken"]),
                 "rounds": [list(map(dict, r)) for r in pick["rounds"]],
-                "mine": pick["current"].get(seat),
+                "mine": None,
             }
         result = self._result
-        mandatory = self.mandatory_tile
         return {
             "rules": rules.to_dict(),
-            "seat": seat,
-            "side": rules.side_of(seat),
+            "seat": None,
+            "side": None,
             "turn": self.turn,
             "opener": self.opener,
-            "hand": [str(t) for t in self._hands[seat]],
+            "hand": [],
             "chain": [_link_dict(link) for link in self._links()],
             "ends": {"A": ends[0], "B": ends[1]} if ends else None,
             "tile_counts": [len(h) for h in self._hands],
@@ -806,12 +835,33 @@ class Round:
             "passes_in_row": self.passes_in_row,
             "last_player": self.last_player,
             "history": [_history_entry(s, a, e) for s, a, e in self._history],
+            "legal": [],
+            "mandatory_tile": None,
+            "pick_off": pick_off,
+            "result": result.to_dict() if result else None,
+        }
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """The part of ``seat``'s view that only ``seat`` may see: its hand, its
+        legal actions, the mandatory tile when it holds it, and its own pending
+        tie-break pick (``pick_mine``)::
+
+            >>> import random
+            >>> from games.engine import PRESETS
+            >>> rnd = Round.deal(PRESETS["duelo"], random.Random(1))
+            >>> sorted(rnd.private_view(1))
+            ['hand', 'legal', 'mandatory_tile', 'pick_mine', 'seat', 'side']
+        """
+        mandatory = self.mandatory_tile
+        return {
+            "seat": seat,
+            "side": self.rules.side_of(seat),
+            "hand": [str(t) for t in self._hands[seat]],
             "legal": [a.to_dict() for a in self.legal_actions(seat)],
             # Only its holder is told which tile is mandatory: the others must not
             # learn a tile of another hand (the opener's identity is public anyway).
             "mandatory_tile": str(mandatory) if mandatory and seat == self.opener else None,
-            "pick_off": pick_off,
-            "result": result.to_dict() if result else None,
+            "pick_mine": self._pick["current"].get(seat) if self._pick is not None else None,
         }
 
     @classmethod
@@ -871,9 +921,7 @@ class Round:
             "mandatory_tile": str(self._mandatory) if self._mandatory else None,
             "passes_in_row": self.passes_in_row,
             "last_player": self.last_player,
-            "history": [
-                [s, a.to_dict(), list(e) if e else None] for s, a, e in self._history
-            ],
+            "history": [[s, a.to_dict(), list(e) if e else None] for s, a, e in self._history],
             "first_of_match": self._first_of_match,
             "initial": self.initial,
             "pick": None

@@ -320,7 +320,11 @@ def test_a_move_is_broadcast_and_its_next_due_scheduled_after_commit(
     with django_capture_on_commit_callbacks(execute=True):
         human_move(room, current(room).engine().turn, clock())
     rnd = current(room)
-    assert sent == [(f"room.{room.code}", {"type": "room.changed", "version": fresh(room).version})]
+    [(group, message)] = sent  # nobody is connected: the public state only
+    assert group == f"room.{room.code}"
+    assert message["type"] == "room.state" and message["version"] == fresh(room).version
+    assert message["public"]["version"] == fresh(room).version
+    assert message["public"]["round"]["hand"] == [] and message["public"]["round"]["legal"] == []
     assert scheduled == [
         {"round_id": rnd.pk, "version": rnd.version, "due_at": rnd.due_at, "kind": "clock"}
     ]

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from rooms import events, services
 from rooms.errors import ServiceError
-from tests.site.helpers import current, fresh, two_humans
+from tests.site.helpers import current, fresh, seat, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -20,6 +20,9 @@ class FakeLayer:
 
     async def group_send(self, group: str, message: dict) -> None:
         self.sent.append((group, message))
+
+    async def send(self, channel: str, message: dict) -> None:
+        self.sent.append((channel, message))
 
 
 @pytest.fixture
@@ -50,8 +53,10 @@ def test_a_change_is_told_to_the_room_group_after_commit(
     for callback in callbacks:
         callback()
     version = fresh(room).version
-    assert (f"room.{room.code}", {"type": "room.changed", "version": version}) in layer.sent
-    assert ("lobby", {"type": "lobby.changed"}) in layer.sent
+    told = {group: message for group, message in layer.sent}
+    assert told[f"room.{room.code}"]["type"] == "room.state"
+    assert told[f"room.{room.code}"]["version"] == version
+    assert told["lobby"]["type"] == "lobby.changed" and "rooms" in told["lobby"]
     rnd = current(room)
     assert scheduled == [
         {"round_id": rnd.pk, "version": rnd.version, "due_at": rnd.due_at, "kind": "clock"}
@@ -86,7 +91,30 @@ def test_room_changed_without_a_round_looks_it_up_after_commit(
         events.room_changed(fresh(room))
     rnd = current(room)
     assert scheduled[-1]["round_id"] == rnd.pk and scheduled[-1]["due_at"] == rnd.due_at
-    assert layer.sent[-1][1]["type"] == "room.changed"
+    assert layer.sent[-1][1]["type"] == "room.state"
+
+
+def test_each_connected_seat_gets_only_its_own_hand_on_its_channel_before_the_public_state(
+    make_user, clock, layer, scheduled, django_capture_on_commit_callbacks
+):
+    room, ana, bruno = two_humans(make_user, clock())
+    services.seat_connected(room=room, index=0, channel_name="chan-ana", now=clock())
+    services.seat_connected(room=room, index=1, channel_name="chan-bruno", now=clock())
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    layer.sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        events.room_changed(fresh(room))
+    eng = current(room).engine()
+    hands = [eng.private_view(index)["hand"] for index in range(2)]
+    assert [target for target, _ in layer.sent] == ["chan-ana", "chan-bruno", f"room.{room.code}"]
+    for index, (_, message) in enumerate(layer.sent[:2]):
+        assert message["type"] == "seat.state" and message["seat"] == index
+        assert sorted(message["private"]["hand"]) == sorted(hands[index])
+    public = layer.sent[2][1]
+    for hand in hands:
+        for tile in hand:
+            assert tile not in str(public["public"]["round"]) + str(public["public"]["log"])
+    assert public["owners"][0][0] == ana.user_id and public["owners"][1][0] == bruno.user_id
 
 
 def test_send_works_from_sync_code_and_inside_a_running_loop():
