@@ -1,0 +1,187 @@
+"""Bench-only ASGI module (``bench/load.py`` serves it; never used by the site).
+
+    daphne bench._relay_asgi:application
+
+It is the site's own ``domino_site.asgi.application``, unchanged, plus two things
+that only the load benchmark mounts:
+
+* ``ws/relay/<group>/``: a bare relay consumer. It joins the channel-layer group
+  ``relay.<group>`` and ``group_send``s every text frame it receives to that
+  group; each group message goes to the socket as it is. Same process, same
+  channel layer as the table sockets: the floor the table sockets are compared
+  with (a move has to be relayed to four sockets at least this fast).
+* ``GET /bench/stats``: JSON counters of this process: every database query
+  (an execute wrapper installed on each new connection, all threads alike),
+  calls of ``games.services.action_apply`` and the time spent in them, the
+  process' CPU time and resident memory. The bench takes differences.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import resource
+import threading
+import time
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "domino_site.settings")
+
+import django  # noqa: E402
+
+django.setup()  # before anything imports models (domino_site.asgi does it again: harmless)
+
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.routing import URLRouter  # noqa: E402
+from django.db.backends.signals import connection_created  # noqa: E402
+from django.urls import re_path  # noqa: E402
+
+import games.services  # noqa: E402
+from domino_site.asgi import application as site_application  # noqa: E402
+
+
+class Counters:
+    """Process-wide counters, updated from any thread."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.queries = 0
+        self.query_seconds = 0.0
+        self.moves = 0
+        self.move_errors = 0
+        self.move_seconds = 0.0
+        self.connections = 0
+
+    def snapshot(self) -> dict:
+        with self.lock:
+            data = {
+                "pid": os.getpid(),
+                "queries": self.queries,
+                "query_seconds": self.query_seconds,
+                "moves": self.moves,
+                "move_errors": self.move_errors,
+                "move_seconds": self.move_seconds,
+                "connections": self.connections,
+            }
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        data["cpu_seconds"] = usage.ru_utime + usage.ru_stime
+        data["rss_kb"] = _rss_kb()
+        data["time"] = time.time()
+        return data
+
+
+counters = Counters()
+
+
+def _rss_kb() -> int:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+# ------------------------------------------------------------------ queries
+
+
+def _count_query(execute, sql, params, many, context):
+    start = time.perf_counter()
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        elapsed = time.perf_counter() - start
+        with counters.lock:
+            counters.queries += 1
+            counters.query_seconds += elapsed
+
+
+def _on_connection_created(sender, connection, **kwargs) -> None:
+    # Called on every (re)connection of a thread's DatabaseWrapper, pooled or not:
+    # the wrapper list belongs to that DatabaseWrapper, so add ours once.
+    with counters.lock:
+        counters.connections += 1
+    if _count_query not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_count_query)
+
+
+connection_created.connect(_on_connection_created, weak=False)
+
+
+# ------------------------------------------------------------------ moves
+
+_action_apply = games.services.action_apply
+
+
+@functools.wraps(_action_apply)
+def _timed_action_apply(*args, **kwargs):
+    start = time.perf_counter()
+    ok = False
+    try:
+        result = _action_apply(*args, **kwargs)
+        ok = True
+        return result
+    finally:
+        elapsed = time.perf_counter() - start
+        with counters.lock:
+            if ok:
+                counters.moves += 1
+            else:
+                counters.move_errors += 1
+            counters.move_seconds += elapsed
+
+
+# The table consumer calls it through the module (``games.action_apply(...)``).
+games.services.action_apply = _timed_action_apply
+
+
+# ------------------------------------------------------------------ the relay
+
+
+class RelayConsumer(AsyncWebsocketConsumer):
+    """Every text frame received goes to the whole group, this socket included."""
+
+    async def connect(self) -> None:
+        self.group = "relay." + self.scope["url_route"]["kwargs"]["group"]
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if text_data is not None:
+            await self.channel_layer.group_send(
+                self.group, {"type": "relay.message", "text": text_data}
+            )
+
+    async def relay_message(self, event: dict) -> None:
+        await self.send(text_data=event["text"])
+
+
+relay_application = URLRouter(
+    [re_path(r"^ws/relay/(?P<group>[A-Za-z0-9_-]{1,60})/$", RelayConsumer.as_asgi())]
+)
+
+
+async def _stats(send) -> None:
+    body = json.dumps(counters.snapshot()).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json"), (b"cache-control", b"no-store")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def application(scope, receive, send):
+    path = scope.get("path", "")
+    if scope["type"] == "http" and path == "/bench/stats":
+        return await _stats(send)
+    if scope["type"] == "websocket" and path.startswith("/ws/relay/"):
+        return await relay_application(scope, receive, send)
+    return await site_application(scope, receive, send)
