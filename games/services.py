@@ -17,6 +17,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -181,7 +182,9 @@ def players_of(seats: Sequence[Seat]) -> list[dict[str, Any]]:
 
 def match_begin(room: Room, seats: Sequence[Seat], now: datetime) -> Match:
     """A new match (scores at zero, first-round opening) and its first round."""
-    last = Match.objects.filter(room_id=room.pk).order_by("-number").values_list("number", flat=True)
+    last = (
+        Match.objects.filter(room_id=room.pk).order_by("-number").values_list("number", flat=True)
+    )
     number = (last.first() or 0) + 1
     match = Match(room=room, number=number, created_at=now)
     match.store(engine.Match(room.ruleset))
@@ -342,7 +345,9 @@ def match_award(match: Match, winner: int | None, reason: str, now: datetime) ->
     match.save()
 
 
-def walkover(room: Room, rnd: Round, seats: Sequence[Seat], losers: set[int], now: datetime) -> None:
+def walkover(
+    room: Room, rnd: Round, seats: Sequence[Seat], losers: set[int], now: datetime
+) -> None:
     """The arena's W.O.: the seats in ``losers`` lose the series."""
     match = rnd.match
     rules = room.ruleset
@@ -360,40 +365,107 @@ def round_due_fire(*, round_id: int, version: int, now: datetime | None = None) 
 
     Idempotent: duplicates, retries and late deliveries return False and change
     nothing. One action per call; the next one is scheduled after commit.
+
+    No search runs under a lock: the bot (or the timeout's medium bot) decides
+    from an unlocked read of the round at its version, then the action is
+    applied under the locks only if the round is still at that version and the
+    same seat is still due; otherwise it decides again on the fresh state (a
+    person's move that won the race stands, and nobody moves twice).
     """
     now = now_or(now)
-    room_id = Round.objects.filter(pk=round_id).values_list("room_id", flat=True).first()
-    if room_id is None:
+    for _attempt in range(3):
+        due = _read_due(round_id, now)
+        if due is None or due.version != version:
+            return False
+        if due.kind == Round.DueKind.WALKOVER:
+            return _fire_walkover(due, now)
+        action, by = _server_action(due.rnd, due.seat, due.kind)
+        outcome = _apply_due(due, action, by, now)
+        if outcome != "stale":
+            return outcome == "applied"
+        version = _round_version(round_id)  # the round moved on: look again
+    return False
+
+
+@dataclass
+class _Due:
+    """A round's due action as read without locks: who acts, how, at which version."""
+
+    rnd: Round
+    version: int
+    kind: str
+    seat: Seat | None
+
+
+def _round_version(round_id: int) -> int | None:
+    return Round.objects.filter(pk=round_id).values_list("version", flat=True).first()
+
+
+def _due_now(
+    room: Room, rnd: Round, seats: Sequence[Seat], now: datetime
+) -> tuple[str, int] | None:
+    """``(kind, seat index)`` of what is due at ``now`` from these rows, or None."""
+    if room.is_closed or room.paused or rnd.due_at is None or rnd.due_at > now:
+        return None
+    if rnd.due_kind == Round.DueKind.WALKOVER:
+        return (Round.DueKind.WALKOVER, -1) if _walkover_pending(room, rnd, seats) else None
+    if room.status != Room.Status.PLAYING:
+        return None
+    dues = [d for d in _seat_dues(room, rnd, seats) if d[0] <= now]
+    return (dues[0][1], dues[0][2]) if dues else None
+
+
+def _read_due(round_id: int, now: datetime) -> _Due | None:
+    """The due action of the room's current round ``round_id``, read without locks."""
+    rnd = Round.objects.select_related("match", "room").filter(pk=round_id).first()
+    if rnd is None:
+        return None
+    room = rnd.room
+    latest = Round.objects.filter(room_id=room.pk).order_by("-id").values_list("id", flat=True)
+    if latest.first() != rnd.pk:
+        return None
+    seats = seats_of(room)
+    due = _due_now(room, rnd, seats, now)
+    if due is None:
+        return None
+    kind, index = due
+    return _Due(rnd=rnd, version=rnd.version, kind=kind, seat=seats[index] if index >= 0 else None)
+
+
+def _lock_due(due: _Due, now: datetime) -> tuple[Room, Round, list[Seat]] | None:
+    """Lock the room and round; None unless the same action is still due."""
+    room = lock_room(due.rnd.room_id)
+    rnd = lock_current_round(room)
+    if rnd is None or rnd.pk != due.rnd.pk or rnd.version != due.version:
+        return None
+    seats = seats_of(room)
+    index = due.seat.index if due.seat is not None else -1
+    if _due_now(room, rnd, seats, now) != (due.kind, index):
+        return None
+    return room, rnd, seats
+
+
+@transaction.atomic
+def _apply_due(due: _Due, action: engine.Action, by: str, now: datetime) -> str:
+    """``"applied"``, or ``"stale"`` when the round changed since ``due`` was read."""
+    locked = _lock_due(due, now)
+    if locked is None:
+        return "stale"
+    room, rnd, seats = locked
+    apply_locked(room, rnd, seats, due.seat.index, action, by, now)
+    return "applied"
+
+
+@transaction.atomic
+def _fire_walkover(due: _Due, now: datetime) -> bool:
+    locked = _lock_due(due, now)
+    if locked is None:
         return False
-    with transaction.atomic():
-        room = lock_room(room_id)
-        if room.is_closed or room.paused:
-            return False
-        rnd = lock_current_round(room)
-        if (
-            rnd is None
-            or rnd.pk != round_id
-            or rnd.version != version
-            or rnd.due_at is None
-            or rnd.due_at > now
-        ):
-            return False
-        seats = seats_of(room)
-        if rnd.due_kind == Round.DueKind.WALKOVER:
-            if not _walkover_pending(room, rnd, seats):
-                return False
-            losers = {s.index for s in seats if s.active_human and not s.ready}
-            walkover(room, rnd, seats, losers, now)
-            touch(room, now, lobby=True, rnd=rnd)
-            return True
-        dues = [d for d in _seat_dues(room, rnd, seats) if d[0] <= now]
-        if room.status != Room.Status.PLAYING or not dues:
-            return False
-        _, kind, index = dues[0]
-        seat = seats[index]
-        action, by = _server_action(rnd, seat, kind)
-        apply_locked(room, rnd, seats, index, action, by, now)
-        return True
+    room, rnd, seats = locked
+    losers = {s.index for s in seats if s.active_human and not s.ready}
+    walkover(room, rnd, seats, losers, now)
+    touch(room, now, lobby=True, rnd=rnd)
+    return True
 
 
 def _server_action(rnd: Round, seat: Seat, kind: str) -> tuple[engine.Action, str]:

@@ -232,7 +232,22 @@ LONG_DUEL = {
         ["0-6", "5-5", "3-6", "0-5", "2-4", "1-3", "0-0"],
         ["1-2", "4-6", "0-2", "1-5", "6-6", "2-2", "3-3"],
     ],
-    "boneyard": ["0-1", "4-5", "0-3", "0-4", "2-5", "2-3", "3-5", "3-4", "4-4", "1-6", "1-1", "5-6", "2-6", "1-4"],
+    "boneyard": [
+        "0-1",
+        "4-5",
+        "0-3",
+        "0-4",
+        "2-5",
+        "2-3",
+        "3-5",
+        "3-4",
+        "4-4",
+        "1-6",
+        "1-1",
+        "5-6",
+        "2-6",
+        "1-4",
+    ],
     "opener": 1,
     "mandatory_tile": "6-6",
 }
@@ -328,3 +343,72 @@ def test_a_move_is_broadcast_and_its_next_due_scheduled_after_commit(
     assert scheduled == [
         {"round_id": rnd.pk, "version": rnd.version, "due_at": rnd.due_at, "kind": "clock"}
     ]
+
+
+# ---------------------------------------------------------------------- decide outside the lock
+
+
+def test_the_bot_decides_with_no_lock_held(make_user, clock, monkeypatch):
+    from django.db import transaction
+
+    inside = []
+    real = games._server_action
+
+    def deciding(rnd, seat, kind):
+        inside.append(len(transaction.get_connection().atomic_blocks))
+        return real(rnd, seat, kind)
+
+    monkeypatch.setattr(games, "_server_action", deciding)
+    room = room_with_bots(make_user("ana"), clock(), preset="duelo", level="hard")
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    test_depth = len(transaction.get_connection().atomic_blocks)  # the test's own transaction
+    play_round(room, clock())
+    assert inside and set(inside) == {test_depth}, "no search runs inside a service transaction"
+
+
+def test_a_timeout_that_loses_the_race_to_the_persons_move_changes_nothing(
+    make_user, clock, monkeypatch
+):
+    room, *_ = started_duel(make_user, clock, move_seconds=20)
+    rnd = current(room)
+    turn = rnd.engine().turn
+    late = clock.tick(20)
+    real = games._server_action
+
+    def racing(rnd_, seat_, kind):
+        decided = real(rnd_, seat_, kind)
+        human_move(room, turn, late)  # the person's move lands while the timeout decides
+        return decided
+
+    monkeypatch.setattr(games, "_server_action", racing)
+    assert not games.round_due_fire(round_id=rnd.pk, version=rnd.version, now=late)
+    assert list(Move.objects.filter(round=rnd).values_list("seat", "by")) == [(turn, "person")]
+    after = current(room)
+    assert after.engine().turn == 1 - turn, "the other seat keeps its turn"
+    assert after.due_kind == "clock" and after.due_at == late + timedelta(seconds=20)
+
+
+def test_a_bot_that_loses_the_race_to_a_duplicate_wake_up_moves_once(make_user, clock, monkeypatch):
+    room = room_with_bots(make_user("ana"), clock(), preset="duelo", level="medium")
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    rnd = current(room)
+    while rnd.engine().turn != 1:  # let the person open if it is theirs
+        human_move(room, 0, clock())
+        rnd = current(room)
+    version = rnd.version
+    real = games._server_action
+    raced = []
+
+    def racing(rnd_, seat_, kind):
+        decided = real(rnd_, seat_, kind)
+        if not raced:  # the same wake-up delivered twice: the copy wins the race
+            raced.append("racing")
+            raced[0] = games.round_due_fire(round_id=rnd.pk, version=version, now=clock())
+        return decided
+
+    monkeypatch.setattr(games, "_server_action", racing)
+    assert not games.round_due_fire(round_id=rnd.pk, version=version, now=clock())
+    assert raced == [True]
+    bot_moves = Move.objects.filter(round=rnd, seat=1, by="bot")
+    assert bot_moves.count() == 1, "the bot's turn is played exactly once"
+    assert current(room).engine().turn in (0, None)

@@ -1,0 +1,127 @@
+"""The fan-out of a change: the public state through the room group, each seat's
+private part to that seat's socket only, composed by the consumer without a
+query; a socket that misses its part re-reads the database."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from rooms import consumers, events
+from rooms.models import Seat
+from rooms.selectors import current_round
+from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie, solo_room
+from tests.realtime.hidden import assert_frames_hide_tiles
+from tests.realtime.test_full_games import _play_until_match_over
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class LayerSpy:
+    """Records every message the services hand to the channel layer."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.told: list[tuple[str, str, dict]] = []
+        real = events._deliver
+
+        async def spying(layer, messages):
+            self.told.extend(messages)
+            await real(layer, messages)
+
+        monkeypatch.setattr(events, "_deliver", spying)
+
+
+async def _seat_channels(room) -> dict[int, str]:
+    rows = Seat.objects.filter(room=room).exclude(channel_name="")
+    return dict(await sync_to_async(lambda: list(rows.values_list("index", "channel_name")))())
+
+
+async def test_no_hand_travels_through_the_room_group_and_each_part_reaches_its_own_seat(
+    live, django_user_model, monkeypatch
+):
+    spy = LayerSpy(monkeypatch)
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    bia = await sync_to_async(django_user_model.objects.create_user)("bia", password="x")
+    room = await sync_to_async(solo_room)(ana)
+    player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    watcher = await Player.table(room.code, await sync_to_async(session_cookie)(bia))
+    await player.send({"type": "start", "ref": "go"})
+    await _play_until_match_over(player)
+    channels = await _seat_channels(room)
+
+    group = [m for how, target, m in spy.told if how == "group" and target != "lobby"]
+    private = [(target, m) for how, target, m in spy.told if how == "send"]
+    assert len(group) > 20 and len(private) > 20
+    for message in group:
+        assert message["type"] == "room.state"
+        round_ = message["public"]["round"]
+        if round_ is not None:
+            assert round_["hand"] == [] and round_["legal"] == []
+            assert round_["mandatory_tile"] is None
+    # The public parts pass the spectator's hidden-information check, frame by frame.
+    publics = [m["public"] for m in group]
+    assert await sync_to_async(assert_frames_hide_tiles)(room, publics) > 20
+    for target, message in private:
+        assert message["type"] == "seat.state"
+        assert target == channels[message["seat"]], "a private part goes to its own seat"
+    # And what the sockets received passes it too.
+    await watcher.drain()
+    assert await sync_to_async(assert_frames_hide_tiles)(room, watcher.frames) > 20
+    assert await sync_to_async(assert_frames_hide_tiles)(room, player.frames) > 20
+    assert all(f["you"]["seat"] is None for f in watcher.frames if f["type"] == "room")
+
+
+async def test_sockets_compose_a_change_without_touching_the_database(
+    live, django_user_model, monkeypatch
+):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    bia = await sync_to_async(django_user_model.objects.create_user)("bia", password="x")
+    room = await sync_to_async(solo_room)(ana)
+    player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    watcher = await Player.table(room.code, await sync_to_async(session_cookie)(bia))
+    await player.send({"type": "start", "ref": "go"})
+    state = await player.until(my_turn, timeout=10)
+    await watcher.until(lambda s: s["version"] >= state["version"])
+    layer = get_channel_layer()
+    public = [m for how, _, m in await _change_of(room) if how == "group"][0]
+    private = [m for how, _, m in await _change_of(room) if how == "send"][0]
+    player_channel = (await _seat_channels(room))[0]
+    calls = []
+    real_db = consumers._db
+    monkeypatch.setattr(consumers, "_db", lambda func: calls.append(func) or real_db(func))
+    # Exactly what the services send after a commit, delivered to the sockets.
+    public["version"] = public["public"]["version"] = state["version"] + 1
+    private["version"] = state["version"] + 1
+    await layer.send(player_channel, private)
+    await layer.group_send(events.room_group(room.code), public)
+    seen = await player.until(lambda s: s["version"] == state["version"] + 1)
+    watched = await watcher.until(lambda s: s["version"] == state["version"] + 1)
+    assert calls == [], "no socket went to the database for this change"
+    assert seen["round"]["hand"] == state["round"]["hand"] and seen["you"]["seat"] == 0
+    assert watched["round"]["hand"] == [] and watched["you"]["seat"] is None
+    assert seen["room"]["invite_url"] is not None and watched["room"]["invite_url"] is None
+
+
+async def _change_of(room) -> list:
+    def build():
+        fresh = type(room).objects.get(pk=room.pk)
+        return events.change_messages(fresh, current_round(fresh))
+
+    return await sync_to_async(build)()
+
+
+async def test_a_socket_that_misses_its_private_part_recovers_through_a_re_read(
+    live, django_user_model, monkeypatch
+):
+    real = events.change_messages
+    monkeypatch.setattr(
+        events, "change_messages", lambda *a: [m for m in real(*a) if m[0] != "send"]
+    )
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    room = await sync_to_async(solo_room)(ana)
+    player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    await player.send({"type": "start", "ref": "go"})
+    state = await player.until(my_turn, timeout=10)
+    assert len(state["round"]["hand"]) + 1 >= 7  # the hand came by a database read
+    await player.send({**first_legal(state), "version": state["version"]})
+    after = await player.until(lambda s: s["version"] > state["version"])
+    assert after["you"]["seat"] == 0 and after["round"]["hand"]
