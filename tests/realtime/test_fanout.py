@@ -2,9 +2,12 @@
 private part to that seat's socket only, composed by the consumer without a
 query; a socket that misses its part re-reads the database."""
 
+import threading
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db.backends.signals import connection_created
 
 from rooms import consumers, events
 from rooms.models import Seat
@@ -125,3 +128,94 @@ async def test_a_socket_that_misses_its_private_part_recovers_through_a_re_read(
     await player.send({**first_legal(state), "version": state["version"]})
     after = await player.until(lambda s: s["version"] > state["version"])
     assert after["you"]["seat"] == 0 and after["round"]["hand"]
+
+
+class SocketQueries:
+    """Counts the queries of the table sockets' database calls, by the function
+    the consumer ran (``execute`` for a command, ``read_snapshot`` for a re-read)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.by: dict[str, int] = {}
+        local = threading.local()
+
+        def count(execute, sql, params, many, context):
+            name = getattr(local, "name", None)
+            if name is not None:
+                self.by[name] = self.by.get(name, 0) + 1
+            return execute(sql, params, many, context)
+
+        def attach(sender, connection, **kwargs):
+            if count not in connection.execute_wrappers:
+                connection.execute_wrappers.append(count)
+
+        connection_created.connect(attach, weak=False, dispatch_uid="socket-queries")
+        real_db = consumers._db
+
+        def counted(func):
+            def run(*args, **kwargs):
+                local.name = func.__name__
+                try:
+                    return func(*args, **kwargs)
+                finally:
+                    local.name = None
+
+            return real_db(run)
+
+        monkeypatch.setattr(consumers, "_db", counted)
+
+    def take(self) -> dict[str, int]:
+        taken, self.by = self.by, {}
+        return taken
+
+    def stop(self) -> None:
+        connection_created.disconnect(dispatch_uid="socket-queries")
+
+
+def _duelo(user):
+    from rooms import services
+
+    return services.room_create(user=user, name="Duelo", preset="duelo")
+
+
+def _sit(room, user):
+    from rooms import services
+
+    services.seat_take(room=room, index=1, user=user)
+
+
+async def test_queries_per_move_end_to_end_do_not_grow_with_the_sockets_or_the_move_number(
+    live, django_user_model, monkeypatch
+):
+    users = [
+        await sync_to_async(django_user_model.objects.create_user)(name, password="x")
+        for name in ("ana", "bia", "caio", "dani")
+    ]
+    room = await sync_to_async(_duelo)(users[0])
+    await sync_to_async(_sit)(room, users[1])
+    sockets = [
+        await Player.table(room.code, await sync_to_async(session_cookie)(user)) for user in users
+    ]
+    players, watchers = sockets[:2], sockets[2:]
+    await players[0].send({"type": "start", "ref": "go"})
+    counter = SocketQueries(monkeypatch)
+    per_move = []
+    try:
+        for _ in range(12):
+            states = [await p.until(lambda s: s["round"] is not None) for p in players]
+            mover = next((p for p, s in zip(players, states, strict=True) if my_turn(s)), None)
+            if mover is None:
+                break  # the round ended
+            counter.take()
+            version = mover.state["version"]
+            await mover.send({**first_legal(mover.state), "version": version})
+            for socket in sockets:
+                await socket.until(lambda s, v=version: s["version"] > v)
+            per_move.append(counter.take())
+    finally:
+        counter.stop()
+    assert len(per_move) >= 6
+    print(f"\nqueries per move, end to end (2 players + 2 watchers): {per_move}")
+    assert all(m.get("read_snapshot", 0) == 0 for m in per_move), "no socket re-reads"
+    assert len({m["execute"] for m in per_move}) == 1, "constant in the move number"
+    assert not [f for s in sockets for f in s.frames if f["type"] == "error"]
+    assert all(w.state["you"]["seat"] is None and w.state["round"]["hand"] == [] for w in watchers)
