@@ -16,16 +16,19 @@ from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 
+from domino_site.liveness import start_heartbeat
 from games.scheduling import start_inprocess_scheduler
 from rooms.routing import websocket_urlpatterns
 
 
 class SchedulerStarter:
-    """Starts the in-process scheduler on the server's event loop.
+    """Starts the in-process machinery on the server's event loop: the in-process
+    scheduler (``DOMINO_SCHEDULER=inprocess`` only) and, with the Redis channel
+    layer in either mode, the heartbeat that tells the other processes this one
+    is alive (``domino_site.liveness``).
 
     Daphne has no lifespan hook, so the first connection (HTTP or WebSocket)
-    starts it; servers that do send ``lifespan`` (uvicorn) start it at boot.
-    With ``DOMINO_SCHEDULER=celery`` this does nothing.
+    starts them; servers that do send ``lifespan`` (uvicorn) start them at boot.
     """
 
     def __init__(self, app) -> None:
@@ -35,6 +38,7 @@ class SchedulerStarter:
         if scope["type"] == "lifespan":
             return await self._lifespan(receive, send)
         await start_inprocess_scheduler()
+        await start_heartbeat()
         return await self.app(scope, receive, send)
 
     async def _lifespan(self, receive, send) -> None:
@@ -42,6 +46,7 @@ class SchedulerStarter:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 await start_inprocess_scheduler()
+                await start_heartbeat()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})

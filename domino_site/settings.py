@@ -10,6 +10,8 @@ environment (see README.md, "Production"):
                        ``inprocess`` (always when ``REDIS_URL`` is unset).
 * ``SECRET_KEY``, ``DEBUG`` (``0`` to turn off), ``ALLOWED_HOSTS``,
   ``CSRF_TRUSTED_ORIGINS``, ``BOT_DELAY_SECONDS``.
+* ``DOMINO_ALIVE_TTL_SECONDS`` / ``DOMINO_ALIVE_BEAT_SECONDS`` -- how soon the
+  seats of a dead web process are released (Redis layer only).
 """
 
 import os
@@ -165,6 +167,13 @@ else:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 300}}
     }
+
+# Redis layer only (several Daphnes): every web process refreshes a Redis key
+# with this TTL every DOMINO_ALIVE_BEAT_SECONDS (default: a third of it); the
+# sweeper disconnects the seats of a process whose key expired (it died without
+# closing its sockets). 0 turns the check off. See domino_site/liveness.py.
+DOMINO_ALIVE_TTL_SECONDS = float(os.environ.get("DOMINO_ALIVE_TTL_SECONDS") or 90)
+DOMINO_ALIVE_BEAT_SECONDS = float(os.environ.get("DOMINO_ALIVE_BEAT_SECONDS") or 0) or None
 
 # "celery": timers and bot turns are Celery tasks (workers + beat on Redis).
 # "inprocess": the same task functions run by a scheduler inside the ASGI server.

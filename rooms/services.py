@@ -15,9 +15,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q, Value
+from django.db.models.functions import StrIndex, Substr
 from django.utils.translation import gettext as _
 
+from domino_site import liveness
 from games import engine
 from games import services as games
 from games.models import Round
@@ -177,9 +179,7 @@ def seats_after_round(room: Room, seats: Sequence[Seat], now: datetime) -> None:
     _update_humans_since(room, seats, now)
 
 
-def _seat_person(
-    seat: Seat, user: Any, guest_token: str | None, name: str, now: datetime
-) -> None:
+def _seat_person(seat: Seat, user: Any, guest_token: str | None, name: str, now: datetime) -> None:
     seat.kind = Seat.Kind.HUMAN
     seat.user = user if _is_user(user) else None
     seat.guest_token = None if seat.user is not None else guest_token
@@ -407,7 +407,9 @@ def _sit(
             ensure_host(room, seats)
         return target
     if mine is not None and (playing or mine.leaving):
-        raise ServiceError("seat_taken", _("You already have a seat here."), reason="already_seated")
+        raise ServiceError(
+            "seat_taken", _("You already have a seat here."), reason="already_seated"
+        )
     if target.is_human:
         if not (playing and target.leaving and target.substitute):
             raise ServiceError("seat_taken", _("That seat is taken."))
@@ -621,7 +623,7 @@ def _seat_bot_opposite(seats: Sequence[Seat], host: Seat, now: datetime) -> None
 
 
 def match_new(*, room: Room, actor: Seat, now: datetime | None = None) -> Round:
-    """"New match": scores reset, first-round opening again, seats stay."""
+    """ "New match": scores reset, first-round opening again, seats stay."""
     return match_start(room=room, actor=actor, now=now)
 
 
@@ -867,12 +869,15 @@ def seat_disconnected(
 
 
 def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """The safety net (Celery beat / the ticker): fires due actions whose wake-up
-    was lost, lets a bot take the seat of a human away for 2 minutes, pauses rooms
-    with no connected human, closes public rooms 2 minutes after their last human
-    and private rooms after 7 days without activity. Idempotent; returns counts."""
+    """The safety net (Celery beat / the ticker): disconnects the seats of a server
+    process that died (Redis layer), fires due actions whose wake-up was lost,
+    lets a bot take the seat of a human away for 2 minutes, pauses rooms with no
+    connected human, closes public rooms 2 minutes after their last human and
+    private rooms after 7 days without activity. Idempotent; returns counts."""
     now = games.now_or(now)
-    done = {"fired": 0, "takeovers": 0, "paused": 0, "closed": 0}
+    done = {"dead_sockets": 0, "fired": 0, "takeovers": 0, "paused": 0, "closed": 0}
+    for room_id, index, channel_name in _seats_of_dead_processes(now):
+        done["dead_sockets"] += _safely(_sweep_dead_socket, room_id, index, channel_name, now)
     due = Round.objects.filter(
         due_at__lte=now,
         room__status__in=(Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS),
@@ -919,6 +924,53 @@ def _safely(func: Any, *args: Any, **kwargs: Any) -> int:
     except Exception:  # noqa: BLE001 - logged; the next sweep tries again
         log.exception("sweep step %s%r failed", getattr(func, "__name__", func), args)
         return 0
+
+
+def _seats_of_dead_processes(now: datetime) -> list[tuple[int, int, str]]:
+    """Connected human seats whose socket lives in a server process that has not
+    beaten for a TTL (``domino_site.liveness``; Redis layer only). A seat bound
+    less than a TTL ago is left alone: its process may not have beaten yet.
+
+    The database is asked for the distinct processes first (the part of the
+    channel names up to ``!``: a handful of rows), Redis about those, and the
+    database again only for the seats of dead ones."""
+    if not liveness.enabled():
+        return []
+    bound_before = now - timedelta(seconds=liveness.ttl_seconds())
+    candidates = (
+        Seat.objects.filter(kind=Seat.Kind.HUMAN, connected=True, last_seen__lte=bound_before)
+        .exclude(room__status=Room.Status.CLOSED)
+        .exclude(channel_name="")
+    )
+    heads = candidates.annotate(
+        head=Substr("channel_name", 1, StrIndex("channel_name", Value("!")))
+    ).values_list("head", flat=True)
+    processes = {p for head in set(heads.distinct()) if (p := liveness.process_of(head))}
+    dead = liveness.dead_processes(processes)
+    if not dead:
+        return []
+    of_dead = Q()
+    for process in dead:
+        of_dead |= Q(channel_name__contains=f"{process}!")
+    rows = (
+        candidates.filter(of_dead)
+        .order_by("room_id", "index")
+        .values_list("room_id", "index", "channel_name")
+    )
+    return [row for row in rows if liveness.process_of(row[2]) in dead]
+
+
+def _sweep_dead_socket(room_id: int, index: int, channel_name: str, now: datetime) -> bool:
+    """The socket's server process died without closing it: exactly as if it had
+    closed (``seat_disconnected``: pause, automatic move, takeover, expiry follow)."""
+    room = Room.objects.filter(pk=room_id).first()
+    bound = Seat.objects.filter(
+        room_id=room_id, index=index, connected=True, channel_name=channel_name
+    )
+    if room is None or not bound.exists():  # reconnected (or closed) meanwhile
+        return False
+    seat_disconnected(room=room, index=index, channel_name=channel_name, now=now)
+    return True
 
 
 @transaction.atomic

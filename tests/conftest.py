@@ -86,6 +86,26 @@ def pytest_collection_modifyitems(config, items):
                 break
 
 
+@pytest.fixture
+def redis_up_for_a_while():
+    """Redis has held its data for longer than any heartbeat TTL: its epoch marker
+    (domino_site.liveness) is old, so the sweeper may judge processes dead at once.
+    The marker is put back as it was afterwards."""
+    import redis
+
+    from domino_site import liveness
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    epoch = client.get(liveness.EPOCH_KEY)
+    client.set(liveness.EPOCH_KEY, "0")
+    yield client
+    if epoch is None:
+        client.delete(liveness.EPOCH_KEY)
+    else:
+        client.set(liveness.EPOCH_KEY, epoch)
+    client.close()
+
+
 def pytest_configure(config):
     # Bots act without the human-like pause in tests (site.md, "Bots").
     from django.conf import settings

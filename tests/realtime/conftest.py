@@ -22,6 +22,7 @@ from django.db import connections
 from django.http import HttpResponse
 from django.test import Client
 
+from domino_site.liveness import heartbeat
 from games.ticker import ticker
 from rooms.consumers import GUEST_COOKIE, GUEST_SALT
 
@@ -46,6 +47,7 @@ async def live(settings):
     Player.open.clear()
     await ticker.stop()
     ticker.reset()
+    await heartbeat.stop()  # Redis layer: this loop's heartbeat (domino_site.liveness)
     await asyncio.wait_for(_close_channel_layers(), 5)
     await sync_to_async(connections.close_all)()
 

@@ -62,8 +62,16 @@ def servers_database_url() -> str:
 class Server:
     """``daphne domino_site.asgi:application`` in a subprocess."""
 
-    def __init__(self, *, redis: bool, scheduler: str, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        *,
+        redis: bool,
+        scheduler: str,
+        bot_delay: float = 0.0,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
+        extra = env
         env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DOMINO_SCHEDULER"}}
         env.update(
             DATABASE_URL=servers_database_url(),
@@ -74,7 +82,7 @@ class Server:
         )
         if redis:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
-        self.env = env
+        self.env = {**env, **(extra or {})}
         self.log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)
         self.proc: subprocess.Popen | None = None
 
@@ -148,12 +156,31 @@ def servers():
         os.unlink(server.log.name)
 
 
+# The table page pings its socket this often (static/js/table.js).
+PAGE_PING_SECONDS = 25.0
+
+
 class Client:
     """A WebSocket client of a real server, keeping the last ``room`` snapshot."""
 
     def __init__(self, ws) -> None:
         self.ws = ws
         self.state: dict[str, Any] | None = None
+        self._pinger: asyncio.Task | None = None
+
+    def ping_like_the_page(self, every: float = PAGE_PING_SECONDS) -> None:
+        """Send ``{"type": "ping"}`` now and every ``every`` seconds, as the page
+        does (the ``pong`` answers are read and ignored by ``until``)."""
+
+        async def ping() -> None:
+            try:
+                while True:
+                    await self.send({"type": "ping"})
+                    await asyncio.sleep(every)
+            except Exception:  # noqa: BLE001 - the socket closed (or its server died)
+                return
+
+        self._pinger = asyncio.get_running_loop().create_task(ping())
 
     @classmethod
     async def open(cls, server: Server, path: str, cookie: str | None = None) -> Client:
@@ -193,4 +220,6 @@ class Client:
         await self.ws.send(json.dumps(msg))
 
     async def close(self) -> None:
+        if self._pinger is not None:
+            self._pinger.cancel()
         await self.ws.close()

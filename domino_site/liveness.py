@@ -1,0 +1,230 @@
+"""Which server processes are alive, for the Redis channel layer (several Daphnes).
+
+A Daphne process that dies (killed, crashed, its host gone) never closes its
+sockets, so the seats bound to them would stay ``connected`` for ever and no
+pause, automatic move or takeover would ever happen for them. With the
+in-memory layer there is only one process, which repairs its seats at start-up
+(``games.ticker``); with the Redis layer the other processes must notice.
+
+* Every process that holds sockets beats: ``SET domino:alive:<prefix> 1 PX
+  <ttl>`` every ``DOMINO_ALIVE_BEAT_SECONDS`` (default a third of the TTL), where
+  ``<prefix>`` is its channel layer's ``client_prefix`` (channels-redis names a
+  socket's channel ``specific.<client_prefix>!<random>``). One small command per
+  process per beat, on the layer's own connection pool: nothing per seat, nothing
+  per ping. ``start_heartbeat()`` is awaited by the ASGI wrapper on every
+  connection (the first one starts it and waits for the first beat).
+* The sweeper (``rooms.services.rooms_sweep``) asks ``dead_processes()`` about
+  the processes its connected seats belong to: a process whose key is gone has
+  not beaten for ``DOMINO_ALIVE_TTL_SECONDS``. Liveness is judged by Redis' own
+  clock (the key's expiry), never by the service clock that tests move.
+* Redis that lost its keys (restarted, flushed) must not be read as "every
+  process died": nobody is judged while Redis has been up for less than a TTL,
+  nor less than a TTL after a permanent marker (``domino:alive:epoch``, the Redis
+  time the sweeper first found it missing) was set; by then every live process
+  has beaten again. When Redis does not answer, nobody is judged dead either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+KEY = "domino:alive:{}"
+EPOCH_KEY = "domino:alive:epoch"
+DEFAULT_TTL_SECONDS = 90.0
+# The first beat holds the first connection back at most this long.
+FIRST_BEAT_WAIT_SECONDS = 3.0
+
+
+def ttl_seconds() -> float:
+    return float(getattr(settings, "DOMINO_ALIVE_TTL_SECONDS", DEFAULT_TTL_SECONDS))
+
+
+def beat_seconds() -> float:
+    """A third of the TTL unless set; never more than half of it (a key must not
+    expire between two beats of a live process)."""
+    ttl = ttl_seconds()
+    beat = getattr(settings, "DOMINO_ALIVE_BEAT_SECONDS", None)
+    return min(float(beat), ttl / 2) if beat else ttl / 3
+
+
+def enabled() -> bool:
+    """Only the Redis channel layer has other processes to watch (a TTL of 0 turns
+    the rule off)."""
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    return backend == "channels_redis.core.RedisChannelLayer" and ttl_seconds() > 0
+
+
+def process_of(channel_name: str) -> str | None:
+    """The layer ``client_prefix`` in ``specific.<client_prefix>!<random>``, or None
+    for a name that is not a process-specific channel."""
+    head, bang, _ = (channel_name or "").partition("!")
+    if not bang:
+        return None
+    return head.rpartition(".")[2] or None
+
+
+# ------------------------------------------------------------------ the sweeper side
+
+_client: tuple[int, str, Any] | None = None  # (pid, its settings, redis.Redis)
+
+
+def _first_host() -> dict[str, Any]:
+    from channels_redis.utils import decode_hosts
+
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    return dict(decode_hosts(config.get("hosts"))[0])
+
+
+def _sync_client():
+    """One synchronous client (and pool) per process, on the layer's first host
+    (where the heartbeats go); made again after a fork (Celery's pool) or when the
+    settings point elsewhere (tests)."""
+    global _client
+    import redis
+
+    host = _first_host()
+    if "master_name" in host:
+        raise RuntimeError("liveness does not support Redis Sentinel hosts")
+    address = host.pop("address", None)
+    host.pop("max_connections", None)  # a sweeper needs one or two
+    host.update(socket_timeout=3, socket_connect_timeout=3)
+    key = repr((address, sorted(host.items())))
+    if _client is None or _client[0] != os.getpid() or _client[1] != key:
+        client = redis.Redis.from_url(address, **host) if address else redis.Redis(**host)
+        _client = (os.getpid(), key, client)
+    return _client[2]
+
+
+def dead_processes(prefixes: Iterable[str]) -> set[str]:
+    """Those of ``prefixes`` whose process has not beaten for a TTL. Empty when
+    Redis cannot tell (it does not answer, or it lost its keys less than a TTL
+    ago)."""
+    prefixes = sorted(set(prefixes))
+    if not prefixes:
+        return set()
+    try:
+        client = _sync_client()
+        pipe = client.pipeline(transaction=False)
+        pipe.time()
+        pipe.info("server")
+        pipe.get(EPOCH_KEY)
+        pipe.mget([KEY.format(p) for p in prefixes])
+        (seconds, micros), server, epoch, beats = pipe.execute()
+        redis_now = seconds + micros / 1_000_000
+        if epoch is None:  # a new (or emptied) Redis: wait a TTL for the beats
+            client.set(EPOCH_KEY, repr(redis_now), nx=True)
+            return set()
+        ttl = ttl_seconds()
+        # Restarted less than a TTL ago (even with persistence, whose snapshot
+        # holds keys that expired meanwhile), or emptied less than a TTL ago.
+        if int(server.get("uptime_in_seconds", ttl)) < ttl or redis_now - float(epoch) < ttl:
+            return set()
+    except Exception:  # noqa: BLE001 - no answer, no verdict; the next sweep asks again
+        log.warning("could not ask Redis which server processes are alive", exc_info=True)
+        return set()
+    return {prefix for prefix, beat in zip(prefixes, beats, strict=True) if beat is None}
+
+
+# ------------------------------------------------------------------ the server side
+
+
+async def beat() -> str | None:
+    """Say once that this process is alive; returns the prefix it beat for."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    prefix = getattr(layer, "client_prefix", None)
+    if not prefix or not hasattr(layer, "connection"):
+        return None
+    ttl_ms = max(1, int(ttl_seconds() * 1000))
+    await layer.connection(0).set(KEY.format(prefix), "1", px=ttl_ms)
+    return prefix
+
+
+class Heartbeat:
+    """An asyncio task on the server's event loop (one per loop: each test has its
+    own) that calls ``beat()`` every ``beat_seconds()``."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task | None = None
+        self._first: asyncio.Task | None = None
+        self.beats = 0  # how many beats succeeded (tests look at it)
+
+    @property
+    def started(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def ensure_started(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.started and self._loop is loop:
+            return
+        self._loop = loop
+        self._first = loop.create_task(self._beat(), name="domino-heartbeat-first")
+        self._task = loop.create_task(self._run(), name="domino-heartbeat")
+
+    async def ready(self) -> None:
+        """Wait (briefly) for the first beat, so that no seat is bound to this
+        process before Redis has heard of it."""
+        first = self._first
+        if first is None or first.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(first), FIRST_BEAT_WAIT_SECONDS)
+        except TimeoutError:
+            log.warning("the first heartbeat is late; serving anyway")
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._first, self._task) if t is not None]
+        self._first = self._task = None
+        self._loop = None
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - stopping
+                pass
+
+    async def _beat(self) -> bool:
+        try:
+            if await beat() is not None:
+                self.beats += 1
+                return True
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next beat tries again
+            log.warning("heartbeat failed", exc_info=True)
+        return False
+
+    async def _run(self) -> None:
+        if self._first is not None:
+            await asyncio.shield(self._first)
+        while True:
+            every = beat_seconds()
+            await asyncio.sleep(every)
+            if not await self._beat():
+                # Retry sooner than a full period, while the key may still live.
+                await asyncio.sleep(min(every, 1.0))
+                await self._beat()
+
+
+#: The one heartbeat of this process.
+heartbeat = Heartbeat()
+
+
+async def start_heartbeat() -> None:
+    """Called by the ASGI wrapper on every connection, in both scheduler modes;
+    does nothing unless the channel layer is Redis. Cheap once running."""
+    if not enabled():
+        return
+    heartbeat.ensure_started()
+    await heartbeat.ready()

@@ -1,0 +1,148 @@
+"""A Daphne process killed with SIGKILL never closes its sockets: with the Redis
+channel layer its heartbeat key expires, and the sweeper (another live process's
+ticker, or any process running ``rooms_sweep``) treats its seats as disconnected,
+with what follows (site.md, "Seats": the automatic move of a room without a
+clock; a room with no connected human pauses). The servers run with a 2 s TTL."""
+
+import asyncio
+import time
+
+import pytest
+from django.test import Client as HttpClient
+
+from domino_site.asyncdb import db_async
+from games.models import Round
+from rooms import services
+from rooms.models import Room, Seat
+from tests.scale.conftest import Client
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+]
+
+TTL = 2.0
+SHORT_TTL = {"DOMINO_ALIVE_TTL_SECONDS": str(TTL)}
+
+
+def _cookie(user) -> str:
+    http = HttpClient()
+    http.force_login(user)
+    return f"sessionid={http.cookies['sessionid'].value}"
+
+
+def _my_turn(state) -> bool:
+    rnd = state.get("round")
+    return bool(rnd and rnd.get("legal") and not rnd.get("result"))
+
+
+def _first_legal(state) -> dict:
+    return {k: v for k, v in state["round"]["legal"][0].items() if v is not None}
+
+
+def _duelo(django_user_model):
+    ana = django_user_model.objects.create_user("ana", password="x")
+    bruno = django_user_model.objects.create_user("bruno", password="x")
+    room = services.room_create(user=ana, name="Duelo", preset="duelo")  # no move clock
+    services.seat_take(room=room, index=1, user=bruno)
+    return room.code, _cookie(ana), _cookie(bruno)
+
+
+def _seat(code: str, index: int) -> Seat:
+    return Seat.objects.get(room__code=code, index=index)
+
+
+def _room_and_round(code: str) -> tuple[Room, Round]:
+    room = Room.objects.get(code=code)
+    return room, Round.objects.filter(room=room).order_by("-id").first()
+
+
+async def test_a_killed_servers_seat_is_released_and_the_auto_move_is_due(
+    servers, django_user_model, settings, redis_up_for_a_while
+):
+    settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
+    code, ana, bruno = await db_async(_duelo)(django_user_model)
+    # Both scheduler modes beat: the doomed one schedules through Celery, the
+    # keeper runs the in-process ticker (and so the sweeper, every 5 s).
+    doomed, keeper = await asyncio.gather(
+        asyncio.to_thread(servers, redis=True, scheduler="celery", env=SHORT_TTL),
+        asyncio.to_thread(servers, redis=True, scheduler="inprocess", env=SHORT_TTL),
+    )
+    host = await Client.open(doomed, f"/ws/rooms/{code}/", ana)
+    guest = await Client.open(keeper, f"/ws/rooms/{code}/", bruno)
+    for client in (host, guest):
+        client.ping_like_the_page()
+    await host.until(lambda s: s["seats"][1]["connected"])
+    await host.send({"type": "start"})
+    players = {0: host, 1: guest}
+    state = await guest.until(lambda s: s["round"] is not None and s["round"]["turn"] is not None)
+    for _ in range(30):  # play (a draw keeps the turn) until ana, on the doomed server, is to move
+        if state["round"]["turn"] == 0:
+            break
+        mover = players[state["round"]["turn"]]
+        mine = await mover.until(_my_turn)
+        await mover.send({**_first_legal(mine), "version": mine["version"]})
+        state = await guest.until(lambda s, v=mine["version"]: s["version"] > v)
+    assert state["round"]["turn"] == 0 and state["round"]["due_kind"] is None
+    await asyncio.sleep(TTL)  # ana's seat was bound longer than a TTL ago
+
+    doomed.kill()  # no goodbye to its sockets: the database still says "connected"
+    killed_at = time.monotonic()
+    assert (await db_async(_seat)(code, 0)).connected
+    # Its key expires within a TTL, the keeper's ticker sweeps every 5 s.
+    state = await guest.until(lambda s: not s["seats"][0]["connected"], timeout=TTL + 15)
+    released_after = time.monotonic() - killed_at
+    assert state["seats"][1]["connected"]  # the keeper's socket (pinging) stays
+    assert state["round"]["due_kind"] == "auto" and state["round"]["deadline"]
+    seat = await db_async(_seat)(code, 0)
+    assert not seat.connected and seat.channel_name == "" and seat.disconnected_at
+    _, rnd = await db_async(_room_and_round)(code)
+    assert rnd.due_kind == "auto"
+    assert (rnd.due_at - seat.disconnected_at).total_seconds() == 30
+    assert released_after < TTL + 10, released_after
+    assert (await db_async(_seat)(code, 1)).connected
+    await guest.close()
+    await host.close()
+
+
+def _solo(django_user_model):
+    ana = django_user_model.objects.create_user("ana", password="x")
+    room = services.room_create(user=ana, name="Mesa", preset="parceria")
+    host = Seat.objects.get(room=room, index=0)
+    for index in (1, 2, 3):
+        services.bot_add(room=room, actor=host, index=index, level="easy")
+    return room.code, _cookie(ana)
+
+
+async def test_the_room_pauses_when_its_only_human_was_on_the_killed_server(
+    servers, django_user_model, settings, redis_up_for_a_while
+):
+    settings.DOMINO_SCHEDULER = "inprocess"
+    settings.DOMINO_ALIVE_TTL_SECONDS = TTL  # the sweeper run here, below
+    code, cookie = await db_async(_solo)(django_user_model)
+    server = await asyncio.to_thread(servers, redis=True, scheduler="inprocess", env=SHORT_TTL)
+    player = await Client.open(server, f"/ws/rooms/{code}/", cookie)
+    player.ping_like_the_page()
+    await player.send({"type": "start"})
+    await player.until(_my_turn)
+    await asyncio.sleep(TTL)
+
+    server.kill()
+    room, _ = await db_async(_room_and_round)(code)
+    assert not room.paused and (await db_async(_seat)(code, 0)).connected
+    counts = {}
+    deadline = time.monotonic() + TTL + 10
+    while time.monotonic() < deadline:  # the sweeper of a Celery beat, run here
+        counts = await db_async(services.rooms_sweep)()
+        if counts["dead_sockets"]:
+            break
+        await asyncio.sleep(0.5)
+    assert counts["dead_sockets"] == 1, counts
+    seat = await db_async(_seat)(code, 0)
+    room, rnd = await db_async(_room_and_round)(code)
+    assert not seat.connected and seat.disconnected_at
+    assert room.paused and room.paused_by == "empty" and room.no_humans_since
+    assert rnd.due_at is None and rnd.due_kind is None  # frozen until a human is back
+    assert (await db_async(services.rooms_sweep)())["dead_sockets"] == 0
