@@ -148,7 +148,7 @@ if REDIS_URL:
                         # redis-py 8 times reads out after 5 s, exactly channels-redis'
                         # blocking pop (5 s): an idle socket's receive would crash
                         # with TimeoutError and close with 1011. Longer than the pop.
-                        "socket_timeout": 15,
+                        "socket_timeout": float(os.environ.get("REDIS_SOCKET_TIMEOUT", "15")),
                         "socket_connect_timeout": 5,
                         "health_check_interval": 30,
                         # redis-py's asyncio pool holds 100 connections by default: a

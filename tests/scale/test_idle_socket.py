@@ -1,0 +1,44 @@
+"""The production layer keeps a quiet socket: a player may think longer than
+channels-redis' 5 s blocking pop (redis-py 8's default read timeout is also 5 s,
+which used to crash the consumer's receive and close the socket with 1011)."""
+
+import asyncio
+
+import pytest
+
+from domino_site.asyncdb import db_async
+from tests.scale.conftest import Client
+from tests.scale.test_processes import _duelo, _first_legal, _my_turn
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+IDLE_SECONDS = 30
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+async def test_a_seated_socket_idle_for_thirty_seconds_sees_the_next_change(
+    servers, django_user_model, settings
+):
+    settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
+    code, ana, bruno = await db_async(_duelo)(django_user_model)
+    server = await asyncio.to_thread(servers, redis=True, scheduler="celery")
+    host = await Client.open(server, f"/ws/rooms/{code}/", ana)
+    guest = await Client.open(server, f"/ws/rooms/{code}/", bruno)
+    await host.until(lambda s: s["seats"][1]["connected"])
+    await host.send({"type": "start"})
+    state = await host.until(lambda s: s["round"] is not None)
+    await guest.until(lambda s: s["version"] >= state["version"])
+    # Whoever does not move now sits quiet: nothing reaches its socket.
+    players = {0: host, 1: guest}
+    turn = state["round"]["turn"]
+    mover, idle = players[turn], players[1 - turn]
+    await asyncio.sleep(IDLE_SECONDS)
+    mine = await mover.until(_my_turn)
+    await mover.send({**_first_legal(mine), "version": mine["version"]})
+    seen = await idle.until(lambda s: s["version"] > mine["version"])
+    assert seen["log"][-1]["seat"] == turn
+    assert "TimeoutError" not in server.output(), server.output()
+    await host.close()
+    await guest.close()
