@@ -36,6 +36,7 @@ from rooms.messages import (
     MOVE_TYPES,
     BadMessage,
     Command,
+    ConnectLimiter,
     RateLimiter,
     parse_message,
 )
@@ -50,6 +51,9 @@ CLOSE_REPLACED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_FLOOD = 4008
+
+#: Table sockets opened per person and process (rooms.messages.ConnectLimiter).
+connects = ConnectLimiter()
 
 
 def guest_token_from_scope(scope: dict[str, Any]) -> str | None:
@@ -101,7 +105,9 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
     if room is None:
         return "not_found", None, None, None
     seat = _seat(room, viewer)
-    if seat is None and room.visibility != "public":
+    # Private rooms are for the people seated there (they came by the invite
+    # link); public rooms are watched by accounts only (protocol.md).
+    if seat is None and (room.visibility != "public" or viewer.user is None):
         return "forbidden", None, None, None
     replaced = None
     if seat is not None and room.status != "closed":
@@ -157,6 +163,16 @@ def _consistent_state(room, seat) -> dict:
         if seat is not None:
             seat.refresh_from_db()
     return state
+
+
+def rebind_if_released(viewer: Viewer, index: int) -> str | None:
+    """Bind seat ``index`` to this live socket again if the server let it go
+    (its process judged dead after a stall: no channel is bound to it now)."""
+    room = _room(viewer.code)
+    seat = _seat(room, viewer) if room is not None else None
+    if seat is None or seat.index != index or seat.connected or seat.channel_name:
+        return None
+    return _connect_seat(room, index, viewer)
 
 
 def close_socket(viewer: Viewer, index: int) -> None:
@@ -260,6 +276,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.replaced = False
         self.limiter = RateLimiter()
         self.group = room_group(self.viewer.code)
+        if not connects.allow(self._person_key()):
+            await self.accept()
+            await self._send_error("rate_limited", _("Too many connections: wait a minute."))
+            await self.close(code=CLOSE_FLOOD)
+            return
         # Subscribe before reading, so no change falls between snapshot and group.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -344,6 +365,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.seat_index = mine
             await self._send_snapshot(compose_state(event["public"], private[1], mine))
         else:  # a seat bound elsewhere or newly ours, or a lost message
+            if mine == self.seat_index and not event["public"]["seats"][mine]["connected"]:
+                # Our seat shows disconnected while this socket lives (its process
+                # was judged dead after a stall): bind it to this socket again.
+                await _db(rebind_if_released)(self.viewer, mine)
             await self._refresh()
 
     async def room_changed(self, event: dict) -> None:
@@ -351,6 +376,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.replaced or event.get("version", 0) <= self.version:
             return
         await self._refresh()
+
+    def _person_key(self) -> str:
+        if self.user_id is not None:
+            return f"user:{self.user_id}"
+        if self.guest_key is not None:
+            return f"guest:{self.guest_key}"
+        client = self.scope.get("client") or ("?",)
+        return f"address:{client[0]}"
 
     def _own_seat(self, owners: list) -> int | None:
         """The seat this viewer plays, from the owners of a ``room.state``

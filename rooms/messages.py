@@ -176,3 +176,34 @@ class RateLimiter:
         if len(stamps) > self.rate:
             return "limited"
         return "ok"
+
+
+class ConnectLimiter:
+    """Table sockets opened per person (account, guest or address) in a sliding
+    window, for one server process: a page that reconnects in a loop, or a
+    script, is refused beyond ``limit`` a ``window`` (a reconnect storm after a
+    restart is one or two connects per person, far below it)."""
+
+    def __init__(self, limit: int = 30, window: float = 60.0, clock=time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._stamps: dict[str, deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        """Record a connect of ``key``; False when over the limit."""
+        now = self.clock()
+        if len(self._stamps) > 10_000:  # forget idle keys now and then
+            self._stamps = {
+                k: s for k, s in self._stamps.items() if s and s[-1] > now - self.window
+            }
+        stamps = self._stamps.setdefault(key, deque())
+        while stamps and stamps[0] <= now - self.window:
+            stamps.popleft()
+        if len(stamps) >= self.limit:
+            return False
+        stamps.append(now)
+        return True
+
+    def clear(self) -> None:
+        self._stamps.clear()

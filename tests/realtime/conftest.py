@@ -24,7 +24,7 @@ from django.test import Client
 
 from domino_site.liveness import heartbeat
 from games.ticker import ticker
-from rooms.consumers import GUEST_COOKIE, GUEST_SALT
+from rooms.consumers import GUEST_COOKIE, GUEST_SALT, connects
 
 ORIGIN = b"http://localhost"
 TIMEOUT = 5
@@ -36,6 +36,7 @@ async def live(settings):
     settings.DOMINO_SCHEDULER = "inprocess"
     settings.BOT_DELAY_SECONDS = 0
     ticker.reset()
+    connects.clear()  # the per-process connect limit counts this test's sockets only
     channel_layers.backends.clear()  # a layer made on another test's loop is bound to it
     yield ticker
     # A failed test may leave sockets open: close them, never wait forever.

@@ -103,9 +103,58 @@ async def test_host_commands_need_the_host(live, django_user_model):
     guest = await Player.table(room.code, await sync_to_async(session_cookie)(bruno))
     await _refused(guest, room, {"type": "start"}, "not_host")
     await _refused(guest, room, {"type": "pause"}, "not_host")
-    spectator = await Player.table(room.code)
+    carla = await sync_to_async(django_user_model.objects.create_user)("carla", password="x")
+    spectator = await Player.table(room.code, await sync_to_async(session_cookie)(carla))
     assert spectator.state["you"]["seat"] is None
     await _refused(spectator, room, {"type": "ready"}, "not_seated")
+
+
+async def test_an_anonymous_socket_cannot_watch_a_public_room(live, django_user_model):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset="duelo")
+    anonymous = Player(f"/ws/rooms/{room.code}/")
+    connected, _ = await anonymous.comm.connect(timeout=5)
+    assert connected  # accepted, then closed: the page tells the visitor to log in
+    assert await anonymous.comm.receive_output(timeout=5) == {
+        "type": "websocket.close",
+        "code": 4003,
+    }
+
+
+async def test_a_lower_case_code_joins_the_same_table_and_gets_its_changes(live, django_user_model):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    bruno = await sync_to_async(django_user_model.objects.create_user)("bruno", password="x")
+
+    def room_for_two():
+        room = services.room_create(user=ana, name="Duelo", preset="duelo")
+        services.seat_take(room=room, index=1, user=bruno)
+        return room
+
+    room = await sync_to_async(room_for_two)()
+    host = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    guest = await Player.table(room.code.lower(), await sync_to_async(session_cookie)(bruno))
+    assert guest.state["you"]["seat"] == 1
+    await host.send({"type": "start", "ref": "go"})
+    dealt = await guest.until(lambda s: s["round"] is not None)
+    assert len(dealt["round"]["hand"]) == 7
+
+
+async def test_reconnecting_in_a_loop_is_refused_after_thirty_a_minute(live, django_user_model):
+    from rooms.consumers import connects
+
+    connects.clear()
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset="duelo")
+    cookie = await sync_to_async(session_cookie)(ana)
+    for _ in range(30):
+        player = await Player.table(room.code, cookie)
+        await player.close()
+    refused = Player(f"/ws/rooms/{room.code}/", cookie)
+    connected, _ = await refused.comm.connect(timeout=5)
+    error = await refused.comm.receive_json_from(timeout=5)
+    assert error["type"] == "error" and error["code"] == "rate_limited"
+    assert await refused.comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
+    connects.clear()
 
 
 async def test_ping_gets_pong(live, django_user_model):
