@@ -5,6 +5,10 @@
 # make messages - regenerate locale/*/LC_MESSAGES/django.{po,mo} (needs gettext)
 #
 # VENV=.venv-ci selects another virtual environment (used by .ci/run).
+#
+# DEBUG is off unless set (domino_site/settings.py): `make run` and `make messages`
+# turn it on (development key, plain HTTP); the tests turn it on themselves
+# (tests/settings.py). `make run DEBUG=0 SECRET_KEY=...` tries production settings.
 
 PYTHON ?= python3.11
 VENV ?= .venv
@@ -26,6 +30,7 @@ $(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
 
 venv: $(STAMP)
 
+run: export DEBUG ?= 1
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b $(HOST) -p $(PORT) domino_site.asgi:application
@@ -44,6 +49,7 @@ bench: venv
 	  PYTHONPATH="$(CURDIR)" $(BIN)/python "$$f" || exit $$?; \
 	done; [ $$found = 1 ] || echo "no benchmarks in bench/ yet"
 
+messages: export DEBUG ?= 1
 messages: venv
 	$(BIN)/python manage.py makemessages -l pt_BR -l en --add-location=file --no-obsolete \
 	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts

@@ -8,8 +8,11 @@ environment (see README.md, "Production"):
                        otherwise the in-memory channel layer.
 * ``DOMINO_SCHEDULER`` -- ``celery`` (default when ``REDIS_URL`` is set) or
                        ``inprocess`` (always when ``REDIS_URL`` is unset).
-* ``SECRET_KEY``, ``DEBUG`` (``0`` to turn off), ``ALLOWED_HOSTS``,
+* ``DEBUG`` (off unless set: ``make run`` and the tests turn it on),
+  ``SECRET_KEY`` (required and checked when ``DEBUG`` is off), ``ALLOWED_HOSTS``,
   ``CSRF_TRUSTED_ORIGINS``, ``BOT_DELAY_SECONDS``.
+* ``DOMINO_HTTPS`` (default: on when ``DEBUG`` is off) -- HTTPS redirect, HSTS
+  and secure cookies; ``HSTS_SECONDS``, ``HSTS_INCLUDE_SUBDOMAINS``, ``HSTS_PRELOAD``.
 * ``DOMINO_ALIVE_TTL_SECONDS`` / ``DOMINO_ALIVE_BEAT_SECONDS`` -- how soon the
   seats of a dead web process are released (Redis layer only).
 """
@@ -19,7 +22,10 @@ import warnings
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+from domino_site.security import DEV_SECRET_KEY, secret_key_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -37,12 +43,18 @@ def env_list(name: str, default: str) -> list[str]:
 
 # --- core -------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless the environment turns it on (DEBUG=1): `make run` does, and so do
+# the tests (tests/settings.py). A deployment that forgets it runs safe.
+DEBUG = env_bool("DEBUG", False)
 
-_DEV_SECRET_KEY = "django-insecure-dev-only-key-change-me-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET_KEY
-if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
-    raise ImproperlyConfigured("Set SECRET_KEY in the environment when DEBUG=0.")
+# The published development key signs nothing unless DEBUG is on. With DEBUG off,
+# SECRET_KEY must be set, long and random (no placeholder such as "change-me").
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or (DEV_SECRET_KEY if DEBUG else "")
+if not DEBUG and (_key_problem := secret_key_problem(SECRET_KEY)):
+    raise ImproperlyConfigured(
+        f"SECRET_KEY {_key_problem}. With DEBUG off, set SECRET_KEY to a long random value, "
+        "e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -56,6 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "games",
     "rooms",
     "bots",
@@ -64,6 +77,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "domino_site.csp.SiteCSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -72,6 +86,47 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# --- HTTPS and headers ------------------------------------------------------------
+
+# On when DEBUG is off, unless DOMINO_HTTPS=0 (a plain-HTTP try-out): plain-HTTP
+# requests are redirected to HTTPS (except /healthz, for load balancers), HSTS
+# tells browsers to come back over HTTPS only, and the session, CSRF and
+# language cookies travel over HTTPS only. Behind a proxy that ends TLS, the
+# proxy must set X-Forwarded-Proto (README's nginx does; Daphne reads it with
+# --proxy-headers too).
+HTTPS = env_bool("DOMINO_HTTPS", not DEBUG)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz/?$"]
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS") or (60 * 60 * 24 * 365 if HTTPS else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+
+# Content-Security-Policy (django-csp), in development too, so that the browser
+# tests fail on an inline script: code comes from static/js (ES modules), data
+# from json_script islands (not executed), styles from static/css only (the
+# page scripts set computed positions through element.style, which the policy
+# allows). connect-src also gets ws(s)://<this host> per request
+# (domino_site.csp). The favicon is a data: URL.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "domino_site.urls"
 WSGI_APPLICATION = "domino_site.wsgi.application"

@@ -4,7 +4,7 @@
 
 import { layoutChain } from "./chain.js";
 import { backSVG, tileGroup, tileSVG } from "./tiles.js";
-import { makeT, ready } from "./util.js";
+import { applyCss, makeT, ready } from "./util.js";
 
 const $ = (sel, el = document) => el.querySelector(sel);
 const esc = (s) =>
@@ -242,7 +242,10 @@ function renderSeats() {
   for (const slot of root.querySelectorAll("[data-slot]")) slot.innerHTML = "";
   s.seats.forEach((seat) => {
     const slot = $(`[data-slot="${position(seat.index)}"]`, root);
-    if (slot) slot.innerHTML = seatHTML(seat);
+    if (slot) {
+      slot.innerHTML = seatHTML(seat);
+      applyCss(slot);
+    }
   });
 }
 
@@ -296,7 +299,7 @@ function clockRing(turn) {
   const left = Math.max(0, (Date.parse(r.deadline) - Date.now()) / 1000);
   const elapsed = Math.max(0, total - left);
   const style = `animation-duration:${total}s;animation-delay:-${elapsed.toFixed(2)}s`;
-  return `<svg class="ring" viewBox="0 0 44 44" aria-hidden="true"><circle class="track" cx="22" cy="22" r="20"/><circle class="run" cx="22" cy="22" r="20" pathLength="100" style="${style}"/></svg>`;
+  return `<svg class="ring" viewBox="0 0 44 44" aria-hidden="true"><circle class="track" cx="22" cy="22" r="20"/><circle class="run" cx="22" cy="22" r="20" pathLength="100" data-css="${style}"/></svg>`;
 }
 
 function seatActions(seat) {
@@ -355,6 +358,7 @@ function renderBoard() {
   const svg = `<svg class="chain" viewBox="${box.x.toFixed(2)} ${box.y.toFixed(2)} ${box.w.toFixed(2)} ${box.h.toFixed(2)}" role="img" aria-label="${esc(chainLabel())}">${tiles}${ends}</svg>`;
   const overlay = chain.length ? endButtons(lay, box, rect, targets) : firstTileButton(targets);
   board.innerHTML = svg + overlay + centerMessage() + pickOff();
+  applyCss(board);
 }
 
 // Keep the scale steady while the chain is short: the view is at least as big
@@ -383,7 +387,7 @@ function endButtons(lay, box, rect, targets) {
       const left = ox + (p.x - box.x) * scale;
       const top = oy + (p.y - box.y) * scale;
       const label = t("End %(end)s (%(n)s)", { end, n: e.value });
-      return `<button type="button" class="end-target" data-end="${end}" style="left:${left.toFixed(1)}px;top:${top.toFixed(1)}px" aria-label="${esc(label)}" title="${esc(label)}">${end}</button>`;
+      return `<button type="button" class="end-target" data-end="${end}" data-css="left:${left.toFixed(1)}px;top:${top.toFixed(1)}px" aria-label="${esc(label)}" title="${esc(label)}">${end}</button>`;
     })
     .join("");
 }
@@ -517,7 +521,7 @@ function renderScores() {
     .map((score, side) => {
       const pct = goal === "points" && target ? Math.min(100, (score / target) * 100) : goal === "best_of" && rules.rounds ? Math.min(100, (score / Math.ceil(rules.rounds / 2)) * 100) : 0;
       const you = side === mySide ? ` <span class="you">${esc(t("(you)"))}</span>` : "";
-      return `<li class="score${side === mySide ? " mine" : ""}"><span class="score-name">${esc(sideName(side))}${you}</span><span class="score-value">${score}</span><span class="bar"><span style="width:${pct.toFixed(0)}%"></span></span></li>`;
+      return `<li class="score${side === mySide ? " mine" : ""}"><span class="score-name">${esc(sideName(side))}${you}</span><span class="score-value">${score}</span><span class="bar"><span data-css="width:${pct.toFixed(0)}%"></span></span></li>`;
     })
     .join("");
   let goalText = "";
@@ -532,6 +536,7 @@ function renderScores() {
     s.room.move_seconds ? t("%(n)s s per move", { n: s.room.move_seconds }) : t("No move clock"),
   ].filter(Boolean);
   box.innerHTML = `<ul class="scores">${rows}</ul><p class="match-info">${bits.map(esc).join(" · ")}</p>`;
+  applyCss(box);
   // Phones: the side panel is below the table, so a one-line score stays on top.
   const line = scores
     .map((score, side) => `<span class="sc${side === mySide ? " mine" : ""}"><span class="nm">${esc(sideName(side))}</span><b>${score}</b></span>`)
@@ -870,6 +875,8 @@ function onClick(event) {
   const action = el.dataset.action;
   const index = el.dataset.seatIndex !== undefined ? Number(el.dataset.seatIndex) : undefined;
   switch (action) {
+    case "reload": // "Play in this tab", after another tab took the seat
+      return location.reload();
     case "cancel":
       return cancel();
     case "hide_result":

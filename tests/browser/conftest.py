@@ -57,6 +57,29 @@ def _allow_async_unsafe(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def no_content_security_policy_violations(browser, monkeypatch: pytest.MonkeyPatch):
+    """Fail a test whose pages broke the Content-Security-Policy (an inline
+    script, handler or style the browser refused): every context the test opens,
+    through the ``page`` fixture or ``browser.new_context()``, reports them."""
+    violations: list[str] = []
+    new_context = browser.new_context
+
+    def watched_context(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+
+        def on_console(message) -> None:
+            if "Content Security Policy" in message.text:
+                violations.append(f"{message.location.get('url', '?')}: {message.text}")
+
+        context.on("console", on_console)
+        return context
+
+    monkeypatch.setattr(browser, "new_context", watched_context)
+    yield violations
+    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(tmp_path_factory: pytest.TempPathFactory) -> dict:
     home = tmp_path_factory.mktemp("chromium-home")

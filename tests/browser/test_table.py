@@ -105,8 +105,10 @@ def _play_alone(page: Page, level: str = "easy") -> None:
 
 
 def _wait_for_my_turn(page: Page) -> None:
+    # A function, not a bare expression: Playwright evaluates a bare expression
+    # with eval(), which the page's Content-Security-Policy refuses.
     page.wait_for_function(
-        "document.querySelector('[data-hand] [data-tile].playable')"
+        "() => document.querySelector('[data-hand] [data-tile].playable')"
         " || document.querySelector('[data-action=pass]')"
         " || !document.querySelector('[data-panel=result]').hidden",
         timeout=30_000,

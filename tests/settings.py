@@ -1,0 +1,16 @@
+"""Settings of the test suite (pyproject.toml: DJANGO_SETTINGS_MODULE).
+
+The tests run in the development environment: ``DEBUG=1`` in the environment
+when the settings are read, so the development key, plain HTTP (no HTTPS
+redirect, no secure-only cookies) and WhiteNoise serving from the finders, as
+with ``make run``. pytest-django then turns ``settings.DEBUG`` off while tests
+run. Servers the tests start (tests/scale, tests/browser) inherit this
+environment. The production configuration is tested with its own environment
+in a subprocess (tests/site/test_production_settings.py).
+"""
+
+import os
+
+os.environ["DEBUG"] = "1"
+
+from domino_site.settings import *  # noqa: E402, F403
