@@ -1,11 +1,16 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
 from . import views
+from .forms import AdminLoginForm, LoginForm
+
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(form_class=LoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     re_path(r"^healthz/?$", views.healthz, name="healthz"),

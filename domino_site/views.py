@@ -6,13 +6,14 @@ import logging
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from .forms import SignupForm
 
 HEALTHZ_TIMEOUT_SECONDS = 2.0
 
@@ -70,7 +71,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         next_url = "/"
     if request.user.is_authenticated:
         return redirect(next_url)
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

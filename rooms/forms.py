@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from domino_site.validators import validate_plain_text
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
 from rooms.errors import rule_error_message
 
@@ -67,7 +68,9 @@ def preset_info() -> dict[str, dict[str, Any]]:
 
 
 class CreateRoomForm(forms.Form):
-    name = forms.CharField(label=_("Room name"), max_length=80, required=False)
+    name = forms.CharField(
+        label=_("Room name"), max_length=80, required=False, validators=[validate_plain_text]
+    )
     preset = forms.ChoiceField(
         label=_("Table"),
         choices=[(k, PRESET_LABELS.get(k, k)) for k in PRESETS],

@@ -168,7 +168,9 @@ class RuleSet:
         """
         spec = _PRESET_SPECS.get(key)
         if spec is None:
-            raise InvalidRules("preset", f"Unknown table {key!r}; choose one of {', '.join(PRESETS)}.")
+            raise InvalidRules(
+                "preset", f"Unknown table {key!r}; choose one of {', '.join(PRESETS)}."
+            )
         base, allowed, derive = spec
         for name in options:
             if name not in allowed:
@@ -181,7 +183,9 @@ class RuleSet:
         if key in ("com_monte", "sem_monte") and knobs["scoring"] not in ("opponents", "goat"):
             raise InvalidRules("scoring", "This table scores as 'opponents' or 'goat'.")
         if "draw" in options and options["draw"] and knobs["seats"] == 4 and key == "goat":
-            raise InvalidRules("draw", "At four seats every tile is dealt: there is nothing to draw.")
+            raise InvalidRules(
+                "draw", "At four seats every tile is dealt: there is nothing to draw."
+            )
         return cls(preset_key=key, **knobs)
 
     # -- JSON ----------------------------------------------------------

@@ -10,6 +10,8 @@ MODULES = ["tiles", "rules", "actions", "round", "result", "match", "__init__"]
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module("games.engine" if name == "__init__" else f"games.engine.{name}")
+    module = importlib.import_module(
+        "games.engine" if name == "__init__" else f"games.engine.{name}"
+    )
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0

@@ -24,9 +24,7 @@ from games.engine import (
 )
 
 TILE_TEXT = re.compile(r"^[0-6]-[0-6]$")
-PROPERTY = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 presets = pytest.mark.parametrize("key", sorted(PRESETS))
 
 

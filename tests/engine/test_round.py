@@ -165,12 +165,16 @@ def test_one_one_then_lowest_double_then_zero_zero_then_highest_tile():
 
 
 def test_lowest_double_without_doubles_the_lowest_tile_opens_freely():
-    rnd = Round.from_hands(PRESETS["com_monte"], hands=[["1-2", "5-6"], ["0-3", "4-6"]], boneyard=["2-4"])
+    rnd = Round.from_hands(
+        PRESETS["com_monte"], hands=[["1-2", "5-6"], ["0-3", "4-6"]], boneyard=["2-4"]
+    )
     assert (rnd.opener, rnd.mandatory_tile) == (1, None)  # 0-3 < 1-2
 
 
 def test_highest_tile_opens_freely():
-    rnd = Round.from_hands(PRESETS["internacional_dois"], hands=[["2-5", "0-0"], ["1-6", "0-1"]], boneyard=["3-3"])
+    rnd = Round.from_hands(
+        PRESETS["internacional_dois"], hands=[["2-5", "0-0"], ["1-6", "0-1"]], boneyard=["3-3"]
+    )
     assert (rnd.opener, rnd.mandatory_tile) == (1, None)
     assert len(rnd.legal_actions()) == 2
 
@@ -210,7 +214,9 @@ def test_opener_wins_a_tie_on_its_side():
 
 
 def test_all_hands_domino_counts_the_partner_too():
-    rnd = Round.from_hands(PRESETS["classico"], hands=[["4-4"], ["2-5"], ["3-3"], ["6-6", "0-0"]], opener=2)
+    rnd = Round.from_hands(
+        PRESETS["classico"], hands=[["4-4"], ["2-5"], ["3-3"], ["6-6", "0-0"]], opener=2
+    )
     rnd.apply(2, Play(T("3-3")))
     assert rnd.result.points == (8 + 7 + 12, 0)
 
@@ -228,14 +234,18 @@ def test_goat_lone_doubles_count_25_and_50_as_penalties():
 def test_goat_special_values_decide_a_block():
     rules = PRESETS["goat"]
     # side 0: a lone 6-6 (50) + 1-1 and 0-0 (2); side 1: 3-3, 4-4, 2-2 (18) -> side 1 wins
-    result = blocked_parceria(rules, [["5-5", "6-6"], ["3-3"], ["0-0", "1-1"], ["4-4", "2-2"]], opener=0, opening="5-5")
+    result = blocked_parceria(
+        rules, [["5-5", "6-6"], ["3-3"], ["0-0", "1-1"], ["4-4", "2-2"]], opener=0, opening="5-5"
+    )
     assert result.counted == (50 + 2, 6 + 8 + 4)
     assert result.winner == 1
     assert result.points == (52, 0)
 
 
 def test_tiebreak_pick_off_decides_a_tied_arena_block():
-    order = ["0-0"] + [t for t in map(str, sorted(Tile(a, b) for a in range(7) for b in range(a, 7))) if t != "0-0"]
+    order = ["0-0"] + [
+        t for t in map(str, sorted(Tile(a, b) for a in range(7) for b in range(a, 7))) if t != "0-0"
+    ]
     rnd = Round.from_hands(
         PRESETS["arena"], hands=[["6-6", "2-3"], ["1-4"]], opener=0, tiebreak_order=order
     )
@@ -266,7 +276,9 @@ def test_a_view_holds_the_own_hand_and_public_facts_only(parceria):
     assert view["tile_counts"] == [1, 2, 2, 2]
     assert view["legal"][0] == {"type": "play", "tile": "2-6", "end": "A"}
     assert view["chain"] == [{"tile": "6-6", "seat": 0, "end": None, "exposed": 6}]
-    assert view["history"] == [{"seat": 0, "type": "play", "tile": "6-6", "end": None, "ends_before": None}]
+    assert view["history"] == [
+        {"seat": 0, "type": "play", "tile": "6-6", "end": None, "ends_before": None}
+    ]
     other = parceria.view(2)
     assert other["legal"] == [] and other["hand"] == ["4-4", "5-5"]
     assert "3-4" not in json.dumps(other)
@@ -275,7 +287,11 @@ def test_a_view_holds_the_own_hand_and_public_facts_only(parceria):
 def test_a_pass_tells_everyone_which_numbers_are_missing(parceria):
     parceria.apply(1, Play(T("2-6"), "A"))
     parceria.apply(2, Pass())
-    assert parceria.view(0)["history"][-1] == {"seat": 2, "type": "pass", "ends_before": {"A": 2, "B": 6}}
+    assert parceria.view(0)["history"][-1] == {
+        "seat": 2,
+        "type": "pass",
+        "ends_before": {"A": 2, "B": 6},
+    }
 
 
 def test_the_result_reveals_hands_but_never_the_boneyard():

@@ -40,7 +40,10 @@ def test_rules_round_trip_through_json(key):
 
 
 def test_derived_knobs_follow_the_options():
-    assert (RuleSet.preset("classico", seats=3).draw, RuleSet.preset("classico", seats=3).partnership) == (True, False)
+    assert (
+        RuleSet.preset("classico", seats=3).draw,
+        RuleSet.preset("classico", seats=3).partnership,
+    ) == (True, False)
     assert RuleSet.preset("classico", seats=4, partnership=False).draw is False
     assert RuleSet.preset("com_monte", seats=3).hand_size == 5
     assert RuleSet.preset("com_monte", seats=4).hand_size == 5
