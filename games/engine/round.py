@@ -106,9 +106,7 @@ def choose_opener(
         raise ValueError("no tile was dealt")
     doubles = [d for d in DOUBLES if d in holder]
     rule = rules.first_opening
-    if rule == "double_six" and DOUBLES[6] in holder:
-        return holder[DOUBLES[6]], DOUBLES[6]
-    if rule in ("double_six", "highest_double"):
+    if rule in ("double_six", "highest_double"):  # double_six here: nobody holds 6-6
         tile = doubles[-1] if doubles else max(dealt, key=highest_key)
         return holder[tile], tile
     if rule == "one_one":
