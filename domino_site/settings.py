@@ -19,6 +19,7 @@ environment (see README.md, "Production"):
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -69,8 +70,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "csp",
+    "axes",
     "games",
     "rooms",
+    "records",
     "bots",
 ]
 
@@ -85,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it turns a locked-out login into the lockout page (django-axes).
+    "axes.middleware.AxesMiddleware",
 ]
 
 # --- HTTPS and headers ------------------------------------------------------------
@@ -245,6 +250,20 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
 
+# --- client addresses ------------------------------------------------------------
+
+# The reverse proxies whose X-Forwarded-For is believed (comma-separated addresses
+# or networks, e.g. "127.0.0.1,10.0.0.0/8"): when the connection comes from one of
+# them, the client is the rightmost forwarded address that is not a trusted proxy;
+# otherwise the connection's own address. Used for the rated-table rule (a keyed
+# hash per seat, never the address) and the login throttle. Daphne runs WITHOUT
+# --proxy-headers (it would believe the leftmost, client-written entry from anyone;
+# domino_site/client_ip.py).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
+
+# Rated matches an account needs before it appears in the ranking by rating.
+RANKING_MIN_MATCHES = int(os.environ.get("RANKING_MIN_MATCHES") or 5)
+
 # --- auth -------------------------------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -256,6 +275,29 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# Failed logins (django-axes), on the site and the admin alike: after
+# AXES_FAILURE_LIMIT failures for one account from one address, that account is
+# refused from that address (even with the right password) for
+# AXES_COOLOFF_MINUTES; other accounts and other addresses are not affected. The
+# address is the connection's (Daphne --proxy-headers takes it from the proxy's
+# X-Forwarded-For). A successful login clears the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT") or 5)
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES") or 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "domino_site.throttling.lockout_response"  # 429, a translated page
+AXES_CLIENT_IP_CALLABLE = "domino_site.client_ip.client_ip"  # TRUSTED_PROXIES, above
+AXES_DISABLE_ACCESS_LOG = True  # failures are what the throttle needs; not every login
+
+# Rooms a person may open (the create form and "play alone") per window: per
+# account, or per guest (the guest cookie).
+ROOM_CREATE_LIMIT = int(os.environ.get("ROOM_CREATE_LIMIT") or 10)
+ROOM_CREATE_WINDOW = timedelta(minutes=10)
 
 # --- i18n -----------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import records
 from games.selectors import round_replay
-from rooms import selectors, services
+from rooms import limits, selectors, services
 from rooms.errors import ServiceError
 
 from . import page_strings
@@ -98,6 +98,10 @@ def room_create(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(data, guest=user is None, solo=solo)
     if not form.is_valid():
         return _create_failed(request, form, wants_json)
+    refusal = limits.room_create_refusal(user=user, guest_token=token)
+    if refusal:
+        form.add_error(None, refusal)
+        return _create_failed(request, form, wants_json, status=429, code="rate_limited")
     fresh_token = None
     if user is None and token is None:
         token = fresh_token = secrets.token_urlsafe(18)
@@ -151,11 +155,17 @@ def _posted(request: HttpRequest, wants_json: bool) -> dict | None:
     }
 
 
-def _create_failed(request: HttpRequest, form: CreateRoomForm, wants_json: bool) -> HttpResponse:
+def _create_failed(
+    request: HttpRequest,
+    form: CreateRoomForm,
+    wants_json: bool,
+    status: int = 400,
+    code: str = "bad_message",
+) -> HttpResponse:
     if wants_json:
         errors = {field: [str(e) for e in errs] for field, errs in form.errors.items()}
-        return JsonResponse({"error": "bad_message", "errors": errors}, status=400)
-    return lobby(request, form=form, status=400)
+        return JsonResponse({"error": code, "errors": errors}, status=status)
+    return lobby(request, form=form, status=status)
 
 
 def _fill_with_bots_and_start(room: Any, user: Any, token: str | None, level: str) -> None:
