@@ -66,6 +66,9 @@ class Room(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
     )
     paused = models.BooleanField(_("paused"), default=False)
+    # The "competitive" marker (records.selectors.table_marker): the seated people
+    # make a rated table. Recomputed with every change of the seats.
+    rated = models.BooleanField(_("rated"), default=False)
     # "host" (the host's pause) or "empty" (no connected human; undone on reconnect).
     paused_by = models.CharField(_("paused by"), max_length=8, blank=True, default="")
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
@@ -145,6 +148,10 @@ class Seat(models.Model):
     leaving = models.BooleanField(_("leaving"), default=False)
     ready = models.BooleanField(_("ready"), default=False)
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
+    # A keyed hash of the address its person connects from (domino_site.client_ip),
+    # never the address: two accounts at one address make a table unrated.
+    ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
+    reserved_ip_hash = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("seat")
@@ -210,8 +217,10 @@ class Seat(models.Model):
         self.leaving = False
         self.ready = False
         self.seated_at = None
+        self.ip_hash = ""
 
     def clear_reservation(self) -> None:
         self.reserved_user = None
         self.reserved_guest_token = None
         self.reserved_name = ""
+        self.reserved_ip_hash = ""

@@ -1,0 +1,371 @@
+"""Reads of people's records: who may see a finished round, the profile, the
+rating history chart, the ranking, and the rated marker of a table.
+
+Who may see a finished round (its replay page and its JSON alike; site.md):
+
+* a public room's: anyone logged in;
+* a private room's: the people who sat at that table (any of its rounds, or a
+  seat there now), and admins;
+* anyone else gets the answer of an unknown code (404), so nobody learns which
+  private codes exist.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.core.paginator import Page, Paginator
+from django.db.models import Q
+
+from games.models import Match, Round
+from records import rating
+from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
+from records.services import lineup_of, table_rated
+from rooms.events import guest_key
+from rooms.models import Room, Seat
+
+RECENT_MATCHES = 10
+RANKING_PAGE_SIZE = 25
+
+
+def _is_user(user: Any) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+def is_admin(user: Any) -> bool:
+    """Staff who may inspect rounds in the admin (superusers included)."""
+    return _is_user(user) and user.is_staff and user.has_perm("games.view_round")
+
+
+# ------------------------------------------------------------------ rated tables
+
+
+def table_marker(*, seats: list[Seat], match: Match | None) -> bool:
+    """The "competitive" marker of a table: its seated people make a rated table
+    (empty seats aside: a match starts only when they are taken), and a match in
+    progress is rated and still played by the people it started with."""
+    rated, _why = table_rated(seats, allow_empty=True)
+    if not rated:
+        return False
+    if match is None or match.over:
+        return True
+    lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
+    return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
+
+
+# ------------------------------------------------------------------ who may see
+
+
+def sat_at(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
+    """Whether this person sat at ``room``: dealt one of its rounds, or seated (or
+    holding a reservation) there now."""
+    if _is_user(user):
+        mine = Q(user_id=user.pk)
+        seat = Q(user_id=user.pk) | Q(reserved_user_id=user.pk)
+    elif guest_token:
+        mine = Q(guest_key=guest_key(guest_token))
+        seat = Q(guest_token=guest_token) | Q(reserved_guest_token=guest_token)
+    else:
+        return False
+    return (
+        RoundPlayer.objects.filter(mine, room=room).exists()
+        or Seat.objects.filter(seat, room=room).exists()
+    )
+
+
+def may_see_rounds(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
+    """Whether this person may see ``room``'s finished rounds (module docstring)."""
+    if room.visibility == Room.Visibility.PUBLIC:
+        return _is_user(user)
+    return is_admin(user) or sat_at(room=room, user=user, guest_token=guest_token)
+
+
+def may_open_table(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
+    """A private room's table page exists only for its people (and admins)."""
+    if room.visibility == Room.Visibility.PUBLIC:
+        return True
+    return is_admin(user) or sat_at(room=room, user=user, guest_token=guest_token)
+
+
+# ------------------------------------------------------------------ rating
+
+
+@dataclass(frozen=True)
+class ShownRating:
+    value: int
+    uncertainty: int
+    matches: int
+    wins: int
+    xp: int
+
+
+def shown_rating(user: Any, preset: str = ALL_PRESETS) -> ShownRating:
+    row = Rating.objects.filter(user=user, preset=preset).first()
+    if row is None:
+        prior = rating.Skill()
+        return ShownRating(prior.shown, prior.uncertainty, 0, 0, 0)
+    skill = rating.Skill(row.mu, row.sigma)
+    return ShownRating(skill.shown, skill.uncertainty, row.matches, row.wins, row.xp)
+
+
+def match_rating_changes(match: Match) -> list[dict[str, Any]]:
+    """What a finished rated match did to each player's rating (the result panel)."""
+    rows = RatingChange.objects.filter(match=match, preset=ALL_PRESETS).order_by("seat")
+    return [
+        {
+            "seat": row.seat,
+            "before": rating.shown(row.mu_before, row.sigma_before),
+            "after": rating.shown(row.mu_after, row.sigma_after),
+            "xp": row.xp,
+        }
+        for row in rows
+    ]
+
+
+CHART_WIDTH, CHART_HEIGHT = 640, 200
+CHART_PAD = {"left": 48, "right": 12, "top": 14, "bottom": 28}
+
+
+def rating_chart(user: Any) -> dict[str, Any] | None:
+    """The profile's rating history as an inline SVG's geometry (no chart library):
+    one point per rated match (the number shown after it, from the prior's before
+    the first), a band of one uncertainty either side, and a few grid lines."""
+    rows = list(
+        RatingChange.objects.filter(user=user, preset=ALL_PRESETS)
+        .select_related("match")
+        .order_by("created_at", "id")
+    )
+    if not rows:
+        return None
+    first = rows[0]
+    values = [(rating.shown(first.mu_before, first.sigma_before), first.sigma_before, None)]
+    values += [(rating.shown(r.mu_after, r.sigma_after), r.sigma_after, r) for r in rows]
+    spreads = [round(sigma * rating.SCALE) for _, sigma, _ in values]
+    low = min(v - s for (v, _, _), s in zip(values, spreads, strict=True))
+    high = max(v + s for (v, _, _), s in zip(values, spreads, strict=True))
+    step = _nice_step((high - low) / 4 or 100)
+    low, high = (low // step) * step, -(-high // step) * step
+    if high == low:
+        high = low + step
+    pad = CHART_PAD
+    width = CHART_WIDTH - pad["left"] - pad["right"]
+    height = CHART_HEIGHT - pad["top"] - pad["bottom"]
+    count = len(values)
+
+    def x(i: int) -> float:
+        return round(pad["left"] + (width * i / (count - 1) if count > 1 else width / 2), 1)
+
+    def y(v: float) -> float:
+        return round(pad["top"] + height * (high - v) / (high - low), 1)
+
+    points = [
+        {
+            "x": x(i),
+            "y": y(v),
+            "value": v,
+            "uncertainty": s,
+            "won": row.won if row else None,
+            "date": row.created_at if row else None,
+        }
+        for i, ((v, _, row), s) in enumerate(zip(values, spreads, strict=True))
+    ]
+    upper = [f"{x(i)},{y(v + s)}" for i, ((v, _, _), s) in enumerate(zip(values, spreads, strict=True))]
+    lower = [f"{x(i)},{y(v - s)}" for i, ((v, _, _), s) in enumerate(zip(values, spreads, strict=True))]
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "line": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "band": " ".join(upper + lower[::-1]),
+        "points": points,
+        "grid": [
+            {"y": y(v), "label": v}
+            for v in range(int(low), int(high) + 1, int(step))
+        ],
+        "left": pad["left"],
+        "right": CHART_WIDTH - pad["right"],
+        "bottom": CHART_HEIGHT - pad["bottom"],
+        "first": values[0][0],
+        "last": values[-1][0],
+        "matches": len(rows),
+    }
+
+
+def _nice_step(raw: float) -> int:
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if raw <= step:
+            return step
+    return 1000 * (int(raw) // 1000 + 1)
+
+
+# ------------------------------------------------------------------ profile
+
+
+def _side(rules: dict[str, Any], index: int) -> int:
+    return index % 2 if rules.get("partnership") else index
+
+
+@dataclass
+class MatchLine:
+    match: Match
+    side: int
+    rounds: list[Round] = field(default_factory=list)
+    visible: bool = True  # the viewer may see the room's code, name and replays
+    rating: dict[str, Any] | None = None
+
+    @property
+    def outcome(self) -> str:
+        if self.match.annulled:
+            return "annulled"
+        if not self.match.over:
+            return "playing"
+        return "won" if self.match.winner == self.side else "lost"
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.match.state.get("scores", []))
+
+    @property
+    def private(self) -> bool:
+        return self.match.room.visibility == Room.Visibility.PRIVATE
+
+
+def player_stats(person: Any, *, viewer: Any = None, guest_token: str | None = None) -> dict:
+    """The profile of ``person`` as ``viewer`` may see it: matches played, won and
+    lost, rounds, dominoes, average points a round, favourite preset, rating and
+    its history, experience, and the recent matches. A private room's match shows
+    its code, name and replay links only to the people who sat at it (and admins)."""
+    rounds = (
+        Round.objects.filter(people__user=person, finished_at__isnull=False)
+        .select_related("match", "match__room")
+        .order_by("match_id", "number")
+    )
+    lines: dict[int, MatchLine] = {}
+    totals = {"rounds": 0, "dominoes": 0, "points": 0}
+    for rnd in rounds:
+        index = next(
+            (p["index"] for p in rnd.players or () if p.get("user") == person.pk), None
+        )
+        if index is None or not rnd.result:
+            continue
+        rules = rnd.state.get("rules", {})
+        side = _side(rules, index)
+        result = rnd.result
+        totals["rounds"] += 1
+        if result.get("reason") == "domino" and result.get("last_player") == index:
+            totals["dominoes"] += 1
+        points = result.get("points") or []
+        if side < len(points) and rules.get("scoring") != "goat":
+            totals["points"] += points[side]
+        line = lines.setdefault(rnd.match_id, MatchLine(match=rnd.match, side=side))
+        line.side = side
+        line.rounds.append(rnd)
+    finished = [line for line in lines.values() if line.outcome in ("won", "lost")]
+    won = sum(1 for line in finished if line.outcome == "won")
+    presets = Counter(line.match.room.preset for line in lines.values())
+    recent = sorted(lines.values(), key=lambda line: line.match.created_at, reverse=True)
+    recent = recent[:RECENT_MATCHES]
+    changes = {
+        row.match_id: row
+        for row in RatingChange.objects.filter(
+            user=person, preset=ALL_PRESETS, match_id__in=[line.match.pk for line in recent]
+        )
+    }
+    seen: dict[int, bool] = {}
+    for line in recent:
+        room = line.match.room
+        if room.pk not in seen:
+            seen[room.pk] = may_see_rounds(room=room, user=viewer, guest_token=guest_token)
+        line.visible = seen[room.pk]
+        change = changes.get(line.match.pk)
+        if change is not None:
+            line.rating = {
+                "before": rating.shown(change.mu_before, change.sigma_before),
+                "after": rating.shown(change.mu_after, change.sigma_after),
+                "xp": change.xp,
+            }
+    return {
+        "matches": len(finished),
+        "won": won,
+        "lost": len(finished) - won,
+        "rounds": totals["rounds"],
+        "dominoes": totals["dominoes"],
+        "average_points": round(totals["points"] / totals["rounds"], 1) if totals["rounds"] else 0,
+        "favourite_preset": presets.most_common(1)[0][0] if presets else None,
+        "rating": shown_rating(person),
+        "chart": rating_chart(person),
+        "recent": recent,
+        "xp": shown_rating(person).xp,
+    }
+
+
+# ------------------------------------------------------------------ ranking
+
+
+def ranking_min_matches() -> int:
+    return int(getattr(settings, "RANKING_MIN_MATCHES", 5))
+
+
+def ranking(*, by: str = "rating", preset: str = ALL_PRESETS, page: Any = 1) -> Page:
+    """A page of the ranking: by rating (accounts with at least the minimum of
+    rated matches, best conservative rating first) or by experience points, over
+    every preset or one. Each row: position, username, rating, uncertainty,
+    matches, wins, xp."""
+    rows = Rating.objects.filter(preset=preset).select_related("user")
+    if by == "xp":
+        rows = rows.filter(xp__gt=0).order_by("-xp", "-ordinal", "user__username")
+    else:
+        rows = rows.filter(matches__gte=ranking_min_matches()).order_by(
+            "-ordinal", "-xp", "user__username"
+        )
+    paginator = Paginator(rows, RANKING_PAGE_SIZE)
+    current = paginator.get_page(page)
+    start = current.start_index()
+    current.object_list = [
+        _ranking_row(row, position) for position, row in enumerate(current.object_list, start)
+    ]
+    return current
+
+
+def _ranking_row(row: Rating, position: int) -> dict[str, Any]:
+    skill = rating.Skill(row.mu, row.sigma)
+    return {
+        "position": position,
+        "username": row.user.username,
+        "user_id": row.user_id,
+        "rating": skill.shown,
+        "uncertainty": skill.uncertainty,
+        "matches": row.matches,
+        "wins": row.wins,
+        "xp": row.xp,
+    }
+
+
+def ranking_position(*, user: Any, by: str = "rating", preset: str = ALL_PRESETS) -> int | None:
+    """Where ``user`` stands in that ranking (None: not in it)."""
+    if not _is_user(user):
+        return None
+    mine = Rating.objects.filter(user=user, preset=preset).first()
+    if mine is None:
+        return None
+    rows = Rating.objects.filter(preset=preset)
+    if by == "xp":
+        if mine.xp == 0:
+            return None
+        ahead = rows.filter(
+            Q(xp__gt=mine.xp)
+            | Q(xp=mine.xp, ordinal__gt=mine.ordinal)
+            | Q(xp=mine.xp, ordinal=mine.ordinal, user__username__lt=user.username)
+        )
+    else:
+        if mine.matches < ranking_min_matches():
+            return None
+        rows = rows.filter(matches__gte=ranking_min_matches())
+        ahead = rows.filter(
+            Q(ordinal__gt=mine.ordinal)
+            | Q(ordinal=mine.ordinal, xp__gt=mine.xp)
+            | Q(ordinal=mine.ordinal, xp=mine.xp, user__username__lt=user.username)
+        )
+    return ahead.count() + 1

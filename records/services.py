@@ -1,0 +1,189 @@
+"""Writes of people's records, called by the game services inside their own
+transactions (so a record never disagrees with the game that made it):
+
+* `match_started`: who the match starts with, and whether it is rated;
+* `round_dealt`: who was dealt the round (profiles, replay access); a round dealt
+  to other people, or to a table no longer rated, makes the match unrated;
+* `match_finished`: experience points and the skill rating of a rated, finished,
+  not annulled match, updated in the transaction that finishes it.
+
+A table is rated when every seat is a human with an account and no two of them
+connect from one address (`table_rated`; the seats' keyed address hashes,
+`domino_site.client_ip`). The rule is checked when the match starts, at every
+deal and once more when it finishes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from records import rating
+from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
+from rooms.events import guest_key
+
+WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at the table
+LOSS_POINTS = 5  # every loser earns 5
+
+
+def table_rated(seats: Sequence[Any], *, allow_empty: bool = False) -> tuple[bool, str]:
+    """``(rated, why not)`` for these seats: every seat a human with an account,
+    each with a known address and no two with the same one. ``allow_empty``: empty
+    seats do not count against it (the lobby's marker for a table still filling;
+    a match only starts with every seat taken)."""
+    hashes = []
+    for seat in seats:
+        if seat.kind == "empty":
+            if allow_empty:
+                continue
+            return False, MatchLineup.Reason.EMPTY
+        if seat.kind != "human":
+            return False, MatchLineup.Reason.BOT
+        if not seat.user_id:
+            return False, MatchLineup.Reason.GUEST
+        if not seat.ip_hash:
+            return False, MatchLineup.Reason.UNKNOWN_IP
+        hashes.append(seat.ip_hash)
+    if not hashes:
+        return False, MatchLineup.Reason.EMPTY
+    if len(set(hashes)) != len(hashes):
+        return False, MatchLineup.Reason.SHARED_IP
+    return True, ""
+
+
+def lineup_of(seats: Sequence[Any]) -> list[int | None]:
+    """The account playing each seat (None: a bot, a guest or nobody)."""
+    return [seat.user_id if seat.kind == "human" else None for seat in seats]
+
+
+@transaction.atomic
+def match_started(*, match: Any, seats: Sequence[Any]) -> MatchLineup:
+    """Record who ``match`` starts with and whether it is rated."""
+    rated, reason = table_rated(seats)
+    lineup, _ = MatchLineup.objects.update_or_create(
+        match=match, defaults={"users": lineup_of(seats), "rated": rated, "reason": reason}
+    )
+    return lineup
+
+
+@transaction.atomic
+def round_dealt(*, rnd: Any, seats: Sequence[Any]) -> None:
+    """Record the humans dealt ``rnd``; a rated match stays rated only while the
+    same accounts play it at a table that is still rated."""
+    RoundPlayer.objects.bulk_create(
+        [
+            RoundPlayer(
+                round=rnd,
+                match_id=rnd.match_id,
+                room_id=rnd.room_id,
+                index=seat.index,
+                user_id=seat.user_id,
+                guest_key=guest_key(seat.guest_token) or "",
+            )
+            for seat in seats
+            if seat.kind == "human"
+        ]
+    )
+    _keep_rated_only_if_same(rnd.match_id, seats)
+
+
+def _keep_rated_only_if_same(match_id: int, seats: Sequence[Any]) -> MatchLineup | None:
+    lineup = MatchLineup.objects.select_for_update().filter(match_id=match_id).first()
+    if lineup is None or not lineup.rated:
+        return None
+    rated, reason = table_rated(seats)
+    if rated and lineup_of(seats) == lineup.users:
+        return lineup
+    lineup.rated = False
+    lineup.reason = reason or MatchLineup.Reason.CHANGED
+    lineup.save(update_fields=["rated", "reason"])
+    return None
+
+
+@transaction.atomic
+def match_finished(
+    *, match: Any, preset: str, seats: Sequence[Any], now: datetime | None = None
+) -> list[RatingChange]:
+    """Experience points and ratings of a match that just ended (called in the
+    transaction that ends it, with the seats as they are at that moment, before
+    anyone leaves). Nothing for an annulled match, a match without a winner or an
+    unrated one. Returns the changes (overall first, then the preset's)."""
+    now = now or timezone.now()
+    if not match.over or match.annulled or match.winner is None:
+        return []
+    lineup = _keep_rated_only_if_same(match.pk, seats)
+    if lineup is None:
+        return []
+    rules = match.engine().rules
+    players = [(index, user) for index, user in enumerate(lineup.users)]
+    sides = sorted({rules.side_of(index) for index, _ in players})
+    winners = [user for index, user in players if rules.side_of(index) == match.winner]
+    share = WIN_POINTS_PER_PLAYER * len(players) // max(len(winners), 1)
+    changes = []
+    for scope in (ALL_PRESETS, preset):
+        ratings = _locked_ratings([user for _, user in players], scope, now)
+        teams = [
+            [(index, user) for index, user in players if rules.side_of(index) == side]
+            for side in sides
+        ]
+        before = [[_skill(ratings[user]) for _, user in team] for team in teams]
+        ranks = [0 if side == match.winner else 1 for side in sides]
+        after = rating.rate(before, ranks)
+        for side, team, old_team, new_team in zip(sides, teams, before, after, strict=True):
+            won = side == match.winner
+            for (index, user), old, new in zip(team, old_team, new_team, strict=True):
+                xp = share if won else LOSS_POINTS
+                row = ratings[user]
+                row.mu, row.sigma, row.ordinal = new.mu, new.sigma, new.ordinal
+                row.matches += 1
+                row.wins += int(won)
+                row.xp += xp
+                row.updated_at = now
+                row.save()
+                changes.append(
+                    RatingChange(
+                        match=match,
+                        user_id=user,
+                        preset=scope,
+                        seat=index,
+                        side=side,
+                        won=won,
+                        xp=xp,
+                        mu_before=old.mu,
+                        sigma_before=old.sigma,
+                        mu_after=new.mu,
+                        sigma_after=new.sigma,
+                        created_at=now,
+                    )
+                )
+    return RatingChange.objects.bulk_create(changes)
+
+
+def _skill(row: Rating) -> rating.Skill:
+    return rating.Skill(mu=row.mu, sigma=row.sigma)
+
+
+def _locked_ratings(users: list[int], preset: str, now: datetime) -> dict[int, Rating]:
+    """The rating rows of ``users`` for ``preset``, created at the prior when new,
+    locked (in primary-key order, so two matches finishing at once never deadlock)."""
+    prior = rating.Skill()
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                user_id=user,
+                preset=preset,
+                mu=prior.mu,
+                sigma=prior.sigma,
+                ordinal=prior.ordinal,
+                updated_at=now,
+            )
+            for user in users
+        ],
+        ignore_conflicts=True,
+    )
+    rows = Rating.objects.select_for_update().filter(user_id__in=users, preset=preset)
+    return {row.user_id: row for row in rows.order_by("pk")}
