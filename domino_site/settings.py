@@ -73,7 +73,6 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "rooms",
-    "records",
     "bots",
 ]
 
