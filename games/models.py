@@ -69,6 +69,7 @@ class Round(models.Model):
         CLOCK = "clock", _("Move clock")
         AUTO = "auto", _("Automatic move (disconnected)")
         WALKOVER = "walkover", _("Walkover")
+        PASS = "pass", _("Automatic pass")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     # Denormalised from match.room: the service locks "the room's current round".
@@ -86,6 +87,9 @@ class Round(models.Model):
     )
     # Layout hints of the seat to act (`adjust`: chain index -> bend); not a move.
     layout = models.JSONField(_("layout"), default=dict, blank=True)
+    # Who adjusted the layout and when, for the log ("ajustou a fila"): a list of
+    # {"after": move seq, "seat", "at", "bend"}; not moves either.
+    adjustments = models.JSONField(_("layout adjustments"), default=list, blank=True)
     remaining_ms = models.PositiveIntegerField(_("remaining (ms, paused)"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), default=timezone.now, db_index=True)
@@ -140,6 +144,7 @@ class Move(models.Model):
         BOT = "bot", _("Bot")
         TIMEOUT = "timeout", _("Timeout")
         SUBSTITUTE = "substitute", _("Substitute")
+        AUTO = "auto", _("Automatic (nothing but pass)")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField(_("sequence"))

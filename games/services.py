@@ -5,7 +5,8 @@ refuses a stale version, applies the action through the engine, appends the
 `Move`, saves the snapshot with ``version + 1``, computes the next due time and
 registers the broadcast for after commit. `round_due_fire` is what the timers
 (Celery or the in-process ticker) and the sweeper call: the bot's move, the
-clock's timeout move, a disconnected player's auto move, an arena walkover.
+clock's timeout move, a disconnected player's auto move, the automatic pass of a
+player with nothing but pass, an arena walkover.
 
 Time is injectable (``now``) and so is randomness (`rng_factory`), so tests
 control both. Every refusal is a `rooms.errors.ServiceError` and changes nothing.
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 rng_factory: Callable[[], random.Random] = secrets.SystemRandom
 
 AUTO_MOVE_AFTER = timedelta(seconds=30)  # a disconnected human's turn, no clock
+AUTO_PASS_AFTER = timedelta(seconds=1)  # site.md: nothing but pass: the server passes
 WALKOVER_AFTER = timedelta(seconds=60)  # arena: confirm the next round within this
 SUBSTITUTE_LEVEL = "medium"
 TIMEOUT_LEVEL = "medium"
@@ -115,11 +117,24 @@ def seat_due(room: Room, seat: Seat, start: datetime) -> tuple[datetime, str] | 
     return None
 
 
+def only_pass(eng: engine.Round, index: int) -> bool:
+    """Whether ``index``'s only legal action is to pass (nothing fits, nothing to draw)."""
+    return not eng.pending_picks and eng.turn == index and eng.legal_actions(index) == [engine.PASS]
+
+
 def _seat_dues(room: Room, rnd: Round, seats: Sequence[Seat]) -> list[tuple[datetime, str, int]]:
     dues = []
-    for index in acting_seats(rnd.engine()):
+    eng = rnd.engine()
+    for index in acting_seats(eng):
         if index < len(seats):
-            due = seat_due(room, seats[index], rnd.turn_started_at)
+            seat = seats[index]
+            due = seat_due(room, seat, rnd.turn_started_at)
+            # Automatic pass (site.md, seed 004): a person whose only legal action
+            # is to pass, connected or not, passes after about a second.
+            if seat.is_human and not seat.bot_plays and only_pass(eng, index):
+                auto = rnd.turn_started_at + AUTO_PASS_AFTER
+                if due is None or auto <= due[0]:
+                    due = (auto, Round.DueKind.PASS)
             if due is not None:
                 dues.append((due[0], due[1], index))
     return sorted(dues)
@@ -474,6 +489,8 @@ def _server_action(rnd: Round, seat: Seat, kind: str) -> tuple[engine.Action, st
     The policy is handed `Round.view(seat)` only (site.md, "Bots").
     """
     eng = rnd.engine()
+    if kind == Round.DueKind.PASS:  # the only legal action: logged "passou (automático)"
+        return engine.PASS, Move.By.AUTO
     rng = rng_factory()
     legal = eng.legal_actions(seat.index)
     if kind == Round.DueKind.BOT:

@@ -209,7 +209,7 @@ def _match_part(rnd: Round | None) -> dict[str, Any] | None:
 
 def _round_part(rnd: Round, view: dict[str, Any]) -> dict[str, Any]:
     deadline = None
-    if rnd.due_at is not None and rnd.due_kind != Round.DueKind.BOT:
+    if rnd.due_at is not None and rnd.due_kind not in (Round.DueKind.BOT, Round.DueKind.PASS):
         deadline = iso_utc(rnd.due_at)
     return {
         "number": rnd.number,
