@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "rooms",
+    "records",
     "bots",
 ]
 
