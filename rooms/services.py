@@ -769,16 +769,33 @@ def layout_adjust(
         raise ServiceError("round_over")
     if seat.index not in games.acting_seats(rnd.engine()):
         raise ServiceError("not_your_turn")
-    if bend not in BENDS or type(at) is not int or not 0 <= at < len(rnd.engine().chain):
+    eng = rnd.engine()
+    if bend not in BENDS or type(at) is not int or not 0 <= at < len(eng.chain):
         raise _bad("bad_layout", _("There is no such place on the chain."))
+    if bend != "straight":
+        _check_bend(eng.chain, at)
     layout = dict(rnd.layout)
     if bend == "straight":
         layout.pop(str(at), None)
     else:
         layout[str(at)] = bend
     rnd.layout = layout
-    rnd.save(update_fields=["layout"])
+    # For the log ("ajustou a fila"), after the move it followed.
+    entry = {"after": len(eng.history), "seat": seat.index, "at": at, "bend": bend}
+    rnd.adjustments = [*rnd.adjustments, entry]
+    rnd.save(update_fields=["layout", "adjustments"])
     games.touch(room, now, rnd=rnd)
+
+
+def _check_bend(chain: Sequence[Any], at: int) -> None:
+    """Seed 002: the line never bends at the first tile of the round, and a double
+    (drawn across the line) neither bends nor is followed by a bend."""
+    if at == 0:
+        raise _bad("bad_layout", _("The line cannot bend at the first tile."))
+    link, end = chain[at], chain[at].end
+    inner = next((chain[i] for i in range(at - 1, 0, -1) if chain[i].end == end), chain[0])
+    if link.tile.is_double or inner.tile.is_double:
+        raise _bad("bad_layout", _("The line does not bend at a double or right after one."))
 
 
 @transaction.atomic
