@@ -16,4 +16,4 @@ RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
     python manage.py collectstatic --noinput
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "domino_site.asgi:application"]
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "domino_site.asgi:application"]

@@ -16,10 +16,10 @@ from games.models import Move, Round
 from rooms.errors import ServiceError
 
 
-def round_replay(*, room: Any, number: int, match_number: int | None = None) -> dict | None:
-    """The finished round ``number`` (of ``match_number``, default the latest match
-    that has it): rules, deal, moves, result. Refused while the round is played."""
-    rounds = Round.objects.select_related("match").filter(room=room, number=number)
+def finished_round(*, room: Any, number: int, match_number: int | None = None) -> Round | None:
+    """The round ``number`` of ``match_number`` (default: the latest match that has
+    it), or None; refused while it is played."""
+    rounds = Round.objects.select_related("match", "room").filter(room=room, number=number)
     if match_number is not None:
         rounds = rounds.filter(match__number=match_number)
     rnd = rounds.order_by("-match__number").first()
@@ -29,14 +29,40 @@ def round_replay(*, room: Any, number: int, match_number: int | None = None) -> 
         raise ServiceError(
             "bad_message", _("This round is still being played."), reason="round_in_play"
         )
+    return rnd
+
+
+def round_replay(*, room: Any, number: int, match_number: int | None = None) -> dict | None:
+    """The finished round ``number`` (of ``match_number``, default the latest match
+    that has it): rules, hands as dealt, moves, result. Refused while it is played.
+    Never the boneyard (rules.md rule 10): a drawn tile appears with its draw, the
+    tiles nobody drew are in no field."""
+    rnd = finished_round(room=room, number=number, match_number=match_number)
+    return replay_export(rnd) if rnd is not None else None
+
+
+PUBLIC_PLAYER_KEYS = ("index", "kind", "name", "bot_level")
+
+
+def replay_export(rnd: Round) -> dict[str, Any]:
+    """The JSON of a finished round (`round_replay`)."""
     moves = list(Move.objects.filter(round=rnd).order_by("seq"))
+    drawn = _drawn_tiles(rnd, moves)
+    deal = rnd.deal
     return {
-        "room": room.code,
+        "room": rnd.room.code,
         "match": rnd.match.number,
         "number": rnd.number,
         "rules": rnd.state["rules"],
-        "deal": rnd.deal,
-        "players": rnd.players,
+        "deal": {
+            "hands": deal["hands"],
+            "opener": deal.get("opener"),
+            "mandatory_tile": deal.get("mandatory_tile"),
+            "first_of_match": deal.get("first_of_match", True),
+        },
+        "players": [
+            {key: player.get(key) for key in PUBLIC_PLAYER_KEYS} for player in rnd.players or ()
+        ],
         "moves": [
             {
                 "seq": m.seq,
@@ -44,12 +70,59 @@ def round_replay(*, room: Any, number: int, match_number: int | None = None) -> 
                 "by": m.by,
                 "at": m.created_at.isoformat(),
                 **m.action,
+                **({"tile": drawn[m.seq]} if m.seq in drawn else {}),
             }
             for m in moves
         ],
         "result": rnd.result,
         "started_at": rnd.started_at.isoformat(),
-        "finished_at": rnd.finished_at.isoformat(),
+        "finished_at": rnd.finished_at.isoformat() if rnd.finished_at else None,
+    }
+
+
+def _drawn_tiles(rnd: Round, moves: list[Move]) -> dict[int, str]:
+    """The tile each draw took (seq -> tile): it joined a hand, shown face up."""
+    replaying = engine.Round.replay(engine.RuleSet.from_dict(rnd.state["rules"]), rnd.deal, [])
+    drawn = {}
+    for move in moves:
+        replaying.apply(move.seat, engine.action_from_dict(move.action))
+        if move.action.get("type") == "draw":
+            drawn[move.seq] = str(replaying.hand(move.seat)[-1])
+    return drawn
+
+
+def replay_positions(rnd: Round) -> list[dict[str, Any]]:
+    """Every position of a finished round for its replay page, from the deal to the
+    last move: the public view (chain, ends, counts, turn, log entry) with every
+    hand face up. The boneyard's tiles are in none of them (only its count)."""
+    rules = engine.RuleSet.from_dict(rnd.state["rules"])
+    moves = list(Move.objects.filter(round=rnd).order_by("seq"))
+    replaying = engine.Round.replay(rules, rnd.deal, [])
+    positions = [_replay_position(replaying, None, None)]
+    for move in moves:
+        replaying.apply(move.seat, engine.action_from_dict(move.action))
+        positions.append(_replay_position(replaying, move, replaying.public_view()["history"][-1]))
+    return positions
+
+
+def _replay_position(rnd: engine.Round, move: Move | None, entry: dict | None) -> dict[str, Any]:
+    view = rnd.public_view()
+    log = None
+    if move is not None and entry is not None:
+        log = {"seq": move.seq, "seat": move.seat, "type": entry["type"], "by": move.by}
+        log["ends"] = entry.get("ends_before")
+        if "tile" in entry:
+            log["tile"] = entry["tile"]
+            log["end"] = entry.get("end")
+    return {
+        "seq": move.seq if move else 0,
+        "log": log,
+        "chain": view["chain"],
+        "ends": view["ends"],
+        "hands": [[str(t) for t in rnd.hand(s)] for s in range(rnd.rules.seats)],
+        "boneyard_count": view["boneyard_count"],
+        "turn": view["turn"],
+        "result": view["result"],
     }
 
 

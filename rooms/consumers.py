@@ -29,6 +29,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from domino_site.asyncdb import db_async
+from domino_site.client_ip import scope_ip_hash
 from games.engine import IllegalAction
 from rooms.events import LOBBY_GROUP, guest_key, room_group
 from rooms.messages import (
@@ -73,6 +74,9 @@ class Viewer:
     user: Any  # a User, or None for an anonymous socket
     guest_token: str | None
     channel_name: str
+    # Keyed hash of the address the socket comes from (domino_site.client_ip): kept
+    # on the seat it binds or takes, for the rated-table rule.
+    ip_hash: str = ""
 
 
 # ----------------------------------------------------------------- sync side
@@ -119,7 +123,9 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
 def _connect_seat(room, index: int, viewer: Viewer) -> str | None:
     from rooms.services import seat_connected
 
-    return seat_connected(room=room, index=index, channel_name=viewer.channel_name)
+    return seat_connected(
+        room=room, index=index, channel_name=viewer.channel_name, ip_hash=viewer.ip_hash
+    )
 
 
 def read_snapshot(viewer: Viewer, known_index: int | None) -> tuple[dict | None, int | None]:
@@ -219,6 +225,7 @@ def execute(viewer: Viewer, cmd: Command) -> None:
             user=viewer.user,
             guest_token=viewer.guest_token,
             channel_name=viewer.channel_name,
+            ip_hash=viewer.ip_hash,
         )
         return
     _need_seat(seat)
@@ -266,6 +273,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             user=user if user is not None and user.is_authenticated else None,
             guest_token=guest_token_from_scope(self.scope),
             channel_name=self.channel_name,
+            ip_hash=scope_ip_hash(self.scope),
         )
         self.user_id = self.viewer.user.pk if self.viewer.user is not None else None
         self.guest_key = guest_key(self.viewer.guest_token) if self.user_id is None else None

@@ -155,6 +155,9 @@ LOBBY: tuple[str, ...] = (
     _("No open rooms right now."),
 )
 
+# The replay page (static/js/replay.js); it also gets TABLE (seat names, the log).
+REPLAY: tuple[str, ...] = ()
+
 ERRORS: dict[str, str] = {
     "not_your_turn": _("It is not your turn."),
     "round_over": _("The round is over."),

@@ -165,9 +165,10 @@ def seats_after_round(room: Room, seats: Sequence[Seat], now: datetime) -> None:
     for seat in seats:
         if seat.is_reserved:
             user, token, name = seat.reserved_user, seat.reserved_guest_token, seat.reserved_name
+            ip_hash = seat.reserved_ip_hash
             seat.clear()
             seat.clear_reservation()
-            _seat_person(seat, user, token, name, now)
+            _seat_person(seat, user, token, name, now, ip_hash)
             seat.save()
         elif seat.leaving:
             seat.clear()
@@ -179,7 +180,9 @@ def seats_after_round(room: Room, seats: Sequence[Seat], now: datetime) -> None:
     _update_humans_since(room, seats, now)
 
 
-def _seat_person(seat: Seat, user: Any, guest_token: str | None, name: str, now: datetime) -> None:
+def _seat_person(
+    seat: Seat, user: Any, guest_token: str | None, name: str, now: datetime, ip_hash: str = ""
+) -> None:
     seat.kind = Seat.Kind.HUMAN
     seat.user = user if _is_user(user) else None
     seat.guest_token = None if seat.user is not None else guest_token
@@ -193,6 +196,7 @@ def _seat_person(seat: Seat, user: Any, guest_token: str | None, name: str, now:
     seat.connected = False
     seat.channel_name = ""
     seat.disconnected_at = None
+    seat.ip_hash = ip_hash or ""
 
 
 def _connect(seat: Seat, channel_name: str, now: datetime) -> str | None:
@@ -303,9 +307,11 @@ def room_create(
     options: dict | None = None,
     visibility: str = Room.Visibility.PUBLIC,
     move_seconds: int | None = None,
+    ip_hash: str = "",
     now: datetime | None = None,
 ) -> Room:
-    """A new room; its creator takes seat 0 and is the host."""
+    """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
+    hash of the creator's address (domino_site.client_ip), for the rated-table rule."""
     now = games.now_or(now)
     options = dict(options or {})
     rules = _rules_for(preset, options)
@@ -342,7 +348,7 @@ def room_create(
     else:  # pragma: no cover - 32**8 codes
         raise RuntimeError("could not find a free room code")
     seats = [Seat(room=room, index=i) for i in range(rules.seats)]
-    _seat_person(seats[0], user, guest_token, display, now)
+    _seat_person(seats[0], user, guest_token, display, now, ip_hash)
     Seat.objects.bulk_create(seats)
     room_changed(room, lobby=True)
     return room
@@ -360,6 +366,7 @@ def seat_take(
     guest_token: str | None = None,
     name: str | None = None,
     channel_name: str | None = None,
+    ip_hash: str = "",
     now: datetime | None = None,
 ) -> Seat:
     """Sit at ``index``: an empty seat at once; a bot's seat at once between rounds,
@@ -374,7 +381,7 @@ def seat_take(
     rnd = _current(room)
     seats = games.seats_of(room)
     target = _seat_at(seats, index)
-    seat = _sit(room, rnd, seats, target, user, guest_token, name, now)
+    seat = _sit(room, rnd, seats, target, user, guest_token, name, now, ip_hash)
     if channel_name and seat.belongs_to(user, guest_token):
         _connect(seat, channel_name, now)
         seat.save()
@@ -394,6 +401,7 @@ def _sit(
     guest_token: str | None,
     name: str | None,
     now: datetime,
+    ip_hash: str = "",
 ) -> Seat:
     mine = next((s for s in seats if s.belongs_to(user, guest_token)), None)
     playing = _round_in_play(room)
@@ -422,7 +430,7 @@ def _sit(
         if mine is not None:  # moving between rounds: the old seat empties
             mine.clear()
             mine.save()
-        _seat_person(target, user, guest_token, display, now)
+        _seat_person(target, user, guest_token, display, now, ip_hash)
         target.clear_reservation()
         target.save()
         ensure_host(room, seats)
@@ -436,6 +444,7 @@ def _sit(
     target.reserved_user = user if _is_user(user) else None
     target.reserved_guest_token = None if _is_user(user) else guest_token
     target.reserved_name = display
+    target.reserved_ip_hash = ip_hash or ""
     target.save()
     return target
 
@@ -447,13 +456,16 @@ def seat_take_by_invite(
     user: Any = None,
     guest_token: str | None = None,
     name: str | None = None,
+    ip_hash: str = "",
     now: datetime | None = None,
 ) -> Seat:
     """The invite link: the seat already bound to this person, or the first free
     seat (an empty one, else a bot's: at once between rounds, reserved during one).
-    Unknown token: ``bad_message``/``not_found``; no seat: ``room_full``."""
+    Only private rooms have one (public rooms are for accounts: they sit from the
+    table). Unknown token: ``bad_message``/``not_found``; no seat: ``room_full``."""
     now = games.now_or(now)
-    room_id = Room.objects.filter(invite_token=token).values_list("pk", flat=True).first()
+    rooms = Room.objects.filter(invite_token=token, visibility=Room.Visibility.PRIVATE)
+    room_id = rooms.values_list("pk", flat=True).first()
     if room_id is None:
         raise _bad("not_found", _("This invitation does not exist."))
     room = _lock_open(Room(pk=room_id))
@@ -469,7 +481,7 @@ def seat_take_by_invite(
     ]
     if not free:
         raise ServiceError("room_full", _("Every seat at this table is taken."))
-    seat = _sit(room, rnd, seats, free[0], user, guest_token, name, now)
+    seat = _sit(room, rnd, seats, free[0], user, guest_token, name, now, ip_hash)
     games.refresh_due(room, rnd, seats)
     games.touch(room, now, lobby=True, rnd=rnd)
     return seat
@@ -550,9 +562,10 @@ def bot_remove(*, room: Room, actor: Seat, index: int, now: datetime | None = No
         seat.leaving = True
     else:
         reservation = (seat.reserved_user, seat.reserved_guest_token, seat.reserved_name)
+        ip_hash = seat.reserved_ip_hash
         seat.clear()
         if reservation[0] is not None or reservation[1]:
-            _seat_person(seat, *reservation, now)
+            _seat_person(seat, *reservation, now, ip_hash)
             seat.clear_reservation()
     seat.save()
     games.touch(room, now, lobby=True, rnd=rnd)
@@ -820,7 +833,12 @@ def room_close(*, room: Room, reason: str, now: datetime | None = None) -> None:
 
 @transaction.atomic
 def seat_connected(
-    *, room: Room, index: int, channel_name: str, now: datetime | None = None
+    *,
+    room: Room,
+    index: int,
+    channel_name: str,
+    ip_hash: str = "",
+    now: datetime | None = None,
 ) -> str | None:
     """A seated human's socket opened. Returns the channel it replaces (the other
     tab to tell ``replaced``), if any. Coming back before the result takes the
@@ -835,6 +853,8 @@ def seat_connected(
     if not seat.is_human or (seat.substitute and seat.substitute_reason != "away"):
         raise ServiceError("not_seated", _("You are not seated at this table."))
     old = _connect(seat, channel_name, now)
+    if ip_hash:  # the address it plays from now (the rated-table rule follows it)
+        seat.ip_hash = ip_hash
     if seat.substitute:
         seat.substitute = False
         seat.substitute_reason = ""

@@ -17,8 +17,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import records
-from games.selectors import round_replay
+from domino_site.client_ip import request_ip_hash
+from games.selectors import finished_round, replay_export, replay_positions
+from records import selectors as records
+from records.models import ALL_PRESETS
 from rooms import limits, selectors, services
 from rooms.errors import ServiceError
 
@@ -116,6 +118,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 visibility="private" if solo else values["visibility"],
                 move_seconds=values.get("move_seconds"),
+                ip_hash=request_ip_hash(request),
             )
             if solo:
                 _fill_with_bots_and_start(room, user, token, values.get("bot_level") or "medium")
@@ -128,8 +131,9 @@ def room_create(request: HttpRequest) -> HttpResponse:
     url = reverse("rooms:table", args=[room.code])
     response: HttpResponse
     if wants_json:
+        invite_url = room.invite_path if room.visibility == "private" else None
         response = JsonResponse(
-            {"code": room.code, "url": url, "invite_url": room.invite_path}, status=302
+            {"code": room.code, "url": url, "invite_url": invite_url}, status=302
         )
         response["Location"] = url
     else:
@@ -213,17 +217,17 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     room = selectors.room_for_code(code)
     if room is None:
         raise Http404(_("There is no room with this code."))
-    if room.status == "closed":
-        return render(request, "rooms/closed.html", {"room": room}, status=410)
     user, token = _person(request)
     seat = selectors.viewer_seat(room=room, user=user, guest_token=token)
+    if room.visibility == "private" and seat is None:
+        # Same rule as the table socket: a private table is for the people seated
+        # at it (they came through the invite link). Anyone else gets the answer
+        # of an unknown code, so nobody learns which private codes exist.
+        raise Http404(_("There is no room with this code."))
+    if room.status == "closed":
+        return render(request, "rooms/closed.html", {"room": room}, status=410)
     if room.visibility == "public" and user is None and seat is None:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
-    if room.visibility == "private" and seat is None:
-        # Same rule as the table socket: a private table is for the people
-        # seated at it, who came through the invite link.
-        message = _("This table is private: ask the host for the invite link.")
-        return render(request, "rooms/invite_failed.html", {"message": message}, status=403)
     snapshot = selectors.room_state(room=room, viewer=seat)
     context = table_context(
         code=room.code,
@@ -245,7 +249,9 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if user is None and guest is None:
         guest = fresh = secrets.token_urlsafe(18)
     try:
-        seat = services.seat_take_by_invite(token=token, user=user, guest_token=guest)
+        seat = services.seat_take_by_invite(
+            token=token, user=user, guest_token=guest, ip_hash=request_ip_hash(request)
+        )
     except ServiceError as exc:
         status = {"room_full": 409, "room_closed": 410}.get(exc.code, 404)
         return render(
@@ -269,23 +275,74 @@ def api_rooms(request: HttpRequest) -> JsonResponse:
     return JsonResponse(selectors.public_rooms(), safe=False)
 
 
+def _visible_round(request: HttpRequest, code: str, number: int) -> Any:
+    """The finished round this visitor may see (records.selectors.may_see_rounds),
+    or Http404: an unknown code, a round that does not exist and a room the
+    visitor may not see all answer alike. A round still in play raises
+    ServiceError (``round_in_play``) for those who may see the room."""
+    room = selectors.room_for_code(code)
+    user, token = _person(request)
+    if room is None or not records.may_see_rounds(room=room, user=user, guest_token=token):
+        raise Http404(_("There is no room with this code."))
+    match = request.GET.get("match")
+    match_number = int(match) if match and match.isdigit() else None
+    rnd = finished_round(room=room, number=number, match_number=match_number)
+    if rnd is None:
+        raise Http404(_("There is no such round."))
+    return rnd
+
+
 @require_GET
 def api_round(request: HttpRequest, code: str, number: int) -> JsonResponse:
-    """``GET /api/rooms/<code>/rounds/<n>/[?match=m]``: a finished round's deal and
-    moves; 403 while it is played."""
-    room = selectors.room_for_code(code)
-    if room is None:
-        return JsonResponse({"error": "not_found"}, status=404)
-    match = request.GET.get("match")
+    """``GET /api/rooms/<code>/rounds/<n>/[?match=m]``: a finished round's hands as
+    dealt, moves and result (never the boneyard); 403 while it is played; 404 for
+    whoever may not see the room's rounds."""
     try:
-        replay = round_replay(room=room, number=number, match_number=int(match) if match else None)
-    except ValueError:
-        return JsonResponse({"error": "bad_message"}, status=400)
+        rnd = _visible_round(request, code, number)
+    except Http404:
+        return JsonResponse({"error": "not_found"}, status=404)
     except ServiceError as exc:
         return JsonResponse({"error": exc.reason or exc.code, "message": exc.message}, status=403)
-    if replay is None:
-        return JsonResponse({"error": "not_found"}, status=404)
-    return JsonResponse(replay)
+    return JsonResponse(replay_export(rnd))
+
+
+@require_GET
+def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """``GET /r/<code>/rounds/<n>/[?match=m]``: the replay page of a finished round
+    (the table's drawing, every hand face up, the log beside it)."""
+    try:
+        rnd = _visible_round(request, code, number)
+    except ServiceError as exc:
+        return render(request, "rooms/invite_failed.html", {"message": exc.message}, status=403)
+    room = rnd.room
+    players = rnd.players or []
+    boot = {
+        "code": room.code,
+        "match": rnd.match.number,
+        "number": rnd.number,
+        "rules": rnd.state["rules"],
+        "seats": [
+            {
+                "index": p.get("index"),
+                "kind": p.get("kind"),
+                "name": p.get("name") or "",
+                "bot_level": p.get("bot_level"),
+            }
+            for p in players
+        ],
+        "positions": replay_positions(rnd),
+        "strings": page_strings.translated(page_strings.TABLE + page_strings.REPLAY),
+    }
+    context = {
+        "room": room,
+        "round": rnd,
+        "preset_label": PRESET_LABELS.get(room.preset, room.preset),
+        "boot": boot,
+        "table_url": reverse("rooms:table", args=[room.code]),
+        "json_url": reverse("rooms:api_round", args=[room.code, rnd.number])
+        + f"?match={rnd.match.number}",
+    }
+    return render(request, "rooms/replay.html", context)
 
 
 # ------------------------------------------------------------------ records
@@ -293,15 +350,34 @@ def api_round(request: HttpRequest, code: str, number: int) -> JsonResponse:
 
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """``/players/<username>/``: record and recent matches."""
+    """``/players/<username>/``: record, rating and its history, recent matches (a
+    private room's without code or links for whoever did not sit at it)."""
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
         raise Http404(_("There is no player with this name."))
-    context = {"person": person, "stats": records.player_stats(person), "labels": PRESET_LABELS}
+    user, token = _person(request)
+    stats = records.player_stats(person, viewer=user, guest_token=token)
+    context = {"person": person, "stats": stats, "labels": PRESET_LABELS}
     return render(request, "rooms/player.html", context)
 
 
 @require_GET
 def ranking(request: HttpRequest) -> HttpResponse:
-    """``/ranking/``: experience points from finished matches."""
-    return render(request, "rooms/ranking.html", {"rows": records.ranking()})
+    """``/ranking/[?by=rating|xp][&preset=key][&page=n]``: by rating (after a
+    minimum of rated matches) or by experience points, over every preset or one."""
+    by = "xp" if request.GET.get("by") == "xp" else "rating"
+    preset = request.GET.get("preset") or ALL_PRESETS
+    if preset not in PRESET_LABELS:
+        preset = ALL_PRESETS
+    page = records.ranking(by=by, preset=preset, page=request.GET.get("page") or 1)
+    user = request.user if request.user.is_authenticated else None
+    context = {
+        "page": page,
+        "rows": page.object_list,
+        "by": by,
+        "preset": preset,
+        "presets": [(key, label) for key, label in PRESET_LABELS.items()],
+        "min_matches": records.ranking_min_matches(),
+        "my_position": records.ranking_position(user=user, by=by, preset=preset),
+    }
+    return render(request, "rooms/ranking.html", context)
