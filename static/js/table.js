@@ -2,8 +2,8 @@
 // messages out. Every snapshot re-renders the page from scratch (cheap at this
 // size) so that reconnection and missed messages never leave stale pieces.
 
-import { layoutChain } from "./chain.js";
-import { backSVG, tileGroup, tileSVG } from "./tiles.js";
+import { chainSVG, markerPoint } from "./board.js";
+import { backSVG, tileSVG } from "./tiles.js";
 import { applyCss, makeT, ready } from "./util.js";
 
 const $ = (sel, el = document) => el.querySelector(sel);
@@ -338,40 +338,11 @@ function renderBoard() {
   const chain = r?.chain ?? [];
   const rect = board.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
-  const lay = layoutChain(chain, aspect);
-  const box = fitBox(lay.box, aspect, lay.half);
-  const last = chain.length - 1;
-  const tiles = lay.tiles
-    .map((tl) => tileGroup(tl.first, tl.second, tl.x, tl.y, tl.w, tl.h, `data-chain="${tl.index}"`, tl.index === last ? "last" : ""))
-    .join("");
-  let ends = "";
   const targets = state.selected ? legalEnds(state.selected) : [];
-  if (chain.length) {
-    for (const end of ["A", "B"]) {
-      const e = lay.ends[end];
-      const p = markerPoint(e);
-      const hot = targets.includes(end) ? " hot" : "";
-      ends += `<g class="end-mark${hot}" transform="translate(${p.x.toFixed(2)} ${p.y.toFixed(2)})">
-        <circle r="0.5"/><text class="end-letter" y="-0.06">${end}</text><text class="end-value" y="0.32">${e.value}</text></g>`;
-    }
-  }
-  const svg = `<svg class="chain" viewBox="${box.x.toFixed(2)} ${box.y.toFixed(2)} ${box.w.toFixed(2)} ${box.h.toFixed(2)}" role="img" aria-label="${esc(chainLabel())}">${tiles}${ends}</svg>`;
+  const { svg, lay, box } = chainSVG(chain, aspect, { hot: targets, label: chainLabel() });
   const overlay = chain.length ? endButtons(lay, box, rect, targets) : firstTileButton(targets);
   board.innerHTML = svg + overlay + centerMessage() + pickOff();
   applyCss(board);
-}
-
-// Keep the scale steady while the chain is short: the view is at least as big
-// as one full row of the snake.
-function fitBox(b, aspect, half) {
-  let w = Math.max(b.w, half * 2 + 2.4);
-  let h = Math.max(b.h, w / Math.max(aspect, 0.5), 5);
-  if (w / h < aspect) w = h * aspect;
-  return { x: b.x + b.w / 2 - w / 2, y: b.y + b.h / 2 - h / 2, w, h };
-}
-
-function markerPoint(e) {
-  return { x: e.x + (e.dx || 0) * 0.75, y: e.y + (e.dy || 0) * 0.75 };
 }
 
 function endButtons(lay, box, rect, targets) {

@@ -1,0 +1,46 @@
+// The chain on the felt as SVG markup, shared by the table page (table.js) and
+// the round replay page (replay.js): the snake of chain.js, tiles of tiles.js,
+// the A/B end markers, the last tile highlighted. No DOM.
+
+import { layoutChain } from "./chain.js";
+import { tileGroup } from "./tiles.js";
+
+const esc = (s) =>
+  String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+// Keep the scale steady while the chain is short: the view is at least as big
+// as one full row of the snake.
+export function fitBox(b, aspect, half) {
+  let w = Math.max(b.w, half * 2 + 2.4);
+  let h = Math.max(b.h, w / Math.max(aspect, 0.5), 5);
+  if (w / h < aspect) w = h * aspect;
+  return { x: b.x + b.w / 2 - w / 2, y: b.y + b.h / 2 - h / 2, w, h };
+}
+
+export function markerPoint(e) {
+  return { x: e.x + (e.dx || 0) * 0.75, y: e.y + (e.dy || 0) * 0.75 };
+}
+
+// `chain`: the snapshot's round.chain; `aspect`: the board's width / height;
+// `hot`: the ends to highlight ("A", "B"); `label`: the SVG's accessible name.
+// Returns {svg, lay, box}: the markup, chain.js's layout and the view box.
+export function chainSVG(chain, aspect, { hot = [], label = "" } = {}) {
+  const lay = layoutChain(chain, aspect);
+  const box = fitBox(lay.box, aspect, lay.half);
+  const last = chain.length - 1;
+  const tiles = lay.tiles
+    .map((tl) => tileGroup(tl.first, tl.second, tl.x, tl.y, tl.w, tl.h, `data-chain="${tl.index}" data-link="${tl.tile}"`, tl.index === last ? "last" : ""))
+    .join("");
+  let ends = "";
+  if (chain.length) {
+    for (const end of ["A", "B"]) {
+      const e = lay.ends[end];
+      const p = markerPoint(e);
+      const cls = hot.includes(end) ? " hot" : "";
+      ends += `<g class="end-mark${cls}" transform="translate(${p.x.toFixed(2)} ${p.y.toFixed(2)})">
+        <circle r="0.5"/><text class="end-letter" y="-0.06">${end}</text><text class="end-value" y="0.32">${e.value}</text></g>`;
+    }
+  }
+  const svg = `<svg class="chain" viewBox="${box.x.toFixed(2)} ${box.y.toFixed(2)} ${box.w.toFixed(2)} ${box.h.toFixed(2)}" role="img" aria-label="${esc(label)}">${tiles}${ends}</svg>`;
+  return { svg, lay, box };
+}
