@@ -163,7 +163,11 @@ def seats_after_round(room: Room, seats: Sequence[Seat], now: datetime) -> None:
     """At a round's result: reservations are honoured, leaving seats (a removed bot,
     a human who left or was replaced while away) are freed; then the host is checked."""
     for seat in seats:
-        if seat.is_reserved:
+        if seat.is_reserved and seat.active_human:
+            # Its human came back before the result: the seat stays theirs.
+            seat.clear_reservation()
+            seat.save()
+        elif seat.is_reserved:
             user, token, name = seat.reserved_user, seat.reserved_guest_token, seat.reserved_name
             ip_hash = seat.reserved_ip_hash
             seat.clear()
@@ -181,6 +185,19 @@ def seats_after_round(room: Room, seats: Sequence[Seat], now: datetime) -> None:
 
 
 def _seat_person(
+def _give_back(room: Room, seats: Sequence[Seat], seat: Seat) -> None:
+    """Its human is back before the result (away, not left): the stand-in bot goes,
+    the same hand is theirs again, and a reservation someone made on the stand-in
+    lapses (site.md: coming back before the result gives them the seat). The
+    caller saves ``seat``."""
+    seat.substitute = False
+    seat.substitute_reason = ""
+    seat.bot_level = None
+    seat.leaving = False
+    seat.clear_reservation()
+    ensure_host(room, seats)
+
+
     seat: Seat, user: Any, guest_token: str | None, name: str, now: datetime, ip_hash: str = ""
 ) -> None:
     seat.kind = Seat.Kind.HUMAN
@@ -407,12 +424,16 @@ def _sit(
     playing = _round_in_play(room)
     if mine is target:
         if target.substitute and target.leaving:  # back before the result: same hand
-            target.substitute = False
-            target.substitute_reason = ""
-            target.bot_level = None
-            target.leaving = False
+        if target.substitute and target.substitute_reason == "left":
+            # site.md: who leaves during a round leaves a bot in the seat until
+            # the result; then the seat is empty (and free to take again).
+            raise ServiceError(
+                "seat_taken",
+                _("You left this seat: a bot plays it until the round's result."),
+                reason="left",
+            )
+            _give_back(room, seats, target)
             target.save()
-            ensure_host(room, seats)
         return target
     if mine is not None and (playing or mine.leaving):
         raise ServiceError(
@@ -856,11 +877,7 @@ def seat_connected(
     if ip_hash:  # the address it plays from now (the rated-table rule follows it)
         seat.ip_hash = ip_hash
     if seat.substitute:
-        seat.substitute = False
-        seat.substitute_reason = ""
-        seat.bot_level = None
-        seat.leaving = False
-        ensure_host(room, seats)
+        _give_back(room, seats, seat)
     seat.save()
     room.no_humans_since = None
     if room.paused and room.paused_by == "empty":

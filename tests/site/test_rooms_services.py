@@ -231,12 +231,69 @@ def test_leaving_between_rounds_empties_the_seat_at_once(make_user, clock):
     assert seat(room, 1).kind == "empty"
 
 
-def test_coming_back_to_ones_seat_after_leaving_takes_it_back(make_user, clock):
+def away_for_two_minutes(room, index, clock) -> None:
+    """Seat ``index`` drops while the others stay connected; two minutes later the
+    sweeper lets a bot stand in (substitute_reason "away")."""
+    for other in range(room.seat_count):
+        services.seat_connected(room=room, index=other, channel_name=f"c{other}", now=clock())
+    services.seat_disconnected(room=room, index=index, channel_name=f"c{index}", now=clock())
+    assert services.rooms_sweep(now=clock.tick(121))["takeovers"] == 1
+
+
+def test_who_left_during_a_round_cannot_sit_again_before_the_result(make_user, clock):
+    """site.md: a human who leaves during a round leaves a bot in the seat until
+    the result; then the seat is empty (issue 12, point 2)."""
     room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
     services.match_start(room=room, actor=ana, now=clock())
     services.seat_leave(room=room, index=1, actor=bruno, now=clock())
+    version = fresh(room).version
+    refused("seat_taken", services.seat_take, reason="left", room=room, index=1, user=bruno.user)
+    stand_in = seat(room, 1)
+    assert stand_in.substitute and stand_in.leaving and stand_in.substitute_reason == "left"
+    assert not stand_in.is_reserved and fresh(room).version == version
+    play_round(room, clock())
+    assert seat(room, 1).kind == "empty"
+    # Between rounds the seat is free again, for them as for anyone.
+    back = services.seat_take(room=room, index=1, user=bruno.user, now=clock())
+    assert back.active_human and back.user == bruno.user
+
+
+def test_coming_back_after_being_away_takes_the_seat_back_by_sitting(make_user, clock):
+    room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
+    services.match_start(room=room, actor=ana, now=clock())
+    away_for_two_minutes(room, 1, clock)
+    assert seat(room, 1).substitute_reason == "away"
     back = services.seat_take(room=room, index=1, user=bruno.user, now=clock())
     assert back.active_human and not back.leaving and back.bot_level is None
+
+
+@pytest.mark.parametrize("how", ["reconnecting", "sitting"])
+def test_a_returning_player_keeps_the_seat_someone_reserved_while_they_were_away(
+    make_user, clock, how
+):
+    """site.md: coming back before the round's result gives them the seat (and
+    the same hand); a reservation made on the stand-in bot lapses (issue 12,
+    point 1)."""
+    room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
+    services.match_start(room=room, actor=ana, now=clock())
+    hand = current(room).engine().hand(1)
+    away_for_two_minutes(room, 1, clock)  # two minutes away: a bot stands in
+    assert seat(room, 1).substitute_reason == "away"
+    carla = make_user("carla")
+    reserved = services.seat_take(room=room, index=1, user=carla, now=clock())
+    assert reserved.reserved_user == carla
+    if how == "reconnecting":
+        services.seat_connected(room=room, index=1, channel_name="c1b", now=clock.tick(5))
+    else:
+        services.seat_take(room=room, index=1, user=bruno.user, now=clock.tick(5))
+    back = seat(room, 1)
+    assert back.active_human and back.user == bruno.user and not back.leaving
+    assert not back.is_reserved
+    assert current(room).engine().hand(1) == hand or Move.objects.filter(seat=1).exists()
+    play_round(room, clock())
+    after = seat(room, 1)
+    assert after.kind == "human" and after.user == bruno.user, after
+    assert not after.is_reserved
 
 
 def test_host_transfers_to_the_longest_seated_human(make_user, clock):
