@@ -54,7 +54,9 @@ def _forget_dead_connections() -> int:
     move, takeover, expiry) apply to it. Returns how many seats it touched."""
     from rooms.models import Seat
     from rooms.services import seat_disconnected
+    from rooms.watchers import forget_all
 
+    forget_all()  # nobody watches yet either (rooms.watchers)
     stale = Seat.objects.filter(connected=True).exclude(room__status="closed")
     count = 0
     for seat in stale.select_related("room"):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ from django.utils.translation import gettext as _
 from domino_site.asyncdb import db_async
 from domino_site.client_ip import scope_ip_hash
 from games.engine import IllegalAction
+from rooms.chat import CHAT_EVERY
 from rooms.events import LOBBY_GROUP, guest_key, room_group
 from rooms.messages import (
     MAX_FRAME_BYTES,
@@ -235,9 +237,9 @@ def execute(viewer: Viewer, cmd: Command) -> None:
         "bot_level": lambda: rooms.bot_set_level(
             room=room, actor=seat, index=f["seat"], level=f["level"]
         ),
-        "start": lambda: rooms.match_start(room=room, actor=seat),
+        "start": lambda: rooms.match_start(room=room, actor=seat, **f),
         "next_round": lambda: rooms.round_next(room=room, actor=seat),
-        "new_match": lambda: rooms.match_new(room=room, actor=seat),
+        "new_match": lambda: rooms.match_new(room=room, actor=seat, **f),
         "pause": lambda: rooms.room_pause(room=room, actor=seat),
         "resume": lambda: rooms.room_resume(room=room, actor=seat),
         "settings": lambda: rooms.room_settings(room=room, actor=seat, **f),
@@ -247,6 +249,16 @@ def execute(viewer: Viewer, cmd: Command) -> None:
         "adjust": lambda: rooms.layout_adjust(room=room, actor=seat, **f),
     }
     host_calls[kind]()
+
+
+def watch(code: str, channel_name: str, watching: bool) -> None:
+    """Count this socket as a watcher of the table, or not any more (rooms.watchers)."""
+    from rooms.watchers import watcher_join, watcher_leave
+
+    if watching:
+        watcher_join(code=code, channel_name=channel_name)
+    else:
+        watcher_leave(code=code, channel_name=channel_name)
 
 
 def lobby_rows() -> list[dict]:
@@ -284,6 +296,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.replaced = False
         self.limiter = RateLimiter()
         self.group = room_group(self.viewer.code)
+        self.watching = False  # counted as a watcher (a socket with no seat)
+        self.public = False
+        self.last_chat = float("-inf")
         if not connects.allow(self._person_key()):
             await self.accept()
             await self._send_error("rate_limited", _("Too many connections: wait a minute."))
@@ -304,6 +319,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.watching:
+            self.watching = False
+            try:
+                await _db(watch)(self.viewer.code, self.channel_name, False)
+            except Exception:  # noqa: BLE001 - the sweeper forgets dead watchers later
+                log.exception("watcher_leave failed for %s", self.viewer.code)
         if self.seat_index is not None and not self.replaced:
             try:
                 await _db(close_socket)(self.viewer, self.seat_index)
@@ -342,6 +363,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.version = -1
             await self._refresh()
             return
+        if cmd.type == "chat":
+            await self._chat(cmd)
+            return
         try:
             await _db(execute)(self.viewer, cmd)
         except IllegalAction as exc:  # the engine's codes (services may pass them on)
@@ -378,6 +402,39 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 # was judged dead after a stall): bind it to this socket again.
                 await _db(rebind_if_released)(self.viewer, mine)
             await self._refresh()
+
+    async def room_watchers(self, event: dict) -> None:
+        """The number of sockets watching without a seat changed (rooms.watchers)."""
+        if not self.replaced:
+            await self.send_json({"type": "watchers", "count": event["count"]})
+
+    async def room_chat(self, event: dict) -> None:
+        """A quick-chat phrase of a seat: passed on as it is (not stored)."""
+        if not self.replaced:
+            await self.send_json({"type": "chat", "seat": event["seat"], "phrase": event["phrase"]})
+
+    async def _chat(self, cmd: Command) -> None:
+        """Quick chat (protocol.md ``chat``): seated people only, one every 3 s;
+        the phrase key goes to everyone at the table, watchers included. Bots
+        never chat; nothing is stored."""
+        if self.seat_index is None:
+            await self._send_error("not_seated", _("Take a seat first."), cmd.ref)
+            return
+        now = time.monotonic()
+        if now - self.last_chat < CHAT_EVERY:
+            await self._send_error("rate_limited", _("One quick message every 3 seconds."), cmd.ref)
+            return
+        self.last_chat = now
+        message = {"type": "room.chat", "seat": self.seat_index, "phrase": cmd.fields["phrase"]}
+        await self.channel_layer.group_send(self.group, message)
+
+    async def _sync_watching(self) -> None:
+        """A socket with no seat at a public table is a watcher; one that sits down
+        is not any more. The database is asked only when that changes."""
+        watching = self.seat_index is None and self.public and not self.replaced
+        if watching != self.watching:
+            self.watching = watching
+            await _db(watch)(self.viewer.code, self.channel_name, watching)
 
     async def room_changed(self, event: dict) -> None:
         """A bare version notice (no content): re-read if it is news."""
@@ -421,6 +478,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.version = snapshot["version"]
         await self.send_json({"type": "room", **snapshot})
+        room = snapshot.get("room") or {}
+        self.public = room.get("visibility") == "public" and room.get("status") != "closed"
+        await self._sync_watching()
 
     async def _send_error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})

@@ -24,10 +24,15 @@ TILE_RE = re.compile(r"^[0-6]-[0-6]$")
 MOVE_TYPES = frozenset({"play", "draw", "pass", "pick"})
 # Types with no fields besides `type`, `ref`, `version`.
 BARE_TYPES = frozenset(
-    {"draw", "pass", "leave", "ready", "start", "next_round", "new_match", "pause", "resume",
-     "annul", "ping", "refresh"}
+    {"draw", "pass", "leave", "ready", "next_round", "pause", "resume", "annul", "ping",
+     "refresh"}
 )  # fmt: skip
 ENVELOPE = frozenset({"type", "ref", "version"})
+#: The quick chat's fixed phrase keys (site.md; their words are in rooms.chat).
+CHAT_PHRASES = frozenset(
+    {"oi", "boa", "valeu", "que_azar", "joga_logo", "bom_jogo", "mais_uma", "ops",
+     "joinha", "risada", "suor", "pensando", "palmas", "surpresa"}
+)  # fmt: skip
 
 
 class BadMessage(Exception):
@@ -118,6 +123,22 @@ def _adjust(msg: dict[str, Any]) -> dict[str, Any]:
     return {"at": at, "bend": bend}
 
 
+def _start(msg: dict[str, Any]) -> dict[str, Any]:
+    """``start`` / ``new_match``; ``alone: true`` restarts against the computer
+    while the other seat of a two-seat table is free."""
+    alone = msg.get("alone", False)
+    if not isinstance(alone, bool):
+        raise BadMessage("alone must be true or false")
+    return {"alone": True} if alone else {}
+
+
+def _chat(msg: dict[str, Any]) -> dict[str, Any]:
+    phrase = msg.get("phrase")
+    if not isinstance(phrase, str) or phrase not in CHAT_PHRASES:
+        raise BadMessage("phrase must be one of the quick-chat phrases")
+    return {"phrase": phrase}
+
+
 _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "play": _play,
     "pick": _pick,
@@ -127,6 +148,9 @@ _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "bot_level": lambda m: {"seat": _seat(m), "level": _level(m)},
     "settings": _settings,
     "adjust": _adjust,
+    "start": _start,
+    "new_match": _start,
+    "chat": _chat,
     **{kind: lambda m: {} for kind in BARE_TYPES},
 }
 

@@ -69,6 +69,9 @@ class Room(models.Model):
     # The "competitive" marker (records.selectors.table_marker): the seated people
     # make a rated table. Recomputed with every change of the seats.
     rated = models.BooleanField(_("rated"), default=False)
+    # Sockets watching the table without a seat (rows of `Watcher`), counted when
+    # one joins or leaves, so that snapshots read it with the room row.
+    watchers = models.PositiveIntegerField(_("watchers"), default=0)
     # "host" (the host's pause) or "empty" (no connected human; undone on reconnect).
     paused_by = models.CharField(_("paused by"), max_length=8, blank=True, default="")
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
@@ -224,3 +227,23 @@ class Seat(models.Model):
         self.reserved_guest_token = None
         self.reserved_name = ""
         self.reserved_ip_hash = ""
+
+
+class Watcher(models.Model):
+    """A socket watching a public table without a seat (rooms.watchers): one row per
+    socket, so that a count survives several server processes and the sockets of
+    a process that died can be told apart (their channel names)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="watcher_sockets")
+    channel_name = models.CharField(_("channel name"), max_length=200)
+    joined_at = models.DateTimeField(_("joined at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("watcher")
+        verbose_name_plural = _("watchers")
+        constraints = [
+            models.UniqueConstraint(fields=("room", "channel_name"), name="watcher_unique_socket"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.channel_name}"

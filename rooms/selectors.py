@@ -150,6 +150,7 @@ def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
         "status": room.status,
         "paused": room.paused,
         "host_seat": room.host_seat,
+        "watchers": room.watchers,  # sockets watching without a seat (rooms.watchers)
         "invite_url": room.invite_path if show_invite else None,
     }
 

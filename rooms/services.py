@@ -23,9 +23,10 @@ from domino_site import liveness
 from games import engine
 from games import services as games
 from games.models import Round
+from rooms import watchers as watching
 from rooms.errors import ServiceError, rule_error_message
 from rooms.events import room_changed
-from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat, new_room_code
+from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat, Watcher, new_room_code
 
 log = logging.getLogger(__name__)
 
@@ -623,6 +624,8 @@ def match_start(
     against it, even if the last match was left unfinished (site.md: the creator
     may restart alone against the computer)."""
     now, room, rnd, seats = _lock_with_seats(room, now)
+    if not alone and _both_accept(room, rnd):
+        return _accept_new_match(room, rnd, seats, actor, now)
     host = _host(room, seats, actor)
     if room.paused:
         raise ServiceError("paused", _("The game is paused."))
@@ -656,9 +659,48 @@ def _seat_bot_opposite(seats: Sequence[Seat], host: Seat, now: datetime) -> None
     other.save()
 
 
-def match_new(*, room: Room, actor: Seat, now: datetime | None = None) -> Round:
+def _both_accept(room: Room, rnd: Round | None) -> bool:
+    """Single-round matches (``duelo``): after a game every human accepts the next
+    one (site.md), instead of the host alone starting it."""
+    return (
+        rnd is not None
+        and rnd.match.over
+        and room.ruleset.goal == "single"
+        and room.status == Room.Status.BETWEEN_ROUNDS
+    )
+
+
+def _accept_new_match(
+    room: Room, rnd: Round, seats: Sequence[Seat], actor: Seat | None, now: datetime
+) -> Round:
+    """``actor`` accepts a new game (its seat's ``ready``, shown as pending to the
+    others); the last human to accept starts it. Bots always accept."""
+    seat = _actor(seats, actor)
+    if seat.substitute:
+        raise ServiceError("not_seated", _("You are not seated at this table."))
+    if room.paused:
+        raise ServiceError("paused", _("The game is paused."))
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+    humans = [s for s in seats if s.active_human and not s.leaving]
+    if not (_all_filled(seats) and all(s.ready for s in humans)):
+        games.touch(room, now, rnd=rnd)
+        return rnd
+    if rnd.due_at is not None:
+        rnd.due_at, rnd.due_kind = None, None
+        rnd.save(update_fields=["due_at", "due_kind"])
+    games.match_begin(room, seats, now)  # the deal clears every ready flag
+    new = _current(room)
+    games.touch(room, now, lobby=True, rnd=new)
+    return new
+
+
+def match_new(
+    *, room: Room, actor: Seat, alone: bool = False, now: datetime | None = None
+) -> Round:
     """ "New match": scores reset, first-round opening again, seats stay."""
-    return match_start(room=room, actor=actor, now=now)
+    return match_start(room=room, actor=actor, alone=alone, now=now)
 
 
 @transaction.atomic
@@ -932,6 +974,7 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
     done = {"dead_sockets": 0, "fired": 0, "takeovers": 0, "paused": 0, "closed": 0}
     for room_id, index, channel_name in _seats_of_dead_processes(now):
         done["dead_sockets"] += _safely(_sweep_dead_socket, room_id, index, channel_name, now)
+    _safely(_sweep_dead_watchers, now)
     due = Round.objects.filter(
         due_at__lte=now,
         room__status__in=(Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS),
@@ -1012,6 +1055,23 @@ def _seats_of_dead_processes(now: datetime) -> list[tuple[int, int, str]]:
         .values_list("room_id", "index", "channel_name")
     )
     return [row for row in rows if liveness.process_of(row[2]) in dead]
+
+
+def _sweep_dead_watchers(now: datetime) -> int:
+    """Watcher sockets (``rooms.watchers``) of a server process that died: they no
+    longer count. Same rule as for seats: a socket younger than a TTL is left alone."""
+    if not liveness.enabled():
+        return 0
+    dead = liveness.dead_processes(watching.watcher_processes())
+    if not dead:
+        return 0
+    old = now - timedelta(seconds=liveness.ttl_seconds())
+    names = [
+        name
+        for name in watching.watcher_channels_of(dead)
+        if Watcher.objects.filter(channel_name=name, joined_at__lte=old).exists()
+    ]
+    return watching.forget_channels(names)
 
 
 def _sweep_dead_socket(room_id: int, index: int, channel_name: str, now: datetime) -> bool:
