@@ -185,7 +185,6 @@ def seats_after_round(room: Room, seats: Sequence[Seat], now: datetime) -> None:
     _update_humans_since(room, seats, now)
 
 
-def _seat_person(
 def _give_back(room: Room, seats: Sequence[Seat], seat: Seat) -> None:
     """Its human is back before the result (away, not left): the stand-in bot goes,
     the same hand is theirs again, and a reservation someone made on the stand-in
@@ -199,6 +198,7 @@ def _give_back(room: Room, seats: Sequence[Seat], seat: Seat) -> None:
     ensure_host(room, seats)
 
 
+def _seat_person(
     seat: Seat, user: Any, guest_token: str | None, name: str, now: datetime, ip_hash: str = ""
 ) -> None:
     seat.kind = Seat.Kind.HUMAN
@@ -424,7 +424,6 @@ def _sit(
     mine = next((s for s in seats if s.belongs_to(user, guest_token)), None)
     playing = _round_in_play(room)
     if mine is target:
-        if target.substitute and target.leaving:  # back before the result: same hand
         if target.substitute and target.substitute_reason == "left":
             # site.md: who leaves during a round leaves a bot in the seat until
             # the result; then the seat is empty (and free to take again).
@@ -433,6 +432,7 @@ def _sit(
                 _("You left this seat: a bot plays it until the round's result."),
                 reason="left",
             )
+        if target.substitute and target.leaving:  # back before the result: same hand
             _give_back(room, seats, target)
             target.save()
         return target
