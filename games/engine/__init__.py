@@ -22,6 +22,7 @@ from .actions import (
     action_from_dict,
 )
 from .match import Match
+from .pickoff import PickOff, Reveal
 from .result import Link, RoundResult
 from .round import Round, choose_opener, hand_value
 from .rules import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
@@ -30,6 +31,6 @@ from .tiles import ALL_TILES, DOUBLES, Tile
 __all__ = [
     "ALL_TILES", "DOUBLES", "DRAW", "ERROR_CODES", "PASS", "PRESETS", "PRESET_OPTIONS",
     "Action", "Draw", "IllegalAction", "InvalidRules", "Link", "Match", "Pass", "Pick",
-    "Play", "Round", "RoundResult", "RuleSet", "Tile", "action_from_dict", "choose_opener",
-    "hand_value",
+    "PickOff", "Play", "Reveal", "Round", "RoundResult", "RuleSet", "Tile", "action_from_dict",
+    "choose_opener", "hand_value",
 ]  # fmt: skip

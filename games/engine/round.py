@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Pick, Play, action_from_dict
+from .pickoff import PickOff
 from .result import Link, RoundResult
 from .rules import RuleSet
 from .tiles import ALL_TILES, DOUBLES, Tile, highest_key, lowest_key
@@ -146,7 +147,7 @@ class Round:
 
     # ------------------------------------------------------------------ building
     def __init__(self) -> None:  # use deal / from_hands / from_dict
-        self._pick: dict[str, Any] | None = None
+        self._pick: PickOff | None = None
         self._result: RoundResult | None = None
         self.is_over = False
 
@@ -318,7 +319,7 @@ class Round:
         new._first_of_match = self._first_of_match
         new._initial = self._initial
         new._tiebreak_order = self._tiebreak_order
-        new._pick = _copy_pick(self._pick)
+        new._pick = self._pick  # frozen: shared
         return new
 
     # ------------------------------------------------------------------ reading
@@ -386,7 +387,13 @@ class Round:
         """Seats that still have to `Pick` in a tie-break pick-off (empty otherwise)."""
         if self._pick is None or self._result is not None:
             return frozenset()
-        return frozenset(s for s in self._pick["pickers"] if s not in self._pick["current"])
+        return self._pick.pending
+
+    @property
+    def pick_off(self) -> PickOff | None:
+        """The tie-break pick-off, once one has started (None otherwise); it stays
+        readable after it decided the round. Server side: it holds the secret picks."""
+        return self._pick
 
     @property
     def initial(self) -> dict[str, Any]:
@@ -466,8 +473,7 @@ class Round:
         if self._pick is not None:
             if seat is None or seat not in self.pending_picks:
                 return []
-            taken = self._pick["taken"]
-            return [Pick(i) for i in range(28) if i not in taken]
+            return [Pick(i) for i in self._pick.free]
         if seat is None:
             seat = self.turn
         elif seat != self.turn:
@@ -698,7 +704,7 @@ class Round:
             self._finish(winner=next(s for s in after if s in tied), reason="blocked")
         else:
             pickers = sorted(s for s in range(rules.seats) if rules.side_of(s) in tied)
-            self._pick = {"pickers": pickers, "current": {}, "taken": set(), "rounds": []}
+            self._pick = PickOff.start(pickers)
             self.turn = None
 
     def _apply_pick(self, seat: int, action: Action) -> None:
@@ -708,34 +714,20 @@ class Round:
             raise IllegalAction(
                 "not_your_turn", "the round is in a tie-break pick-off: only picks are taken"
             )
-        if seat not in pick["pickers"] or seat in pick["current"]:
-            raise IllegalAction("not_your_turn", f"seat {seat + 1} has no pick to make now")
-        index = action.index
-        if type(index) is not int or not 0 <= index < 28:
-            raise IllegalAction("bad_pick", f"positions go from 0 to 27, got {index!r}")
-        if index in pick["taken"]:
-            raise IllegalAction("bad_pick", f"position {index} is already taken")
-        pick["current"][seat] = index
-        pick["taken"].add(index)
+        pick = pick.choose(seat, action.index)
         self._history.append((seat, action, self._ends))
-        if len(pick["current"]) < len(pick["pickers"]):
+        if pick.pending:
+            self._pick = pick
             return
-        order = self._tiebreak_order or ALL_TILES
-        revealed = [
-            {"seat": s, "index": i, "tile": str(order[i])}
-            for s, i in sorted(pick["current"].items())
-        ]
-        pick["rounds"].append(revealed)
-        pick["current"] = {}
-        low = min(order[r["index"]].pips for r in revealed)
-        best = [r["seat"] for r in revealed if order[r["index"]].pips == low]
+        pick = self._pick = pick.reveal(self._tiebreak_order or ALL_TILES)
+        best = pick.lowest
         sides = {self.rules.side_of(s) for s in best}
         if len(sides) == 1:
             self._finish(winner=sides.pop(), reason="blocked")
-        elif 28 - len(pick["taken"]) < len(best):
+        elif len(pick.free) < len(best):
             self._finish(winner=None, reason="blocked")
         else:
-            pick["pickers"] = best
+            self._pick = pick.again(best)
 
     def _finish(self, winner: int | None, reason: str) -> None:
         rules = self.rules
@@ -765,7 +757,7 @@ class Round:
             tuple(pips),
             tuple(map(tuple, self._hands)),
             self.last_player,
-            tuple(tuple(r) for r in pick["rounds"]) if pick else None,
+            None if pick is None else tuple(map(tuple, pick.rounds_dicts())),
             tuple(counted),
         )
         self.turn = None
@@ -808,17 +800,9 @@ class Round:
         """
         rules = self.rules
         ends = self._ends
-        pick_off = None
-        if self._pick is not None:
-            pick = self._pick
-            pick_off = {
-                "pickers": list(pick["pickers"]),
-                "pending": sorted(self.pending_picks),
-                "taken": sorted(pick["taken"]),
-                "rounds": [list(map(dict, r)) for r in pick["rounds"]],
-                "mine": None,
-            }
+        pick = self._pick
         result = self._result
+        pick_off = None if pick is None else pick.public_dict(over=result is not None)
         return {
             "rules": rules.to_dict(),
             "seat": None,
@@ -859,7 +843,7 @@ class Round:
             # Only its holder is told which tile is mandatory: the others must not
             # learn a tile of another hand (the opener's identity is public anyway).
             "mandatory_tile": str(mandatory) if mandatory and seat == self.opener else None,
-            "pick_mine": self._pick["current"].get(seat) if self._pick is not None else None,
+            "pick_mine": self._pick.choice_of(seat) if self._pick is not None else None,
         }
 
     @classmethod
@@ -922,14 +906,7 @@ class Round:
             "history": [[s, a.to_dict(), list(e) if e else None] for s, a, e in self._history],
             "first_of_match": self._first_of_match,
             "initial": self.initial,
-            "pick": None
-            if pick is None
-            else {
-                "pickers": list(pick["pickers"]),
-                "current": [[s, i] for s, i in sorted(pick["current"].items())],
-                "taken": sorted(pick["taken"]),
-                "rounds": [list(map(dict, r)) for r in pick["rounds"]],
-            },
+            "pick": None if pick is None else pick.to_dict(),
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -957,16 +934,7 @@ class Round:
         order = rnd._initial.get("tiebreak_order")
         rnd._tiebreak_order = tuple(_tile_list(order, "tiebreak_order")) if order else None
         pick = data.get("pick")
-        rnd._pick = (
-            None
-            if pick is None
-            else {
-                "pickers": list(pick["pickers"]),
-                "current": {s: i for s, i in pick["current"]},
-                "taken": set(pick["taken"]),
-                "rounds": [list(map(dict, r)) for r in pick["rounds"]],
-            }
-        )
+        rnd._pick = None if pick is None else PickOff.from_dict(pick)
         result = data.get("result")
         rnd._result = RoundResult.from_dict(result) if result else None
         rnd.is_over = rnd._result is not None
@@ -990,17 +958,6 @@ def _canonical(action: Action) -> Action:
     if type(action) is Play:
         return _play(action.tile, action.end)
     return action
-
-
-def _copy_pick(pick: dict[str, Any] | None) -> dict[str, Any] | None:
-    if pick is None:
-        return None
-    return {
-        "pickers": list(pick["pickers"]),
-        "current": dict(pick["current"]),
-        "taken": set(pick["taken"]),
-        "rounds": [list(r) for r in pick["rounds"]],
-    }
 
 
 def _history_entry(seat: int, action: Action, ends: tuple[int, int] | None) -> dict[str, Any]:
