@@ -80,7 +80,7 @@ ASGI_MODULE = "bench._relay_asgi:application"
 PG_DATABASE = "domino_bench"
 PERIOD = 2.0  # seconds between two moves of a table (paced runs)
 DRAIN = 15.0  # after a window, how long outstanding moves may still finish
-MOVE_TIMEOUT = 60.0
+MOVE_TIMEOUT = 30.0  # a move not seen by all four sockets by then was lost
 CONNECT_BATCH = 8  # tables opened at a time (four sockets each)
 CLIENT_PACE = 15  # at most this many frames a second per socket (the server allows 20)
 
@@ -107,6 +107,16 @@ def rss_kb(pid: int) -> int:
     except OSError:
         pass
     return 0
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_cpu() -> tuple[int, int]:
@@ -421,13 +431,14 @@ def create_tables(count: int) -> list[TableSpec]:
 
 
 class Sock:
-    __slots__ = ("ws", "table", "version", "state", "last_n", "size", "sent", "closed")
+    __slots__ = ("ws", "table", "version", "state", "frames", "last_n", "size", "sent", "closed")
 
     def __init__(self, ws: Any, table: Any) -> None:
         self.ws = ws
         self.table = table
         self.version = -1
         self.state: dict[str, Any] | None = None
+        self.frames = 0  # room snapshots received, newer or not
         self.last_n = 0
         self.size = 0
         self.sent: collections.deque[float] = collections.deque()
@@ -457,7 +468,15 @@ class Stats:
 
     closed: collections.Counter = field(default_factory=collections.Counter)
     errors: collections.Counter = field(default_factory=collections.Counter)
+    samples: dict = field(default_factory=dict)  # error code -> first message seen
+    stuck: collections.Counter = field(default_factory=collections.Counter)
+    refreshes: int = 0
     pace_waits: int = 0
+
+    def error(self, msg: dict) -> None:
+        code = msg.get("code")
+        self.errors[code] += 1
+        self.samples.setdefault(code, str(msg.get("message"))[:160])
 
 
 async def open_socket(url: str, origin: str, cookie: str | None) -> Any:
@@ -571,6 +590,7 @@ class DominoTable(Table):
         kind = msg.get("type")
         if kind == "room":
             version = msg["version"]
+            sock.frames += 1
             if version > sock.version:
                 sock.version = version
                 sock.state = msg
@@ -581,7 +601,7 @@ class DominoTable(Table):
                         waiting[1].set_result(("ok", now))
             self.changed.set()
         elif kind == "error":
-            self.stats.errors[msg.get("code")] += 1
+            self.stats.error(msg)
             waiting = self.waiting
             if waiting is not None and msg.get("ref") == f"m{self.ref}" and not waiting[1].done():
                 waiting[1].set_result((f"error {msg.get('code')}", now))
@@ -637,9 +657,34 @@ class DominoTable(Table):
                 status, done = await asyncio.wait_for(future, max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 status, done = "timeout", time.perf_counter()
+                self.note_stuck(sock, version)
         finally:
             self.waiting = None
+        if status == "timeout":
+            await self.recover([s for s in self.socks if s.version <= version])
+        elif status == "error stale":
+            await self.recover([sock])
         return kind, start, done, status
+
+    async def recover(self, socks: list[Sock]) -> None:
+        """What the browser does on ``stale`` (static/js/table.js): ask for a fresh
+        snapshot (``refresh``), here also for sockets that never saw a move."""
+        before = {id(s): s.frames for s in socks}
+        for sock in socks:
+            self.stats.refreshes += 1
+            with contextlib.suppress(Exception):
+                await sock.send(json.dumps({"type": "refresh"}), self.stats)
+        with contextlib.suppress(Exception):
+            await self.until(lambda: all(s.frames > before[id(s)] for s in socks), 5)
+
+    def note_stuck(self, mover: Sock, version: int) -> None:
+        """Which sockets never got past ``version`` (for the report)."""
+        mover_server = self.servers[self.socks.index(mover)]
+        for j, sock in enumerate(self.socks):
+            if sock.version <= version:
+                role = ("player", "player", "watcher", "watcher")[j]
+                where = "mover's" if self.servers[j] is mover_server else "other"
+                self.stats.stuck[f"{role} on the {where} daphne"] += 1
 
 
 class RelayTable(Table):
@@ -748,6 +793,7 @@ class Run:
     relay_p50: float | None = None
     relay_p99: float | None = None
     relay_sustained: float | None = None
+    inbox_max: int | None = None  # most messages waiting in one Daphne's Redis inbox
 
 
 def server_stats(servers: list[Daphne]) -> list[dict] | None:
@@ -767,7 +813,6 @@ async def run_load(
     seconds: float,
     label: Run,
 ) -> Run:
-    loop = asyncio.get_running_loop()
     perf0 = time.perf_counter()
     mono0 = time.monotonic()
     t_measure = perf0 + warmup
@@ -851,18 +896,25 @@ async def run_load(
         total = m1[0] - m0[0]
         run.machine_cpu = 100 * (1 - (m1[1] - m0[1]) / total) * os.cpu_count() if total else None
         if s0 and s1:
-            cpu = sum(b["cpu_seconds"] - a["cpu_seconds"] for a, b in zip(s0, s1, strict=True))
-            run.server_cpu = 100 * cpu / wall
-            queries = sum(b["queries"] - a["queries"] for a, b in zip(s0, s1, strict=True))
-            moves = sum(b["moves"] - a["moves"] for a, b in zip(s0, s1, strict=True))
-            move_s = sum(b["move_seconds"] - a["move_seconds"] for a, b in zip(s0, s1, strict=True))
-            if run.target == "table" and completed:
-                run.queries_per_move = queries / completed
+            # Rates over each server's own clock (a busy server answers /bench/stats
+            # late), so that queries per move is not skewed by when it answered.
+            pairs = list(zip(s0, s1, strict=True))
+            spans = [max(1e-3, b["time"] - a["time"]) for a, b in pairs]
+            run.server_cpu = 100 * sum(
+                (b["cpu_seconds"] - a["cpu_seconds"]) / dt
+                for (a, b), dt in zip(pairs, spans, strict=True)
+            )
+            query_rate = sum(
+                (b["queries"] - a["queries"]) / dt for (a, b), dt in zip(pairs, spans, strict=True)
+            )
+            moves = sum(b["moves"] - a["moves"] for a, b in pairs)
+            move_s = sum(b["move_seconds"] - a["move_seconds"] for a, b in pairs)
+            if run.target == "table" and run.sustained:
+                run.queries_per_move = query_rate / run.sustained
             if moves:
                 run.ms_per_move = 1000 * move_s / moves
     sizes = [s.size for t in tables for s in t.socks if s.size]
     run.frame_bytes = statistics.median(sizes) if sizes else None
-    del loop
     return run
 
 
@@ -915,8 +967,10 @@ def describe(run: Run) -> str:
     )
     if run.frame_bytes:
         parts.append(f"frames ~{run.frame_bytes:.0f} B")
+    if run.inbox_max is not None:
+        parts.append(f"largest layer inbox {run.inbox_max} msgs")
     if run.unfinished:
-        parts.append(f"{run.unfinished} unfinished")
+        parts.append(f"{run.unfinished} lost (not on all four sockets in {MOVE_TIMEOUT:g} s)")
     if run.errors:
         parts.append(f"errors {run.errors}")
     return "  " + " | ".join(parts)
@@ -943,6 +997,8 @@ COLUMNS = [
     ("srv CPU", 7),
     ("cli CPU", 7),
     ("machine", 7),
+    ("lost", 4),
+    ("errors", 6),
 ]
 
 
@@ -974,6 +1030,8 @@ def summary(runs: list[Run]) -> str:
             fmt(run.server_cpu, 0, "%"),
             fmt(run.client_cpu, 0, "%"),
             fmt(run.machine_cpu, 0, "%"),
+            str(run.unfinished),
+            str(sum(run.errors.values())),
         ]
         lines.append(
             " | ".join(cell.rjust(width) for cell, (_n, width) in zip(cells, COLUMNS, strict=True))
@@ -984,7 +1042,8 @@ def summary(runs: list[Run]) -> str:
         " the window; relay: the bare relay of the same process(es) and layer, same tables"
         " and pacing (saturation: closed loop, so its latencies are not a floor and no ratio"
         " is printed); CPU: % of one core (servers: the Daphne processes; machine: everything,"
-        " other people's work included).",
+        " other people's work included); lost: moves some socket of the table had not"
+        f" seen {MOVE_TIMEOUT:g} s later (then refreshed); errors: error replies (e.g. stale).",
     ]
     return "\n".join(lines)
 
@@ -1084,15 +1143,51 @@ class Bench:
         self.opened += opened
         return opened
 
-    def pad_relay(self, relays: list[RelayTable]) -> None:
-        sizes = [s.size for t in self.domino for s in t.socks if s.size]
-        target = int(statistics.median(sizes)) if sizes else 1000
+    def pad_relay(self, relays: list[RelayTable], frame_bytes: float | None) -> None:
+        """Relay frames as big as the table snapshots of the run just before."""
+        target = int(frame_bytes or 2000)
         if self.args.relay_bytes is not None:
             target = self.args.relay_bytes
         for table in relays:
             table.pad = "x" * max(0, target - 40)
 
+    async def settle(self, servers: list[Daphne], limit: float = 30.0) -> None:
+        """Wait (up to ``limit``) until the Daphne processes are nearly idle, so that
+        a run does not inherit the backlog of the one before."""
+        started = time.monotonic()
+        while time.monotonic() - started < limit:
+            before = sum(process_cpu(d.pid) for d in servers)
+            await asyncio.sleep(0.5)
+            busy = (sum(process_cpu(d.pid) for d in servers) - before) / 0.5
+            if busy < 0.1 * len(servers):
+                break
+        waited = time.monotonic() - started
+        if waited > 2:
+            say(f"  (waited {waited:.0f} s for the servers to go idle)")
+
+    async def watch_inboxes(self, run: Run) -> None:
+        """With Redis: sample the biggest per-process inbox of the layer (the sorted
+        set ``asgi:specific.<process>!`` that all the sockets of one Daphne share;
+        channels-redis' ``capacity`` applies to it) while the run lasts."""
+        import redis
+
+        client = redis.Redis.from_url(self.cfg.redis_url, socket_timeout=5)
+
+        def biggest() -> int:
+            keys = list(client.scan_iter(match="*specific.*!", count=1000))
+            return max((client.zcard(k) for k in keys), default=0)
+
+        run.inbox_max = 0
+        try:
+            while True:
+                with contextlib.suppress(Exception):
+                    run.inbox_max = max(run.inbox_max, await asyncio.to_thread(biggest))
+                await asyncio.sleep(0.5)
+        finally:
+            client.close()
+
     async def run(self, tables, *, servers, mode, target, warmup, seconds) -> Run:
+        await self.settle(servers)
         label = Run(
             config=self.cfg.name,
             mode=mode,
@@ -1101,9 +1196,16 @@ class Bench:
             tables=len(tables),
             seconds=seconds,
         )
-        run = await run_load(
-            tables, servers=servers, mode=mode, warmup=warmup, seconds=seconds, label=label
-        )
+        probe = asyncio.create_task(self.watch_inboxes(label)) if self.cfg.redis_url else None
+        try:
+            run = await run_load(
+                tables, servers=servers, mode=mode, warmup=warmup, seconds=seconds, label=label
+            )
+        finally:
+            if probe is not None:
+                probe.cancel()
+                with contextlib.suppress(BaseException):
+                    await probe
         await asyncio.sleep(1.0)  # let stragglers land before the next run
         return run
 
@@ -1124,16 +1226,6 @@ class Bench:
                 self.rss_growth += growth
             tables = self.domino[:count]
             relays = self.relay[:count]
-            self.pad_relay(relays)
-            relay = await self.run(
-                relays,
-                servers=servers,
-                mode="paced",
-                target="relay",
-                warmup=args.relay_warmup,
-                seconds=args.relay_seconds,
-            )
-            say(describe(relay))
             run = await self.run(
                 tables,
                 servers=servers,
@@ -1142,9 +1234,19 @@ class Bench:
                 warmup=args.warmup,
                 seconds=args.seconds,
             )
+            self.pad_relay(relays, run.frame_bytes)
+            relay = await self.run(
+                relays,
+                servers=servers,
+                mode="paced",
+                target="relay",
+                warmup=args.relay_warmup,
+                seconds=args.relay_seconds,
+            )
             run.relay_p50, run.relay_p99 = relay.p50, relay.p99
             run.relay_sustained = relay.sustained
             run.rss_per_table_kb = self.rss_growth / len(self.domino) if self.domino else None
+            say(describe(relay))
             say(describe(run))
             self.runs += [relay, run]
         if args.sat_tables:
@@ -1169,7 +1271,15 @@ class Bench:
             self.rss_growth += growth
             domino, relays = self.domino, self.relay
         tables, relay_tables = domino[:k], relays[:k]
-        self.pad_relay(relay_tables)
+        run = await self.run(
+            tables,
+            servers=servers,
+            mode="saturation",
+            target="table",
+            warmup=args.warmup,
+            seconds=args.sat_seconds,
+        )
+        self.pad_relay(relay_tables, run.frame_bytes)
         relay = await self.run(
             relay_tables,
             servers=servers,
@@ -1179,14 +1289,6 @@ class Bench:
             seconds=args.relay_seconds,
         )
         say(describe(relay))
-        run = await self.run(
-            tables,
-            servers=servers,
-            mode="saturation",
-            target="table",
-            warmup=args.warmup,
-            seconds=args.sat_seconds,
-        )
         run.relay_sustained = relay.sustained
         run.relay_p50, run.relay_p99 = relay.p50, relay.p99
         if rss is not None and tables:
@@ -1228,6 +1330,8 @@ def run_config(name: str, args: argparse.Namespace) -> list[Run]:
             finally:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(bench.close_all(), 20)
+                    # the servers' disconnect work ends before they are stopped
+                    await bench.settle(bench.daphnes, limit=20)
 
         asyncio.run(go())
     finally:
@@ -1240,9 +1344,20 @@ def run_config(name: str, args: argparse.Namespace) -> list[Run]:
             say(f"  sockets closed by the server or the network: {dict(bench.stats.closed)}")
         if bench.stats.errors:
             say(f"  error frames received: {dict(bench.stats.errors)}")
+            for code, message in bench.stats.samples.items():
+                say(f"    {code}: {message}")
+        if bench.stats.stuck:
+            say(f"  sockets that never saw a move: {dict(bench.stats.stuck)}")
+        if bench.stats.refreshes:
+            say(f"  refreshes sent (after 'stale' or a lost move): {bench.stats.refreshes}")
         if bench.stats.pace_waits:
             say(f"  the client held back {bench.stats.pace_waits} frames (flood limit)")
-        shutil.rmtree(cfg.tmp, ignore_errors=True)
+        if any(proc.problems() for proc in bench.procs):
+            for path in cfg.tmp.glob("*.sqlite3*"):
+                path.unlink()
+            say(f"  server logs kept in {cfg.tmp}")
+        else:
+            shutil.rmtree(cfg.tmp, ignore_errors=True)
         say(f"== {cfg.name}: {time.monotonic() - started:.0f} s")
     return bench.runs
 
@@ -1301,12 +1416,13 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    say(
-        f"load: tables {args.tables}, {args.seconds:g} s measured after {args.warmup:g} s"
-        f" (relay {args.relay_seconds:g}+{args.relay_warmup:g} s), saturation"
-        f" {args.sat_tables} tables; one move a table every {PERIOD:g} s;"
-        f" {os.cpu_count()} cores, shared with whatever else runs"
-    )
+    if not args.child_out:
+        say(
+            f"load: tables {args.tables}, {args.seconds:g} s measured after {args.warmup:g} s"
+            f" (relay {args.relay_seconds:g}+{args.relay_warmup:g} s), saturation"
+            f" {args.sat_tables} tables; one move a table every {PERIOD:g} s;"
+            f" {os.cpu_count()} cores, shared with whatever else runs"
+        )
     runs: list[Run] = []
     if args.config == "all":
         for name in ("embedded", "production"):
