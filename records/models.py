@@ -136,8 +136,6 @@ class RatingChange(models.Model):
         verbose_name_plural = _("rating changes")
         ordering = ("created_at", "id")
         constraints = [
-            models.UniqueConstraint(
-                fields=("match", "user", "preset"), name="ratingchange_unique"
-            ),
+            models.UniqueConstraint(fields=("match", "user", "preset"), name="ratingchange_unique"),
         ]
         indexes = [models.Index(fields=("user", "preset", "created_at"), name="ratingchange_hist")]

@@ -172,18 +172,19 @@ def rating_chart(user: Any) -> dict[str, Any] | None:
         }
         for i, ((v, _, row), s) in enumerate(zip(values, spreads, strict=True))
     ]
-    upper = [f"{x(i)},{y(v + s)}" for i, ((v, _, _), s) in enumerate(zip(values, spreads, strict=True))]
-    lower = [f"{x(i)},{y(v - s)}" for i, ((v, _, _), s) in enumerate(zip(values, spreads, strict=True))]
+    upper = [
+        f"{x(i)},{y(v + s)}" for i, ((v, _, _), s) in enumerate(zip(values, spreads, strict=True))
+    ]
+    lower = [
+        f"{x(i)},{y(v - s)}" for i, ((v, _, _), s) in enumerate(zip(values, spreads, strict=True))
+    ]
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "line": " ".join(f"{p['x']},{p['y']}" for p in points),
         "band": " ".join(upper + lower[::-1]),
         "points": points,
-        "grid": [
-            {"y": y(v), "label": v}
-            for v in range(int(low), int(high) + 1, int(step))
-        ],
+        "grid": [{"y": y(v), "label": v} for v in range(int(low), int(high) + 1, int(step))],
         "left": pad["left"],
         "right": CHART_WIDTH - pad["right"],
         "bottom": CHART_HEIGHT - pad["bottom"],
@@ -245,9 +246,7 @@ def player_stats(person: Any, *, viewer: Any = None, guest_token: str | None = N
     lines: dict[int, MatchLine] = {}
     totals = {"rounds": 0, "dominoes": 0, "points": 0}
     for rnd in rounds:
-        index = next(
-            (p["index"] for p in rnd.players or () if p.get("user") == person.pk), None
-        )
+        index = next((p["index"] for p in rnd.players or () if p.get("user") == person.pk), None)
         if index is None or not rnd.result:
             continue
         rules = rnd.state.get("rules", {})

@@ -139,6 +139,8 @@ TABLE: tuple[str, ...] = (
     _("Scoring"),
     _("Invite link copied."),
     _("%(n)s: %(out)s of 7 on the table, %(mine)s in your hand, %(left)s unseen"),
+    _("Rating %(before)s → %(after)s, +%(xp)s XP"),
+    _("Watch the replay of this round"),
 )
 
 LOBBY: tuple[str, ...] = (
@@ -153,10 +155,16 @@ LOBBY: tuple[str, ...] = (
     _("Sit"),
     _("%(taken)s/%(total)s seats"),
     _("No open rooms right now."),
+    _("Competitive"),
+    _("Rated table: the match moves ratings and experience."),
 )
 
 # The replay page (static/js/replay.js); it also gets TABLE (seat names, the log).
-REPLAY: tuple[str, ...] = ()
+REPLAY: tuple[str, ...] = (
+    _("The hands as dealt"),
+    _("Deal (move 0 of %(total)s)"),
+    _("Move %(n)s of %(total)s"),
+)
 
 ERRORS: dict[str, str] = {
     "not_your_turn": _("It is not your turn."),

@@ -237,6 +237,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         snapshot=snapshot,
     )
     context["boot"]["autosit"] = request.GET.get("sit") == "1"
+    context["rated"] = room.rated
     return render(request, "rooms/table.html", context)
 
 
@@ -357,7 +358,14 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404(_("There is no player with this name."))
     user, token = _person(request)
     stats = records.player_stats(person, viewer=user, guest_token=token)
-    context = {"person": person, "stats": stats, "labels": PRESET_LABELS}
+    for line in stats["recent"]:
+        line.preset_label = PRESET_LABELS.get(line.match.room.preset, line.match.room.preset)
+    favourite = stats["favourite_preset"]
+    context = {
+        "person": person,
+        "stats": stats,
+        "favourite_label": PRESET_LABELS.get(favourite, favourite) if favourite else None,
+    }
     return render(request, "rooms/player.html", context)
 
 

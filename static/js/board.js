@@ -24,8 +24,9 @@ export function markerPoint(e) {
 // `chain`: the snapshot's round.chain; `aspect`: the board's width / height;
 // `hot`: the ends to highlight ("A", "B"); `label`: the SVG's accessible name.
 // Returns {svg, lay, box}: the markup, chain.js's layout and the view box.
-export function chainSVG(chain, aspect, { hot = [], label = "" } = {}) {
-  const lay = layoutChain(chain, aspect);
+// `bends`: the round's layout (chain index -> "left" | "right", "ajustar a fila").
+export function chainSVG(chain, aspect, { hot = [], label = "", bends = {} } = {}) {
+  const lay = layoutChain(chain, aspect, bends);
   const box = fitBox(lay.box, aspect, lay.half);
   const last = chain.length - 1;
   const tiles = lay.tiles

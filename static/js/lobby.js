@@ -27,7 +27,7 @@ function roomRow(room) {
     ? `<a class="button small ghost" href="${esc(room.url)}">${esc(t("Watch"))}</a>`
     : `<a class="button small" href="${esc(room.url)}?sit=1" data-action="sit">${esc(t("Sit"))}</a>`;
   return `<li class="room-row" data-room="${esc(room.code)}">
-    <div class="room-main"><a class="room-name" href="${esc(room.url)}">${esc(room.name)}</a><span class="room-preset">${esc(preset)}</span></div>
+    <div class="room-main"><a class="room-name" href="${esc(room.url)}">${esc(room.name)}</a><span class="room-preset">${esc(preset)}</span>${room.rated ? `<span class="tag rated" data-rated title="${esc(t("Rated table: the match moves ratings and experience."))}">${esc(t("Competitive"))}</span>` : ""}</div>
     <div class="room-facts">
       <span class="seats-taken" title="${esc(people)}"><span class="seat-pips" aria-hidden="true">${pips}</span>${esc(t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats }))} <span class="muted">(${esc(people)})</span></span>
       <span>${esc(clock)}</span>

@@ -1,7 +1,7 @@
 // Every page: behaviour that must not live in the HTML (the Content-Security-
 // Policy allows no inline script or handler).
 
-// <select data-autosubmit> (the language menu) sends its form on change.
-for (const select of document.querySelectorAll("select[data-autosubmit]")) {
-  select.addEventListener("change", () => select.form.submit());
+// [data-autosubmit] (the language menu, the ranking's filters) sends its form on change.
+for (const input of document.querySelectorAll("[data-autosubmit]")) {
+  input.addEventListener("change", () => input.form.submit());
 }

@@ -217,6 +217,8 @@ function render() {
   root.dataset.version = String(s.version);
   root.classList.toggle("is-paused", !!s.room.paused);
   root.classList.toggle("my-turn", isMyTurn());
+  const rated = $("[data-rated]", root); // the "competitive" marker (a rated table)
+  if (rated) rated.hidden = !s.room.rated;
   renderSeats();
   renderBoard();
   renderHand();
@@ -682,8 +684,28 @@ function renderResult() {
     <ul class="reveal-list">${hands}</ul>
     <div class="explain">${lines.map((l) => `<p>${esc(l)}</p>`).join("")}</div>
     <ul class="points">${points}</ul>
+    ${ratingLines()}${replayLink()}
     <div class="row result-actions">${resultButtons()}</div>
   </div>`;
+}
+
+// A finished rated match: each player's rating before and after, and the XP.
+function ratingLines() {
+  const m = snap().match;
+  const changes = m?.over ? m.rating ?? [] : [];
+  if (!changes.length) return "";
+  const rows = changes
+    .map((c) => `<li><span>${esc(seatName(c.seat))}</span><span>${esc(t("Rating %(before)s → %(after)s, +%(xp)s XP", c))}</span></li>`)
+    .join("");
+  return `<ul class="rating-changes" data-rating-changes>${rows}</ul>`;
+}
+
+// The finished round's replay page (every hand face up, step by step).
+function replayLink() {
+  const s = snap();
+  if (!s.round?.over) return "";
+  const url = `/r/${encodeURIComponent(s.room.code)}/rounds/${s.round.number}/?match=${s.match?.number ?? ""}`;
+  return `<p class="replay-link"><a href="${esc(url)}" data-replay-link>${esc(t("Watch the replay of this round"))}</a></p>`;
 }
 
 function pipsText(n) {

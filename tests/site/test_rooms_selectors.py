@@ -50,7 +50,8 @@ def test_waiting_room_state(make_user, clock):
     assert state["you"] == {"seat": 0, "is_host": True, "side": 0}
     assert SEAT_KEYS <= set(state["seats"][0])
     assert [s["name"] for s in state["seats"]] == ["ana", "bruno"]
-    assert state["room"]["invite_url"] == room.invite_path
+    # A public room has no invite link: its seats are for accounts (site.md).
+    assert state["room"]["invite_url"] is None and state["room"]["rated"] is False
     json.dumps(state)
 
 
@@ -139,6 +140,7 @@ def test_public_rooms_lists_open_public_rooms_with_a_connected_human(make_user, 
             "status": "waiting",
             "paused": False,
             "move_seconds": None,
+            "rated": False,
             "url": f"/r/{room.code}/",
         }
     ]

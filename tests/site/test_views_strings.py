@@ -20,7 +20,12 @@ def _script_strings(name: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("script", "listed"), [("table.js", page_strings.TABLE), ("lobby.js", page_strings.LOBBY)]
+    ("script", "listed"),
+    [
+        ("table.js", page_strings.TABLE),
+        ("lobby.js", page_strings.LOBBY),
+        ("replay.js", page_strings.TABLE + page_strings.REPLAY),
+    ],
 )
 def test_every_script_string_is_listed(script, listed):
     missing = _script_strings(script) - set(listed)
@@ -29,7 +34,9 @@ def test_every_script_string_is_listed(script, listed):
 
 def test_every_listed_string_has_a_portuguese_translation():
     with translation.override("pt-br"):
-        strings = page_strings.translated(page_strings.TABLE + page_strings.LOBBY)
+        strings = page_strings.translated(
+            page_strings.TABLE + page_strings.LOBBY + page_strings.REPLAY
+        )
         errors = page_strings.error_messages()
     untranslated = [s for s, text in strings.items() if text == s and not _same_in_both(s)]
     assert not untranslated, untranslated
@@ -43,6 +50,8 @@ def _same_in_both(text: str) -> bool:
 
 def test_placeholders_survive_translation():
     with translation.override("pt-br"):
-        strings = page_strings.translated(page_strings.TABLE + page_strings.LOBBY)
+        strings = page_strings.translated(
+            page_strings.TABLE + page_strings.LOBBY + page_strings.REPLAY
+        )
     for source, text in strings.items():
         assert set(re.findall(r"%\(\w+\)s", source)) == set(re.findall(r"%\(\w+\)s", text)), source
