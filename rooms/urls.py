@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.urls import path
 
-from . import views
+from . import rules_pages, views
 
 app_name = "rooms"
 
@@ -15,6 +15,8 @@ urlpatterns = [
     path("api/rooms/<str:code>/rounds/<int:number>/", views.api_round, name="api_round"),
     path("players/<str:username>/", views.player, name="player"),
     path("ranking/", views.ranking, name="ranking"),
+    path("regras/", rules_pages.rules_index, name="rules"),
+    path("regras/<slug:preset>/", rules_pages.rules_preset, name="rules_preset"),
 ]
 
 if settings.DEBUG:

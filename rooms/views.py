@@ -25,6 +25,7 @@ from rooms import limits, selectors, services
 from rooms.errors import ServiceError
 
 from . import page_strings
+from .chat import phrase_list
 from .errors import RULE_ERRORS
 from .forms import PRESET_LABELS, CreateRoomForm, preset_info
 
@@ -207,6 +208,7 @@ def table_context(
             "errors": page_strings.error_messages(),
             "rule_errors": {field: str(text) for field, text in RULE_ERRORS.items()},
             "options": preset_info().get(preset, {}).get("options", []),
+            "chat": phrase_list(),  # the quick chat's phrases (rooms.chat)
         },
     }
 

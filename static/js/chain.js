@@ -2,8 +2,16 @@
 // when crosswise). Pure: no DOM. The first tile sits at the origin; the B arm
 // runs right along row 0 and turns downwards at the right edge, the A arm runs
 // left and turns upwards, so the two arms never meet whatever the length.
+//
+// Each arm is walked like a turtle: an open edge point and a direction. A tile
+// goes straight on, or is a corner (its inner half in line, its outer half
+// turned left or right). The player's stored bends (round.layout: chain index ->
+// "left" | "right", seed 002's "ajustar a fila") make corners where they say, as
+// long as the tile stays on the table and off the other tiles; otherwise the
+// snake's own rule applies, so the chain never leaves the table.
 
 const GAP = 0.08;
+const EPS = 0.02;
 
 function isDouble(tile) {
   const [a, b] = tile.split("-");
@@ -25,103 +33,150 @@ export function rowWidth(aspect, length) {
   return Math.max(6, Math.min(Math.max(balanced, comfortable), 26));
 }
 
-// Place one arm. `links` are the arm's tiles from the centre outwards, each
-// {tile, inner, outer, index}. `dir` is the first travel direction (+1 right,
-// -1 left), `turn` the vertical direction of the turns (+1 down, -1 up).
-function layArm(links, startX, dir, turn, half, out) {
-  let cx = startX; // the open edge on the current row
-  let cy = 0; // centre line of the current row
-  let d = dir;
-  let afterTurn = null; // {x0} of the turn tile's column, when the last tile turned
-  let tip = { x: cx, y: cy, dx: d, dy: 0 };
-  for (const link of links) {
-    const dbl = isDouble(link.tile);
-    if (afterTurn) {
-      const col = afterTurn.x0; // left edge of the turn tile (1 unit wide)
-      const rowY = cy;
-      if (dbl) {
-        // A double right below a corner lies across the column (crosswise to
-        // the vertical travel) and becomes part of the corner.
-        out.push(place(link, col - 0.5, rowY - 0.5, 2, 1, d < 0 ? "rtl" : "ltr", true));
-        cx = d < 0 ? col - 0.5 : col + 1.5;
-      } else {
-        const x0 = d < 0 ? col - 1 : col;
-        out.push(place(link, x0, rowY - 0.5, 2, 1, d < 0 ? "rtl" : "ltr", false));
-        cx = d < 0 ? x0 : x0 + 2;
-      }
-      afterTurn = null;
-      tip = { x: cx, y: cy, dx: d, dy: 0 };
-      continue;
+// Directions in screen coordinates (y grows downwards).
+const left = ([dx, dy]) => [dy, -dx];
+const right = ([dx, dy]) => [-dy, dx];
+const horizontal = (d) => d[1] === 0;
+
+// The world rectangle of a box given in the turtle's frame: `along` the travel
+// direction u from the edge point p, `across` along w.
+function rect(p, u, w, along, across) {
+  const xs = [];
+  const ys = [];
+  for (const a of along) {
+    for (const c of across) {
+      xs.push(p.x + u[0] * a + w[0] * c);
+      ys.push(p.y + u[1] * a + w[1] * c);
     }
-    const len = dbl ? 1 : 2;
-    const fits = d > 0 ? cx + GAP + len <= half : cx - GAP - len >= -half;
-    if (fits) {
-      const x0 = d > 0 ? cx + GAP : cx - GAP - len;
-      if (dbl) out.push(place(link, x0, cy - 1, 1, 2, "ttb", true));
-      else out.push(place(link, x0, cy - 0.5, 2, 1, d > 0 ? "ltr" : "rtl", false));
-      cx = d > 0 ? x0 + len : x0;
-      tip = { x: cx, y: cy, dx: d, dy: 0 };
-      continue;
-    }
-    // Turn: a vertical tile whose inner half stays on this row.
-    const x0 = d > 0 ? cx + GAP : cx - GAP - 1;
-    const y0 = turn > 0 ? cy - 0.5 : cy - 1.5;
-    out.push(place(link, x0, y0, 1, 2, turn > 0 ? "ttb" : "btt", dbl));
-    cy += turn * (2 + GAP);
-    d = -d;
-    afterTurn = { x0 };
-    tip = { x: x0 + 0.5, y: turn > 0 ? y0 + 2 : y0, dx: 0, dy: turn };
   }
-  return tip;
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
 }
 
-// `flow` says where the inner (connecting) half is: ltr = inner on the left,
-// rtl = inner on the right, ttb = inner on top, btt = inner at the bottom.
-function place(link, x, y, w, h, flow, crosswise) {
-  let first = link.inner;
-  let second = link.outer;
-  if (flow === "rtl" || flow === "btt") [first, second] = [second, first];
-  return { ...link, x, y, w, h, first, second, crosswise };
+function overlaps(r, placed) {
+  return placed.some(
+    (o) => r.x < o.x + o.w - EPS && o.x < r.x + r.w - EPS && r.y < o.y + o.h - EPS && o.y < r.y + r.h - EPS,
+  );
+}
+
+// The candidate placements of a link at the arm's edge.
+function straight(arm, dbl) {
+  const { p, d } = arm;
+  const w = right(d);
+  const len = dbl ? 1 : 2;
+  const r = rect(p, d, w, [GAP, GAP + len], dbl ? [-1, 1] : [-0.5, 0.5]);
+  const inner = { x: p.x + d[0] * (GAP + 0.5), y: p.y + d[1] * (GAP + 0.5) };
+  const outer = { x: inner.x + d[0], y: inner.y + d[1] };
+  return { r, inner, outer, crosswise: dbl, p: { x: p.x + d[0] * (GAP + len), y: p.y + d[1] * (GAP + len) }, d };
+}
+
+// A corner towards `w`: the inner half in line with the travel, the outer half
+// turned. A double after an automatic corner lies across, centred.
+function corner(arm, w, across = false) {
+  const { p, d } = arm;
+  const r = rect(p, d, w, [GAP, GAP + 1], across ? [-1, 1] : [-0.5, 1.5]);
+  const inner = { x: p.x + d[0] * (GAP + 0.5), y: p.y + d[1] * (GAP + 0.5) };
+  const outer = { x: inner.x + w[0], y: inner.y + w[1] };
+  const reach = across ? 1 : 1.5;
+  return { r, inner, outer, crosswise: across, p: { x: inner.x + w[0] * reach, y: inner.y + w[1] * reach }, d: w };
 }
 
 // Returns {tiles: [{tile, index, seat, x, y, w, h, first, second}], ends: {A, B},
-// box: {x, y, w, h}} where `first` is the number drawn on the top/left half.
-export function layoutChain(chain, aspect) {
-  const tiles = [];
-  if (!chain.length) {
-    return { tiles, ends: {}, box: { x: -4, y: -2, w: 8, h: 4 }, half: 4 };
+// box: {x, y, w, h}, half} where `first` is the number drawn on the top/left half.
+// `bends` is the round's layout ({"<index>": "left" | "right"}). A bend that
+// would make the chain leave the table or run over itself (now or later) is not
+// drawn: the latest such bend is dropped and the chain laid out again; `bent`
+// lists the bends drawn.
+export function layoutChain(chain, aspect, bends = {}) {
+  const active = { ...(bends || {}) };
+  for (;;) {
+    const lay = layoutOnce(chain, aspect, active);
+    const keys = Object.keys(active).map(Number);
+    if (lay.clean || !keys.length) return { ...lay, bent: active };
+    delete active[String(Math.max(...keys))];
   }
-  const first = chain[0];
-  const [lo, hi] = first.tile.split("-").map(Number);
-  const armA = [];
-  const armB = [];
-  let endA = lo;
-  let endB = hi;
-  chain.forEach((link, index) => {
-    if (index === 0) return;
-    if (link.end === "A") {
-      armA.push({ ...link, index, inner: endA, outer: link.exposed });
-      endA = link.exposed;
-    } else {
-      armB.push({ ...link, index, inner: endB, outer: link.exposed });
-      endB = link.exposed;
-    }
-  });
+}
+
+function layoutOnce(chain, aspect, bends) {
+  const tiles = [];
+  let clean = true;
+  if (!chain.length) {
+    return { tiles, ends: {}, box: { x: -4, y: -2, w: 8, h: 4 }, half: 4, clean: true };
+  }
   const length = chain.reduce((sum, l) => sum + (isDouble(l.tile) ? 1 : 2) + GAP, 0);
   const half = rowWidth(aspect, length) / 2;
-  const dbl = isDouble(first.tile);
-  const w0 = dbl ? 1 : 2;
-  if (dbl) tiles.push({ ...first, index: 0, x: -0.5, y: -1, w: 1, h: 2, first: lo, second: hi, crosswise: true });
-  else tiles.push({ ...first, index: 0, x: -1, y: -0.5, w: 2, h: 1, first: lo, second: hi, crosswise: false });
-  const tipB = layArm(armB, w0 / 2, 1, 1, half, tiles);
-  const tipA = layArm(armA, -w0 / 2, -1, -1, half, tiles);
-  const box = bounds(tiles, half);
-  return {
-    tiles,
-    ends: { A: { ...tipA, value: endA }, B: { ...tipB, value: endB } },
-    box,
-    half,
+  const halfV = Math.max(6, (1.5 * half) / Math.max(0.5, Math.min(aspect, 4)));
+  const first = chain[0];
+  const [lo, hi] = first.tile.split("-").map(Number);
+  const dbl0 = isDouble(first.tile);
+  const w0 = dbl0 ? 1 : 2;
+  const r0 = dbl0 ? { x: -0.5, y: -1, w: 1, h: 2 } : { x: -1, y: -0.5, w: 2, h: 1 };
+  tiles.push({ ...first, index: 0, ...r0, first: lo, second: hi, crosswise: dbl0 });
+  const placed = [r0];
+  const arms = {
+    A: { p: { x: -w0 / 2, y: 0 }, d: [-1, 0], sense: [0, -1], value: lo, pending: null, lastDouble: dbl0 },
+    B: { p: { x: w0 / 2, y: 0 }, d: [1, 0], sense: [0, 1], value: hi, pending: null, lastDouble: dbl0 },
   };
+  // A corner may stand one unit past the row's width (the turn of the snake).
+  const inside = (r, slack = 0) =>
+    r.x >= -half - slack && r.x + r.w <= half + slack && r.y >= -halfV && r.y + r.h <= halfV;
+  const overlap = (r) =>
+    placed.reduce((sum, o) => {
+      const w = Math.min(r.x + r.w, o.x + o.w) - Math.max(r.x, o.x);
+      const h = Math.min(r.y + r.h, o.y + o.h) - Math.max(r.y, o.y);
+      return sum + (w > EPS && h > EPS ? w * h : 0);
+    }, 0);
+  chain.forEach((link, index) => {
+    if (index === 0) return;
+    const arm = arms[link.end === "A" ? "A" : "B"];
+    const dbl = isDouble(link.tile);
+    const options = [];
+    // The second corner of a U-turn at the table's edge.
+    if (arm.pending) options.push({ c: corner(arm, arm.pending, dbl), slack: 1.5 });
+    const bend = bends?.[String(index)];
+    if ((bend === "left" || bend === "right") && !dbl && !arm.lastDouble) {
+      options.push({ c: corner(arm, bend === "left" ? left(arm.d) : right(arm.d)), slack: 1.5 });
+    }
+    options.push({ c: straight(arm, dbl) });
+    if (horizontal(arm.d)) {
+      // The edge: turn towards the arm's side (or the other) and come back.
+      for (const w of [arm.sense, [-arm.sense[0], -arm.sense[1]]]) {
+        options.push({ c: corner(arm, w), pending: [-arm.d[0], -arm.d[1]], slack: 1.5 });
+      }
+    } else {
+      // Top or bottom of the table: turn back towards the middle (or away).
+      const towards = arm.p.x > 0 ? [-1, 0] : [1, 0];
+      for (const w of [towards, [-towards[0], 0]]) options.push({ c: corner(arm, w), slack: 1.5 });
+    }
+    // The first that is on the table and free; else the least bad (on the table first).
+    let choice = options.find((o) => inside(o.c.r, o.slack) && !overlaps(o.c.r, placed));
+    if (!choice) {
+      clean = false;
+      const score = (o) => (inside(o.c.r, o.slack) ? 0 : 1000) + overlap(o.c.r);
+      choice = options.reduce((best, o) => (score(o) < score(best) ? o : best));
+    }
+    const pick = choice.c;
+    arm.pending = choice.pending ?? null;
+    const innerFirst = pick.inner.x < pick.outer.x - EPS || pick.inner.y < pick.outer.y - EPS;
+    const inner = arm.value;
+    const outer = link.exposed;
+    tiles.push({
+      ...link,
+      index,
+      ...pick.r,
+      first: innerFirst ? inner : outer,
+      second: innerFirst ? outer : inner,
+      crosswise: pick.crosswise,
+    });
+    placed.push(pick.r);
+    arm.p = pick.p;
+    arm.d = pick.d;
+    arm.value = outer;
+    arm.lastDouble = dbl;
+  });
+  const tip = (arm) => ({ x: arm.p.x, y: arm.p.y, dx: arm.d[0], dy: arm.d[1], value: arm.value });
+  return { tiles, ends: { A: tip(arms.A), B: tip(arms.B) }, box: bounds(tiles, half), half, clean };
 }
 
 function bounds(tiles, half) {
@@ -138,6 +193,15 @@ function bounds(tiles, half) {
   // Room for the end markers beyond the last tiles.
   const m = 1.2;
   return { x: x0 - m, y: y0 - m, w: x1 - x0 + 2 * m, h: y1 - y0 + 2 * m };
+}
+
+// The index of the outermost link of each end (what an adjustment at that end bends).
+export function endLinks(chain) {
+  const out = { A: 0, B: 0 };
+  chain.forEach((link, index) => {
+    if (index > 0) out[link.end === "A" ? "A" : "B"] = index;
+  });
+  return out;
 }
 
 export { isDouble, otherHalf };

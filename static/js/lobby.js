@@ -23,9 +23,10 @@ function roomRow(room) {
     const kind = i < room.humans ? "human" : i < room.humans + room.bots ? "bot" : "free";
     return `<span class="seat-pip ${kind}"></span>`;
   }).join("");
-  const action = full
-    ? `<a class="button small ghost" href="${esc(room.url)}">${esc(t("Watch"))}</a>`
-    : `<a class="button small" href="${esc(room.url)}?sit=1" data-action="sit">${esc(t("Sit"))}</a>`;
+  // "Assistir" on every row for logged-in people (site.md); "Sentar" while a seat is free.
+  const sit = full ? "" : `<a class="button small" href="${esc(room.url)}?sit=1" data-action="sit">${esc(t("Sit"))}</a>`;
+  const watch = loggedIn() ? `<a class="button small ghost" href="${esc(room.url)}" data-action="watch">${esc(t("Watch"))}</a>` : "";
+  const action = `<div class="row-actions">${sit}${watch}</div>`;
   return `<li class="room-row" data-room="${esc(room.code)}">
     <div class="room-main"><a class="room-name" href="${esc(room.url)}">${esc(room.name)}</a><span class="room-preset">${esc(preset)}</span>${room.rated ? `<span class="tag rated" data-rated title="${esc(t("Rated table: the match moves ratings and experience."))}">${esc(t("Competitive"))}</span>` : ""}</div>
     <div class="room-facts">
@@ -36,6 +37,8 @@ function roomRow(room) {
     ${action}
   </li>`;
 }
+
+const loggedIn = () => document.querySelector("[data-rooms]")?.hasAttribute("data-logged-in");
 
 function renderRooms(rooms) {
   const box = document.querySelector("[data-rooms]");
@@ -82,6 +85,8 @@ function syncOptions(form) {
   form.querySelector("[data-no-options]").hidden = allowed.size > 0;
   const summary = form.querySelector("[data-preset-summary]");
   if (summary) summary.textContent = info.summary;
+  const rules = form.querySelector("[data-rules-link]");
+  if (rules) rules.href = `/regras/${encodeURIComponent(key)}/`;
   const d = info.defaults;
   if (form.elements.target) form.elements.target.placeholder = d.target ?? "";
   if (form.elements.hand_size) form.elements.hand_size.placeholder = d.hand_size ?? "";

@@ -3,6 +3,9 @@
 // size) so that reconnection and missed messages never leave stale pieces.
 
 import { chainSVG, markerPoint } from "./board.js";
+import { endLinks } from "./chain.js";
+import { createChat } from "./chat.js";
+import { initDrag, orderedHand, saveHandOrder } from "./dnd.js";
 import { backSVG, tileSVG } from "./tiles.js";
 import { applyCss, makeT, ready } from "./util.js";
 
@@ -29,11 +32,14 @@ const state = {
   sent: null, // version a move was sent on: ignore clicks until a newer snapshot
   firstRender: false,
   lastLogSeq: null,
+  adjusting: false, // "Ajustar a fila": bend controls shown at the ends
+  resultAt: 0, // the result panel waits until then: the last tile stays in view
 };
 
 let t;
 let boot;
 let root;
+let chat;
 
 // ---------------------------------------------------------------------------
 // Connection
@@ -101,6 +107,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "room":
       if (state.snap && msg.version < state.snap.version) return;
+      holdResult(state.snap?.round, msg.round);
       state.snap = msg;
       autoSit();
       state.sent = null;
@@ -114,6 +121,13 @@ function onMessage(msg) {
     case "replaced":
       state.replaced = true;
       showReplaced();
+      break;
+    case "watchers":
+      if (state.snap) state.snap.room.watchers = msg.count;
+      if (state.snap) renderTitleExtras();
+      break;
+    case "chat":
+      if (state.snap && chat.received(msg, snap().seats[msg.seat], chatPlace(), rerenderChat)) rerenderChat();
       break;
     default:
       break;
@@ -217,6 +231,8 @@ function render() {
   root.dataset.version = String(s.version);
   root.classList.toggle("is-paused", !!s.room.paused);
   root.classList.toggle("my-turn", isMyTurn());
+  root.classList.toggle("hints-off", !state.hints); // one switch for every hint
+  renderTitleExtras();
   const rated = $("[data-rated]", root); // the "competitive" marker (a rated table)
   if (rated) rated.hidden = !s.room.rated;
   renderSeats();
@@ -272,6 +288,7 @@ function seatHTML(seat) {
   if (seat.leaving) badges.push(`<span class="badge">${esc(t("leaving"))}</span>`);
   const waitingReady = s.room.status === "between_rounds" && s.room.rules?.next_round === "all_ready" && !s.match?.over;
   if (seat.ready && seat.kind === "human" && waitingReady) badges.push(`<span class="badge ok">${esc(t("ready"))}</span>`);
+  badges.push(...seatExtras(seat, me));
   const dot =
     seat.kind === "human"
       ? `<span class="dot ${seat.connected ? "on" : "off"}" title="${esc(seat.connected ? t("online") : t("offline"))}"></span>`
@@ -281,7 +298,7 @@ function seatHTML(seat) {
     : `<div class="fan" aria-hidden="true">${Array.from({ length: Math.min(count, 14) }, backSVG).join("")}</div>`;
   const countText = seat.kind === "empty" ? "" : count === 1 ? t("1 tile") : t("%(n)s tiles", { n: count });
   const label = `${t("Seat %(n)s", { n: seat.index + 1 })}: ${seat.kind === "empty" ? t("Empty seat") : seatName(seat.index)}${turn ? ", " + t("to play") : ""}`;
-  return `<section class="${classes.join(" ")}" data-seat="${seat.index}" aria-label="${esc(label)}">
+  return `<section class="${classes.join(" ")}" data-seat="${seat.index}" aria-label="${esc(label)}">${chat.bubble(seat.index)}
     <div class="avatar">${clockRing(turn)}<span>${esc(seat.kind === "empty" ? "+" : seat.kind === "bot" ? String(seat.index + 1) : (seat.name || "?").slice(0, 1).toUpperCase())}</span></div>
     <div class="seat-body">
       <div class="seat-name">${dot}<span class="name">${name}</span>${badges.join("")}</div>
@@ -341,8 +358,9 @@ function renderBoard() {
   const rect = board.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
   const targets = state.selected ? legalEnds(state.selected) : [];
-  const { svg, lay, box } = chainSVG(chain, aspect, { hot: targets, label: chainLabel() });
-  const overlay = chain.length ? endButtons(lay, box, rect, targets) : firstTileButton(targets);
+  const { svg, lay, box } = chainSVG(chain, aspect, { hot: targets, label: chainLabel(), bends: r?.layout ?? {} });
+  let overlay = chain.length ? endButtons(lay, box, rect, targets) : firstTileButton(targets);
+  if (state.adjusting && canAdjust()) overlay += adjustButtons(lay, box, rect, aspect);
   board.innerHTML = svg + overlay + centerMessage() + pickOff();
   applyCss(board);
 }
@@ -422,7 +440,7 @@ function renderHand() {
     hand.innerHTML = `<p class="hand-note">${esc(t("You are watching. Sit on a free seat to play."))}</p>`;
     return;
   }
-  const tiles = r?.hand ?? [];
+  const tiles = orderedHand(boot.code, r?.hand ?? []); // this browser's order (dnd.js)
   if (!tiles.length) {
     hand.innerHTML = r?.result ? "" : `<p class="hand-note">${esc(r ? "" : t("Your tiles appear here when the round is dealt."))}</p>`;
     return;
@@ -456,6 +474,7 @@ function renderActions() {
   if (can("draw")) buttons.push(actionButton("draw", t("Draw from the boneyard"), "primary"));
   if (can("pass")) buttons.push(actionButton("pass", t("Pass"), "primary"));
   if (state.selected) buttons.push(actionButton("cancel", t("Cancel (Esc)")));
+  buttons.push(...extraActions());
   let status = "";
   if (r && !r.result && s.room.status === "playing") {
     if (isMyTurn()) {
@@ -464,14 +483,15 @@ function renderActions() {
         : can("draw")
           ? t("Nothing fits: draw a tile.")
           : can("pass")
-            ? t("Nothing fits: you pass.")
+            ? t("Nothing fits: you pass automatically.")
             : t("Your turn: choose a tile.");
     } else if (r.turn !== null && r.turn !== undefined) {
       status = t("%(name)s is playing…", { name: seatName(r.turn) });
     }
   }
   const bone = r && s.room.rules?.draw ? `<span class="boneyard" title="${esc(t("Tiles left to draw"))}">${backSVG()}<span>${esc(t("Boneyard: %(n)s", { n: r.boneyard_count ?? 0 }))}</span></span>` : "";
-  box.innerHTML = `<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${esc(status)}</div>${bone}<div class="action-buttons">${buttons.join("")}</div>`;
+  const talk = mySeat() !== null && s.seats[mySeat()]?.kind === "human" ? chat.panel() : "";
+  box.innerHTML = `<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${esc(status)}</div>${bone}<div class="action-buttons">${buttons.join("")}</div>${talk}`;
 }
 
 function actionButton(action, label, kind = "") {
@@ -531,6 +551,7 @@ function renderHost() {
   if (s.you?.is_host && status !== "closed") {
     const b = [];
     if (status === "waiting") b.push(actionButton("start", t("Start"), "primary"));
+    if (status === "waiting") b.push(...aloneButton());
     if (status === "playing" && !s.room.paused) b.push(actionButton("pause", t("Pause")));
     if (s.room.paused) b.push(actionButton("resume", t("Resume"), "primary"));
     const levels = ["easy", "medium", "hard"]
@@ -607,10 +628,15 @@ function describe(entry) {
         : t("%(name)s drew a tile", { name });
       break;
     case "pass":
+      if (entry.by === "auto") return t("%(name)s passed (automatic)", { name }); // "passou (automático)"
       text = entry.ends
         ? t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
         : t("%(name)s passed", { name });
       break;
+    case "adjust":
+      return t("%(name)s adjusted the line", { name }); // "ajustou a fila"
+    case "chat":
+      return `${entry.name}: ${entry.text}`;
     case "pick":
       text = t("%(name)s picked a face-down tile", { name });
       break;
@@ -626,12 +652,13 @@ function describe(entry) {
 function renderLog() {
   const s = snap();
   const list = $("[data-log]", root);
-  const entries = (s.log ?? []).slice(-60);
+  const entries = withChat(s.log ?? []).slice(-60);
   list.innerHTML = entries.length
     ? entries.map((e, i) => `<li class="${i === entries.length - 1 ? "latest" : ""} kind-${esc(e.type)}">${esc(describe(e))}</li>`).join("")
     : `<li class="empty">${esc(t("Nothing played yet."))}</li>`;
   list.scrollTop = list.scrollHeight;
-  const last = entries[entries.length - 1];
+  const moves = entries.filter((e) => e.type !== "chat");
+  const last = moves[moves.length - 1];
   $("[data-last-move]", root).textContent = last ? describe(last) : "";
   if (last && last.seq !== state.lastLogSeq) {
     state.lastLogSeq = last.seq;
@@ -650,7 +677,9 @@ function renderResult() {
     state.resultFor = key;
     state.resultHidden = false;
   }
-  const show = res && !state.resultHidden;
+  if (walkoverPanel(panel)) return;
+  // The last tile stays in view for a moment before the panel covers the table.
+  const show = res && !state.resultHidden && Date.now() >= state.resultAt;
   panel.hidden = !show;
   $("[data-show-result]", root).hidden = !(res && state.resultHidden);
   if (!show) {
@@ -764,14 +793,18 @@ function resultButtons() {
   const rules = s.room.rules || {};
   const b = [];
   const host = s.you?.is_host;
-  if (s.match?.over) {
+  if (s.match?.over && rules.goal === "single") {
+    b.push(...duelButtons()); // both players accept; alone: against the computer
+  } else if (s.match?.over) {
     if (host) b.push(actionButton("new_match", t("New match"), "primary"));
     else b.push(`<p class="hint">${esc(t("Waiting for the host to start a new match."))}</p>`);
+    b.push(...aloneButton());
   } else if (s.room.status === "between_rounds") {
     if (rules.next_round === "all_ready") {
       const me = s.seats[mySeat()];
       if (me && me.kind === "human" && !me.ready) b.push(actionButton("ready", t("Ready"), "primary"));
       else b.push(`<p class="hint">${esc(t("Waiting for everyone to be ready…"))}</p>`);
+      b.push(readyCountdown()); // arena: confirm within 60 s or lose by W.O.
     } else if (host) {
       b.push(actionButton("next_round", t("Next round"), "primary"));
     } else {
@@ -856,8 +889,10 @@ function cancel() {
 }
 
 function onClick(event) {
-  const el = event.target.closest("[data-tile], [data-end], [data-action], [data-pick], [data-show-result]");
+  const el = event.target.closest("[data-tile], [data-end], [data-action], [data-pick], [data-show-result], [data-chat], [data-bend]");
   if (!el || !root.contains(el)) return;
+  if (el.dataset.chat) return chat.say(el.dataset.chat, rerenderChat), renderActions();
+  if (el.dataset.bend) return bendAt(Number(el.dataset.at), el.dataset.bend);
   if (el.dataset.tile) return chooseTile(el.dataset.tile);
   if (el.dataset.end) return chooseEnd(el.dataset.end);
   if (el.dataset.pick !== undefined) return send("pick", { index: Number(el.dataset.pick) });
@@ -885,6 +920,17 @@ function onClick(event) {
       return send("remove_bot", { seat: index });
     case "settings":
       return; // handled by the form's submit
+    case "mute":
+      chat.toggleMute(snap().seats[index]);
+      return render();
+    case "chat_toggle":
+      chat.toggle();
+      return renderActions();
+    case "adjust_mode":
+      state.adjusting = !state.adjusting;
+      return render();
+    case "restart_alone": // duelo: the other seat is free; a medium bot takes it
+      return send(snap().room.status === "waiting" ? "start" : "new_match", { alone: true });
     case "draw":
     case "pass":
       if (state.sent !== null) return;
@@ -903,6 +949,7 @@ function onChange(event) {
     state.hints = el.checked;
     localStorage.setItem("domino.hints", el.checked ? "on" : "off");
     if (!el.checked) hideHint();
+    render(); // the raised playable tiles follow the same switch
   }
 }
 
@@ -996,7 +1043,7 @@ async function copyInvite() {
 // --- hover hints: how many tiles of a number are already out ----------------
 
 function onHover(event) {
-  if (!state.hints || !snap()?.round) return;
+  if (!state.hints || !snap()?.round || event.pointerType === "touch") return; // touch: a long press
   const half = event.target.closest?.("[data-board] .half");
   if (!half) return hideHint();
   const n = Number(half.dataset.n);
@@ -1040,6 +1087,7 @@ ready(() => {
   document.addEventListener("keydown", onKey);
   root.addEventListener("pointermove", onHover);
   root.addEventListener("pointerleave", hideHint);
+  startExtras();
   const toggle = $("[data-hints-toggle]", root);
   if (toggle) toggle.checked = state.hints;
   new ResizeObserver(() => snap() && renderBoard()).observe($("[data-board]", root));
@@ -1048,3 +1096,241 @@ ready(() => {
   if (boot.snapshot) onMessage({ type: "room", ...boot.snapshot });
   connect();
 });
+
+// ---------------------------------------------------------------------------
+// Turning the line, the duelo's next game, the arena's deadline, the last tile
+// in view, watchers, quick chat (chat.js), drag and drop (dnd.js), long press.
+
+function startExtras() {
+  chat = createChat({ t, phrases: boot.chat || [], send, esc });
+  initDrag(root, {
+    ends: (tile) => legalEnds(tile),
+    start(tile) {
+      if (!legalEnds(tile).length || state.sent !== null) return;
+      state.selected = tile; // the fitting ends light up while dragging
+      renderBoard();
+    },
+    play(tile, end) {
+      if (state.sent !== null || !legalEnds(tile).includes(end)) {
+        state.selected = null;
+        return render();
+      }
+      play(tile, end);
+    },
+    reorder(tiles) {
+      saveHandOrder(boot.code, tiles);
+      state.selected = null;
+      render();
+    },
+    cancel() {
+      state.selected = null;
+      render();
+    },
+  });
+  // Right-click cancels a chosen tile (seed 002).
+  root.addEventListener("contextmenu", (event) => {
+    if (!state.selected) return;
+    event.preventDefault();
+    cancel();
+  });
+  // Touch screens: a long press on a number of the table shows the count.
+  let pressTimer;
+  root.addEventListener("pointerdown", (event) => {
+    if (event.pointerType !== "touch" || !state.hints) return;
+    const half = event.target.closest?.("[data-board] .half");
+    if (!half) return;
+    const { clientX, clientY } = event;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(() => {
+      onHover({ target: half, clientX, clientY });
+      setTimeout(hideHint, 2500);
+    }, 450);
+  });
+  for (const type of ["pointerup", "pointercancel", "pointermove"]) {
+    root.addEventListener(type, (event) => type !== "pointermove" || event.pointerType !== "touch" || clearTimeout(pressTimer));
+  }
+  setInterval(tickCountdowns, 1000);
+}
+
+// A round that ends while the page is open: the last tile stays in view for
+// about 1.5 s before the result panel covers the table (site.md).
+function holdResult(before, after) {
+  if (after?.result && before && !before.result && before.number === after.number) {
+    state.resultAt = Date.now() + 1500;
+    setTimeout(() => snap() && renderResult(), 1550);
+  }
+}
+
+function renderTitleExtras() {
+  const s = snap();
+  const watching = $("[data-watchers]", root);
+  if (watching) {
+    const n = s.room.watchers ?? 0;
+    watching.hidden = n < 1;
+    watching.textContent = n === 1 ? t("1 watching") : t("%(n)s watching", { n });
+  }
+  const rules = $("[data-rules-link]", root);
+  if (rules) rules.href = `/regras/${encodeURIComponent(s.room.preset)}/`;
+}
+
+function seatExtras(seat, me) {
+  const s = snap();
+  const out = [];
+  if (s.match?.over && s.room.rules?.goal === "single" && seat.kind === "human" && seat.ready) {
+    out.push(`<span class="badge ok" data-accepted>${esc(t("wants a new game"))}</span>`);
+  }
+  if (seat.kind === "human" && !me && seat.name) out.push(chat.muteButton(seat));
+  return out;
+}
+
+// --- turning the line ("ajustar a fila") ----------------------------------------
+
+function canAdjust() {
+  const s = snap();
+  const r = s.round;
+  return isMyTurn() && !!r && (r.chain?.length ?? 0) >= 2 && !s.room.paused && !r.pick_off;
+}
+
+function extraActions() {
+  if (!canAdjust()) {
+    state.adjusting = false;
+    return [];
+  }
+  const label = state.adjusting ? t("Done adjusting") : t("Adjust the line");
+  return [`<button type="button" class="button ghost small" data-action="adjust_mode" aria-pressed="${state.adjusting}">${esc(label)}</button>`];
+}
+
+const ARROWS = { "1,0": "→", "-1,0": "←", "0,1": "↓", "0,-1": "↑" };
+const isDbl = (tile) => tile.split("-")[0] === tile.split("-")[1];
+
+// At each end, three buttons bend its outermost tile: to the left, straight on,
+// to the right of the way the line runs there (never the first tile, a double
+// or the tile after one: the server refuses those too).
+function adjustButtons(lay, box, rect, aspect) {
+  if (!rect.width) return "";
+  const r = snap().round;
+  const chain = r.chain;
+  const layout = r.layout ?? {};
+  const links = endLinks(chain);
+  const scale = Math.min(rect.width / box.w, rect.height / box.h);
+  const ox = (rect.width - box.w * scale) / 2;
+  const oy = (rect.height - box.h * scale) / 2;
+  return ["A", "B"]
+    .map((end) => {
+      const at = links[end];
+      const inner = [...chain.keys()].filter((i) => i > 0 && i < at && chain[i].end === chain[at]?.end).pop() ?? 0;
+      if (!at || isDbl(chain[at].tile) || isDbl(chain[inner].tile)) return "";
+      // The way the line runs into that tile: the layout without its bend.
+      const { [String(at)]: _, ...others } = layout;
+      const tip = chainSVG(chain, aspect, { bends: others }).lay.ends[end];
+      const d = [tip.dx, tip.dy];
+      const dirs = { left: [d[1], -d[0]], straight: d, right: [-d[1], d[0]] };
+      const current = layout[String(at)] ?? "straight";
+      const p = markerPoint(lay.ends[end]);
+      const css = `left:${(ox + (p.x - box.x) * scale).toFixed(1)}px;top:${(oy + (p.y - box.y) * scale).toFixed(1)}px`;
+      const labels = {
+        left: t("Bend the line to the left at end %(end)s", { end }),
+        straight: t("Straighten the line at end %(end)s", { end }),
+        right: t("Bend the line to the right at end %(end)s", { end }),
+      };
+      const buttons = ["left", "straight", "right"]
+        .map((bend) => `<button type="button" class="bend${bend === current ? " on" : ""}" data-bend="${bend}" data-at="${at}" aria-pressed="${bend === current}" aria-label="${esc(labels[bend])}" title="${esc(labels[bend])}">${ARROWS[dirs[bend].map((v) => v + 0).join(",")] ?? "•"}</button>`)
+        .join("");
+      return `<div class="adjust-ctl" data-adjust="${end}" data-css="${css}">${buttons}</div>`;
+    })
+    .join("");
+}
+
+function bendAt(at, bend) {
+  if (state.sent !== null) return;
+  if (send("adjust", { at, bend })) state.sent = snap().version;
+}
+
+// --- the duelo's next game and the arena's deadline ----------------------------
+
+function duelButtons() {
+  const s = snap();
+  const me = s.seats[mySeat()];
+  const other = s.seats.find((x) => x.index !== mySeat());
+  const b = [];
+  if (me?.kind === "human") {
+    if (!me.ready) b.push(actionButton("new_match", t("New match"), "primary"));
+    else if (other?.kind === "human") b.push(`<p class="hint" data-pending>${esc(t("Waiting for %(name)s to accept…", { name: seatName(other.index) }))}</p>`);
+    if (other?.kind === "human" && other.ready && !me.ready) {
+      b.push(`<p class="hint" data-pending>${esc(t("%(name)s wants a new game.", { name: seatName(other.index) }))}</p>`);
+    }
+  }
+  b.push(...aloneButton());
+  return b;
+}
+
+// While the second seat is free the creator may restart alone against the computer.
+function aloneButton() {
+  const s = snap();
+  const other = s.seats.length === 2 && mySeat() !== null ? s.seats[1 - mySeat()] : null;
+  if (!s.you?.is_host || other?.kind !== "empty" || s.room.status === "playing") return [];
+  return [actionButton("restart_alone", t("Play against the computer"))];
+}
+
+function readyCountdown() {
+  const r = snap().round;
+  if (r?.due_kind !== "walkover" || !r.deadline) return "";
+  return `<p class="countdown" data-deadline="${esc(r.deadline)}">${esc(countdownText(r.deadline))}</p>`;
+}
+
+function countdownText(deadline) {
+  const left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+  return t("Confirm within %(n)s s, or lose the series by walkover (W.O.).", { n: left });
+}
+
+function tickCountdowns() {
+  for (const el of root.querySelectorAll("[data-deadline]")) el.textContent = countdownText(el.dataset.deadline);
+}
+
+// A series ended by walkover (W.O.): said so, with what comes next.
+function walkoverPanel(panel) {
+  const m = snap().match;
+  if (!m?.over || m.ended_by !== "walkover") return false;
+  const key = `wo:${m.number}`;
+  if (state.resultFor !== key) {
+    state.resultFor = key;
+    state.resultHidden = false;
+  }
+  panel.hidden = state.resultHidden;
+  $("[data-show-result]", root).hidden = !state.resultHidden;
+  const headline =
+    m.winner === null || m.winner === undefined
+      ? t("The series ended by walkover (W.O.).")
+      : t("%(name)s wins the series by walkover (W.O.).", { name: sideName(m.winner) });
+  panel.innerHTML = `<div class="result-card" role="dialog" aria-labelledby="result-title" data-walkover>
+    <h2 id="result-title">${esc(headline)}</h2><p class="reason">${esc(t("Walkover"))}</p>
+    <div class="row result-actions">${resultButtons()}</div></div>`;
+  return true;
+}
+
+// --- quick chat in the log -------------------------------------------------------
+
+function chatPlace() {
+  const s = snap();
+  const log = s.log ?? [];
+  return { after: log.length ? log[log.length - 1].seq : 0, round: `${s.match?.number}:${s.round?.number}` };
+}
+
+function withChat(log) {
+  const s = snap();
+  const here = `${s.match?.number}:${s.round?.number}`;
+  const out = [...log];
+  for (const line of chat.logLines()) {
+    if (line.round !== here) continue;
+    let i = out.length;
+    while (i > 0 && out[i - 1].type !== "chat" && (out[i - 1].seq ?? 0) > line.after) i -= 1;
+    out.splice(i, 0, { type: "chat", seq: line.after, name: line.name, text: line.text });
+  }
+  return out;
+}
+
+function rerenderChat() {
+  if (!snap()) return;
+  renderSeats();
+  renderLog();
+}

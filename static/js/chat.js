@@ -1,0 +1,83 @@
+// Quick chat (protocol.md `chat`, site.md): a fixed set of phrases and emotes,
+// nothing to moderate. Seated people send one every 3 s; each phrase shows as a
+// bubble by its seat for a few seconds and goes into the log. Anyone can mute a
+// player; the muted names are kept per browser.
+
+const MUTE_KEY = "domino.muted";
+const BUBBLE_MS = 4000;
+const EVERY_MS = 3000;
+
+export function createChat({ t, phrases, send, esc }) {
+  const words = new Map(phrases.map((p) => [p.key, p]));
+  const bubbles = new Map(); // seat -> {text, until}
+  const lines = []; // {after: log seq, seat, name, text}
+  let muted = new Set();
+  try {
+    muted = new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]"));
+  } catch {
+    muted = new Set();
+  }
+  let lastSent = 0;
+  let open = false;
+
+  const text = (key) => words.get(key)?.text ?? "";
+
+  return {
+    // Someone said something: ignored when that player is muted.
+    // `place`: {after: the log's last seq, round: "match:round"}.
+    received(msg, seat, place, onChange) {
+      if (!seat || seat.kind !== "human" || muted.has(seat.name)) return false;
+      const said = text(msg.phrase);
+      if (!said) return false;
+      bubbles.set(msg.seat, { text: said, until: Date.now() + BUBBLE_MS });
+      lines.push({ ...place, seat: msg.seat, name: seat.name, text: said });
+      if (lines.length > 40) lines.shift();
+      setTimeout(onChange, BUBBLE_MS + 50);
+      return true;
+    },
+    bubble(index) {
+      const b = bubbles.get(index);
+      if (!b || b.until < Date.now()) return "";
+      return `<div class="chat-bubble" data-bubble="${index}" role="status">${esc(b.text)}</div>`;
+    },
+    // The chat lines of the log, each after the move it followed.
+    logLines: () => lines.filter((line) => !muted.has(line.name)),
+    isMuted: (seat) => muted.has(seat?.name),
+    toggleMute(seat) {
+      if (!seat?.name) return;
+      if (muted.has(seat.name)) muted.delete(seat.name);
+      else muted.add(seat.name);
+      try {
+        localStorage.setItem(MUTE_KEY, JSON.stringify([...muted]));
+      } catch {
+        /* kept for this page only */
+      }
+    },
+    muteButton(seat) {
+      const on = muted.has(seat.name);
+      const label = on ? t("Unmute %(name)s", { name: seat.name }) : t("Mute %(name)s", { name: seat.name });
+      return `<button type="button" class="chip mute${on ? " on" : ""}" data-action="mute" data-seat-index="${seat.index}" aria-pressed="${on}" aria-label="${esc(label)}" title="${esc(label)}">${on ? "🔇" : "🔈"}</button>`;
+    },
+    // The phrase picker (seated people only).
+    panel() {
+      const wait = Date.now() - lastSent < EVERY_MS;
+      const buttons = phrases
+        .map((p) => `<button type="button" class="phrase${p.emote ? " emote" : ""}" data-chat="${esc(p.key)}"${wait ? " disabled" : ""}>${esc(p.text)}</button>`)
+        .join("");
+      return `<div class="quick-chat${open ? " open" : ""}">
+        <button type="button" class="button ghost small chat-toggle" data-action="chat_toggle" aria-expanded="${open}">💬 ${esc(t("Quick chat"))}</button>
+        ${open ? `<div class="phrases" role="group" aria-label="${esc(t("Quick chat"))}">${buttons}</div>` : ""}
+      </div>`;
+    },
+    toggle() {
+      open = !open;
+    },
+    say(key, onChange) {
+      if (!words.has(key) || Date.now() - lastSent < EVERY_MS) return;
+      if (!send("chat", { phrase: key })) return;
+      lastSent = Date.now();
+      open = false;
+      setTimeout(onChange, EVERY_MS + 50);
+    },
+  };
+}
