@@ -237,7 +237,9 @@ def test_every_round_remembers_its_humans(make_user, clock):
     room = _table([host, None], clock, "duelo", visibility="private", guest_at=1)
     services.match_start(room=fresh(room), actor=seat(room, 0), now=clock())
     rnd = current(room)
-    people = {(p.index, p.user_id, bool(p.guest_key)) for p in RoundPlayer.objects.filter(round=rnd)}
+    people = {
+        (p.index, p.user_id, bool(p.guest_key)) for p in RoundPlayer.objects.filter(round=rnd)
+    }
     assert people == {(0, host.pk, False), (1, None, True)}
     assert records.sat_at(room=room, guest_token="a-guest")
     assert not records.sat_at(room=room, guest_token="another-guest")
