@@ -118,7 +118,7 @@ def test_the_replay_page_shows_every_hand_and_never_the_boneyard(client, tables)
     assert len(positions) == rnd.moves.count() + 1
     assert positions[0]["hands"] == rnd.deal["hands"] and positions[0]["chain"] == []
     final = positions[-1]
-    assert [link["tile"] for link in final["chain"]] == [l["tile"] for l in rnd.state["chain"]]
+    assert [link["tile"] for link in final["chain"]] == [x["tile"] for x in rnd.state["chain"]]
     assert final["hands"] == rnd.state["hands"] and final["result"] == rnd.result
     boneyard = set(rnd.state["boneyard"])
     assert boneyard  # a duelo leaves tiles in the boneyard
