@@ -17,8 +17,20 @@ from rooms.admin import ReadOnlyMixin
 
 
 def replay_link(rnd: Round) -> str:
+    """The admin's move-by-move table and, for a finished round, the site's replay
+    page (the table's drawing, every hand face up; admins may open any room's)."""
     url = reverse("admin:games_round_replay", args=[rnd.pk])
-    return format_html('<a href="{}">{}</a>', url, _("Replay"))
+    if rnd.finished_at is None:
+        return format_html('<a href="{}">{}</a>', url, _("Replay"))
+    page = reverse("rooms:replay", args=[rnd.room.code, rnd.number])
+    return format_html(
+        '<a href="{}">{}</a> · <a href="{}?match={}" data-replay-page>{}</a>',
+        url,
+        _("Replay"),
+        page,
+        rnd.match.number,
+        _("Replay page"),
+    )
 
 
 class MoveInline(ReadOnlyMixin, admin.TabularInline):

@@ -45,6 +45,10 @@ def test_round_page_shows_its_moves_read_only_and_links_the_replay(admin_client,
     html = response.content.decode()
     assert response.status_code == 200
     assert reverse("admin:games_round_replay", args=[rnd.pk]) in html
+    # ... and the site's replay page, which admins may open for any room.
+    page = f"/r/{played.code}/rounds/{rnd.number}/?match={rnd.match.number}"
+    assert page in html
+    assert admin_client.get(page).status_code == 200
     first = Move.objects.filter(round=rnd).order_by("seq").first()
     assert first.action["type"] in html
     assert 'name="moves-0-seq"' not in html  # not editable
