@@ -91,3 +91,9 @@ def test_admin_action_closes_rooms(admin_client, played):
     room = Room.objects.get(pk=played.pk)
     assert room.status == "closed" and room.close_reason == "admin"
     assert Match.objects.filter(room=room).exists()
+
+
+@pytest.mark.parametrize("model", ["records/rating", "records/ratingchange", "records/matchlineup"])
+def test_records_are_listed_read_only(admin_client, played, model):
+    assert admin_client.get(f"/admin/{model}/").status_code == 200
+    assert admin_client.get(f"/admin/{model}/add/").status_code == 403
