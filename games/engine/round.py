@@ -419,22 +419,6 @@ class Round:
         return self.rules.side_of(seat)
 
     # ------------------------------------------------------------------ legality
-    def _plays(self, seat: int) -> list[Play]:
-        hand = self._hands[seat]
-        ends = self._ends
-        if ends is None:
-            if self._mandatory is not None:
-                return [_play(self._mandatory, None)] if self._mandatory in hand else []
-            return [_play(t, None) for t in hand]
-        x, y = ends
-        plays = []
-        for t in hand:
-            if t.a == x or t.b == x:
-                plays.append(_PLAYS[t.index * 3 + 1])
-            if t.a == y or t.b == y:
-                plays.append(_PLAYS[t.index * 3 + 2])
-        return plays
-
     def _can_play(self, seat: int) -> bool:
         ends = self._ends
         if ends is None:
@@ -448,131 +432,139 @@ class Round:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (default: the seat to act); [] when it may not act.
 
-        A tile that fits both ends appears once per end; the first tile has ``end=None``.
-        """
-        # Fast path for the common case (the inner loop of bots and benchmarks);
-        # _legal_actions below is the general rule and gives the same answer.
-        # (`turn` is None once the round is over and during a pick-off.)
-        ends = self._ends
-        turn = self.turn
-        if ends is not None and turn is not None and (seat is None or seat == turn):
-            fits = _FITS[ends[0] * 7 + ends[1]]
-            plays: list[Action] = []
-            for t in self._hands[turn]:
-                plays += fits[t.index]
-            if plays:
-                return plays
-            if self.rules.draw and self._boneyard:
-                return [DRAW]
-            return [PASS]
-        return self._legal_actions(seat)
+        A tile that fits both ends appears once per end (end A first); the first
+        tile has ``end=None``; during a pick-off a picker gets one `Pick` per free
+        position::
 
-    def _legal_actions(self, seat: int | None) -> list[Action]:
-        if self._result is not None:
-            return []
-        if self._pick is not None:
-            if seat is None or seat not in self.pending_picks:
+            >>> from games.engine import PRESETS
+            >>> rnd = Round.from_hands(PRESETS["duelo"], hands=[["6-6", "1-1"], ["0-6", "1-2"]])
+            >>> rnd.apply(0, Play(Tile(6, 6)))
+            >>> rnd.legal_actions(), rnd.legal_actions(0)
+            ([Play(tile=Tile(0, 6), end='A'), Play(tile=Tile(0, 6), end='B')], [])
+        """
+        # One path, ordered for the inner loop of bots and benchmarks: a seat to act
+        # and a chain to play on come first. (`turn` is None once the round is over
+        # and during a pick-off.)
+        turn = self.turn
+        if turn is None or (seat is not None and seat != turn):
+            pick = self._pick
+            if pick is None or self._result is not None or seat not in pick.pending:
                 return []
-            return [Pick(i) for i in self._pick.free]
-        if seat is None:
-            seat = self.turn
-        elif seat != self.turn:
-            return []
-        plays = self._plays(seat)
+            return [Pick(i) for i in pick.free]
+        hand = self._hands[turn]
+        ends = self._ends
+        plays: list[Action] = []
+        if ends is not None:
+            fits = _FITS[ends[0] * 7 + ends[1]]
+            for t in hand:
+                plays += fits[t.index]
+        elif self._mandatory is None:
+            plays = [_PLAYS[t.index * 3] for t in hand]
+        elif self._mandatory in hand:
+            plays = [_PLAYS[self._mandatory.index * 3]]
         if plays:
             return plays
-        if self.rules.draw and self._boneyard:
+        if self._boneyard and self.rules.draw:
             return [DRAW]
         return [PASS]
 
     # ------------------------------------------------------------------ changing
     def apply(self, seat: int, action: Action) -> None:
         """Make ``seat`` take ``action``; raises `IllegalAction` and changes nothing if
-        the rules refuse it."""
-        # Fast path: a legal play with its end, in the middle of a round. Anything
-        # else (or anything doubtful) goes through the full checks of _apply.
-        # `turn` is None once the round is over and during a pick-off, so
-        # `seat == self.turn` also says "the round is in ordinary play".
-        kind = type(action)
-        if kind is Play and seat == self.turn and type(seat) is int:
-            ends = self._ends
-            end = action.end
+        the rules refuse it.
+
+            >>> from games.engine import PRESETS
+            >>> rnd = Round.from_hands(PRESETS["duelo"], hands=[["6-6", "1-1"], ["0-6", "1-2"]])
+            >>> rnd.apply(1, Play(Tile(0, 6)))
+            Traceback (most recent call last):
+            ...
+            games.engine.actions.IllegalAction: it is seat 1's turn, not seat 2's
+        """
+        # One path, ordered for the inner loop of bots and benchmarks: the checks a
+        # legal play with its end needs come first, and each refusal (or anything
+        # unusual) is looked at only once one of those checks fails. Every check
+        # comes before the first change. `turn` is None once the round is over and
+        # during a pick-off, so `seat == self.turn` also says "in ordinary play".
+        if seat != self.turn or type(seat) is not int:
+            self._apply_off_turn(seat, action)
+            return
+        if type(action) is Play:
             tile = action.tile
             hand = self._hands[seat]
-            if ends is not None and tile in hand:
-                x, y = ends
-                if end == "A":
-                    exposed = _OTHER[tile.index][x]
-                    new_ends = (exposed, y)
-                elif end == "B":
-                    exposed = _OTHER[tile.index][y]
-                    new_ends = (x, exposed)
-                else:
-                    exposed = -1
-                if exposed >= 0:
-                    hand.remove(tile)
-                    self._ends = new_ends
-                    self._history.append((seat, action, ends))
-                    self._passes = 0
-                    if not hand or (self._lock and new_ends[0] == new_ends[1]):
-                        self._after_special_play(seat, hand)
-                    else:
-                        seat += 1
-                        self.turn = seat if seat < self._nseats else 0
-                    return
-        elif kind is Pass and seat == self.turn and type(seat) is int:
+            if type(tile) is not Tile or tile not in hand:
+                raise _refused_tile(action)
             ends = self._ends
-            if ends is not None and not self._boneyard:
-                fits = _FITS[ends[0] * 7 + ends[1]]
-                for t in self._hands[seat]:
-                    if fits[t.index]:
-                        break  # a tile fits: _apply refuses the pass with its reason
-                else:
-                    self._history.append((seat, action, ends))
-                    self._passes += 1
-                    if self._passes >= self._nseats:
-                        self._finish_blocked()
-                    else:
-                        seat += 1
-                        self.turn = seat if seat < self._nseats else 0
-                    return
-        self._apply(seat, action)
+            end = action.end
+            if end == "A" and ends is not None:
+                exposed = _OTHER[tile.index][ends[0]]
+                if exposed < 0:
+                    raise IllegalAction("does_not_fit", f"{tile} does not fit end A ({ends[0]})")
+                new_ends = (exposed, ends[1])
+            elif end == "B" and ends is not None:
+                exposed = _OTHER[tile.index][ends[1]]
+                if exposed < 0:
+                    raise IllegalAction("does_not_fit", f"{tile} does not fit end B ({ends[1]})")
+                new_ends = (ends[0], exposed)
+            else:  # the first tile, a play without its end, or a malformed end
+                action, new_ends = self._resolve_play(tile, end, ends)
+            hand.remove(tile)
+            self._ends = new_ends
+            self._history.append((seat, action, ends))
+            self._passes = 0
+            if not hand or (self._lock and new_ends[0] == new_ends[1]):
+                self._after_special_play(seat, hand)
+            else:
+                seat += 1
+                self.turn = seat if seat < self._nseats else 0
+        elif type(action) is Pass:
+            if self._can_play(seat):
+                raise IllegalAction("must_play", "you have a tile that fits: you must play it")
+            if self._boneyard and self.rules.draw:
+                raise IllegalAction("must_draw", "nothing fits: draw from the boneyard")
+            self._history.append((seat, PASS, self._ends))
+            self._passes += 1
+            if self._passes >= self._nseats:
+                self._finish_blocked()
+            else:
+                seat += 1
+                self.turn = seat if seat < self._nseats else 0
+        elif type(action) is Draw:
+            if not self.rules.draw:
+                raise IllegalAction("not_a_draw_game", "this table has no boneyard to draw from")
+            if self._can_play(seat):
+                raise IllegalAction("must_play", "you have a tile that fits: you must play it")
+            if not self._boneyard:
+                raise IllegalAction("boneyard_empty", "the boneyard is empty: pass instead")
+            self._hands[seat].append(self._boneyard.pop(0))
+            self._history.append((seat, DRAW, self._ends))
+        elif type(action) is Pick:
+            raise IllegalAction("bad_pick", "there is no tie-break pick-off under way")
+        else:
+            raise IllegalAction("malformed", f"{action!r} is not an action")
 
-    def _apply(self, seat: int, action: Action) -> None:
-        if type(seat) is not int or not 0 <= seat < self.rules.seats:
+    def _apply_off_turn(self, seat: object, action: Action) -> None:
+        """`apply` for a seat that is not the one to act: a pick-off pick, or a refusal."""
+        if type(seat) is not int or not 0 <= seat < self._nseats:
             raise IllegalAction("malformed", f"there is no seat {seat!r} at this table")
         if self._result is not None:
             raise IllegalAction("round_over", "the round is over")
         if self._pick is not None:
             self._apply_pick(seat, action)
             return
-        kind = type(action)
-        if kind is Pick:
+        if type(action) is Pick:
             raise IllegalAction("bad_pick", "there is no tie-break pick-off under way")
-        if seat != self.turn:
-            raise IllegalAction(
-                "not_your_turn", f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s"
-            )
-        if kind is Play:
-            self._apply_play(seat, action)
-        elif kind is Draw:
-            self._apply_draw(seat)
-        elif kind is Pass:
-            self._apply_pass(seat)
-        else:
-            raise IllegalAction("malformed", f"{action!r} is not an action")
+        turn = self.turn
+        assert turn is not None  # (None only once the round is over or in a pick-off)
+        raise IllegalAction("not_your_turn", f"it is seat {turn + 1}'s turn, not seat {seat + 1}'s")
 
-    def _apply_play(self, seat: int, action: Play) -> None:
-        tile = action.tile
-        if type(tile) is not Tile:
-            raise IllegalAction("malformed", f"{tile!r} is not a tile")
-        end = action.end
+    def _resolve_play(
+        self, tile: Tile, end: object, ends: tuple[int, int] | None
+    ) -> tuple[Play, tuple[int, int]]:
+        """The canonical play and the new ends for ``tile`` (in hand) played with ``end``
+        where `apply` found no plain end to put it on: the first tile of the round, a
+        play without its end (accepted where exactly one end fits), or a malformed end."""
         if end is not None and end != "A" and end != "B":
             raise IllegalAction("malformed", f"the end is 'A' or 'B', got {end!r}")
-        hand = self._hands[seat]
-        if tile not in hand:
-            raise IllegalAction("not_in_hand", f"{tile} is not in your hand")
-        ends = self._ends
         if ends is None:
             if end is not None:
                 raise IllegalAction(
@@ -583,92 +575,33 @@ class Round:
                 raise IllegalAction(
                     "opening_tile_required", f"this round must be opened with {mandatory}"
                 )
-            hand.remove(tile)
-            self._place(seat, tile, None, tile.b, (tile.a, tile.b), None, hand)
-            return
+            return _PLAYS[tile.index * 3], (tile.a, tile.b)
         x, y = ends
-        fits_a = tile.a == x or tile.b == x
-        fits_b = tile.a == y or tile.b == y
-        if end is None:
-            if fits_a and fits_b:
-                raise IllegalAction("end_required", f"{tile} fits both ends: choose end A or end B")
-            if not (fits_a or fits_b):
-                raise IllegalAction("does_not_fit", f"{tile} fits neither end ({x} and {y})")
-            end = "A" if fits_a else "B"
-        elif end == "A" and not fits_a:
-            raise IllegalAction("does_not_fit", f"{tile} does not fit end A ({x})")
-        elif end == "B" and not fits_b:
-            raise IllegalAction("does_not_fit", f"{tile} does not fit end B ({y})")
-        if end == "A":
-            exposed = tile.b if tile.a == x else tile.a
-            new_ends = (exposed, y)
-        else:
-            exposed = tile.b if tile.a == y else tile.a
-            new_ends = (x, exposed)
-        hand.remove(tile)
-        self._place(seat, tile, end, exposed, new_ends, ends, hand)
-
-    def _place(
-        self,
-        seat: int,
-        tile: Tile,
-        end: str | None,
-        exposed: int,
-        new_ends: tuple[int, int],
-        old_ends: tuple[int, int] | None,
-        hand: list[Tile],
-    ) -> None:
-        """Record a checked play whose tile has already left ``hand``.
-
-        (`apply`'s fast path does the same inline; keep the two in step.)
-        """
-        self._ends = new_ends
-        self._history.append((seat, _PLAYS[tile.index * 3 + _END_SLOT[end]], old_ends))
-        self._passes = 0
-        if not hand:
-            self._finish(winner=self.rules.side_of(seat), reason="domino")
-        elif self.rules.lock_closure and new_ends[0] == new_ends[1] and self._locked():
-            self._finish_blocked()
-        else:
-            seat += 1
-            self.turn = seat if seat < self.rules.seats else 0
+        other = _OTHER[tile.index]
+        if other[x] >= 0 and other[y] >= 0:
+            raise IllegalAction("end_required", f"{tile} fits both ends: choose end A or end B")
+        if other[x] >= 0:
+            return _PLAYS[tile.index * 3 + 1], (other[x], y)
+        if other[y] >= 0:
+            return _PLAYS[tile.index * 3 + 2], (x, other[y])
+        raise IllegalAction("does_not_fit", f"{tile} fits neither end ({x} and {y})")
 
     def _after_special_play(self, seat: int, hand: list[Tile]) -> None:
+        """After a play that emptied the hand or left both ends alike under
+        ``lock_closure``: domino, a locked chain, or the next seat."""
         if not hand:
             self._finish(winner=self.rules.side_of(seat), reason="domino")
         elif self._locked():
             self._finish_blocked()
         else:
             seat += 1
-            self.turn = seat if seat < self.rules.seats else 0
+            self.turn = seat if seat < self._nseats else 0
 
     def _locked(self) -> bool:
         """Both ends show n and all seven tiles holding n are on the table."""
+        assert self._ends is not None
         n = self._ends[0]
         return sum(1 for link in self._links() if link[0].a == n or link[0].b == n) == 7
-
-    def _apply_draw(self, seat: int) -> None:
-        if not self.rules.draw:
-            raise IllegalAction("not_a_draw_game", "this table has no boneyard to draw from")
-        if self._can_play(seat):
-            raise IllegalAction("must_play", "you have a tile that fits: you must play it")
-        if not self._boneyard:
-            raise IllegalAction("boneyard_empty", "the boneyard is empty: pass instead")
-        self._hands[seat].append(self._boneyard.pop(0))
-        self._history.append((seat, DRAW, self._ends))
-
-    def _apply_pass(self, seat: int) -> None:
-        if self._can_play(seat):
-            raise IllegalAction("must_play", "you have a tile that fits: you must play it")
-        if self.rules.draw and self._boneyard:
-            raise IllegalAction("must_draw", "nothing fits: draw from the boneyard")
-        self._history.append((seat, PASS, self._ends))
-        self._passes += 1
-        if self._passes >= self._nseats:
-            self._finish_blocked()
-            return
-        seat += 1
-        self.turn = seat if seat < self._nseats else 0
 
     # ------------------------------------------------------------------ the end
     def _side_totals(self, goat: bool) -> list[int]:
@@ -952,6 +885,17 @@ def _link_dict(link: tuple[Tile, int, str | None, int]) -> dict[str, Any]:
 
 def _link_from_dict(data: dict[str, Any]) -> tuple[Tile, int, str | None, int]:
     return (Tile.parse(data["tile"]), data["seat"], data["end"], data["exposed"])
+
+
+def _refused_tile(action: Play) -> IllegalAction:
+    """Why a play whose tile is not one of the hand's is refused: a malformed tile or
+    end first, as for any play, then ``not_in_hand``."""
+    tile, end = action.tile, action.end
+    if type(tile) is not Tile:
+        return IllegalAction("malformed", f"{tile!r} is not a tile")
+    if end is not None and end != "A" and end != "B":
+        return IllegalAction("malformed", f"the end is 'A' or 'B', got {end!r}")
+    return IllegalAction("not_in_hand", f"{tile} is not in your hand")
 
 
 def _canonical(action: Action) -> Action:
