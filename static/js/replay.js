@@ -98,7 +98,7 @@ function renderSeats(pos) {
     const tiles = hand.length
       ? hand.map((tile) => `<span class="replay-tile" data-tile="${tile}" title="${tile}">${tileSVG(tile, { className: "mini" })}</span>`).join("")
       : `<span class="out">${esc(t("no tiles left"))}</span>`;
-    const count = hand.length === 1 ? t("1 tile") : t("%(n)s tiles", { n: hand.length });
+    const count = !hand.length ? "" : hand.length === 1 ? t("1 tile") : t("%(n)s tiles", { n: hand.length });
     const label = `${seatName(index)}: ${hand.join(", ") || t("no tiles left")}`;
     slot.innerHTML = `<section class="seat replay-seat${turn ? " is-turn" : ""}${moved ? " just-moved" : ""}" data-seat="${index}" aria-label="${esc(label)}">
       <div class="seat-body">
