@@ -162,6 +162,9 @@ def server_url() -> Iterator[str]:
         DOMINO_SCHEDULER="inprocess",
         BOT_DELAY_SECONDS=BOT_DELAY,
         DEBUG="1",
+        # Pages may come "through a proxy" with their own X-Forwarded-For (two
+        # players at two addresses: a rated table; tests/browser/test_replay.py).
+        TRUSTED_PROXIES="127.0.0.1",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )
