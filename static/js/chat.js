@@ -4,6 +4,12 @@
 // player; the muted names are kept per browser.
 
 const MUTE_KEY = "domino.muted";
+// Icons as SVG (an emoji font is not everywhere).
+const SPEAKER = '<path d="M4 9h4l5-4v14l-5-4H4z"/>';
+const ICON_SOUND = `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path d="M16 9a4 4 0 0 1 0 6" fill="none" stroke="currentColor" stroke-width="2"/></svg>`;
+const ICON_MUTED = `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2"/></svg>`;
+const ICON_TALK =
+  '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v10H9l-5 4z"/></svg>';
 const BUBBLE_MS = 4000;
 const EVERY_MS = 3000;
 
@@ -56,7 +62,7 @@ export function createChat({ t, phrases, send, esc }) {
     muteButton(seat) {
       const on = muted.has(seat.name);
       const label = on ? t("Unmute %(name)s", { name: seat.name }) : t("Mute %(name)s", { name: seat.name });
-      return `<button type="button" class="chip mute${on ? " on" : ""}" data-action="mute" data-seat-index="${seat.index}" aria-pressed="${on}" aria-label="${esc(label)}" title="${esc(label)}">${on ? "🔇" : "🔈"}</button>`;
+      return `<button type="button" class="chip mute${on ? " on" : ""}" data-action="mute" data-seat-index="${seat.index}" aria-pressed="${on}" aria-label="${esc(label)}" title="${esc(label)}">${on ? ICON_MUTED : ICON_SOUND}</button>`;
     },
     // The phrase picker (seated people only).
     panel() {
@@ -65,7 +71,7 @@ export function createChat({ t, phrases, send, esc }) {
         .map((p) => `<button type="button" class="phrase${p.emote ? " emote" : ""}" data-chat="${esc(p.key)}"${wait ? " disabled" : ""}>${esc(p.text)}</button>`)
         .join("");
       return `<div class="quick-chat${open ? " open" : ""}">
-        <button type="button" class="button ghost small chat-toggle" data-action="chat_toggle" aria-expanded="${open}">💬 ${esc(t("Quick chat"))}</button>
+        <button type="button" class="button ghost small chat-toggle" data-action="chat_toggle" aria-expanded="${open}" title="${esc(t("Quick chat"))}">${ICON_TALK}<span class="label">${esc(t("Quick chat"))}</span></button>
         ${open ? `<div class="phrases" role="group" aria-label="${esc(t("Quick chat"))}">${buttons}</div>` : ""}
       </div>`;
     },

@@ -88,7 +88,7 @@ export function initDrag(root, ctx) {
     ghost.className = "drag-ghost";
     ghost.setAttribute("aria-hidden", "true");
     ghost.innerHTML = press.el.innerHTML;
-    document.body.appendChild(ghost);
+    root.appendChild(ghost); // inside the table: its colours are the table's CSS variables
     drag = { ghost, tile: press.tile };
     press.el.classList.add("dragging");
     root.classList.add("is-dragging");

@@ -1226,8 +1226,22 @@ function adjustButtons(lay, box, rect, aspect) {
       const d = [tip.dx, tip.dy];
       const dirs = { left: [d[1], -d[0]], straight: d, right: [-d[1], d[0]] };
       const current = layout[String(at)] ?? "straight";
-      const p = markerPoint(lay.ends[end]);
-      const css = `left:${(ox + (p.x - box.x) * scale).toFixed(1)}px;top:${(oy + (p.y - box.y) * scale).toFixed(1)}px`;
+      // Beside the end marker, not on it: further along the line, or across it
+      // when that would leave the table.
+      const e = lay.ends[end];
+      const p = markerPoint(e);
+      const px = ox + (p.x - box.x) * scale;
+      const py = oy + (p.y - box.y) * scale;
+      const away = 1.4 * scale + 24;
+      let cx = px + (e.dx || 0) * away;
+      let cy = py + (e.dy || 0) * away;
+      if (cx < 60 || cx > rect.width - 60 || cy < 24 || cy > rect.height - 24) {
+        cx = px - (e.dy || 0) * away;
+        cy = py + (e.dx || 0) * away * (py > rect.height / 2 ? -1 : 1);
+      }
+      cx = Math.min(Math.max(cx, 60), rect.width - 60);
+      cy = Math.min(Math.max(cy, 24), rect.height - 24);
+      const css = `left:${cx.toFixed(1)}px;top:${cy.toFixed(1)}px`;
       const labels = {
         left: t("Bend the line to the left at end %(end)s", { end }),
         straight: t("Straighten the line at end %(end)s", { end }),
