@@ -9,6 +9,7 @@ simulations, where the medium player is the default policy of every seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from games.engine import Action, Play, Tile
 
@@ -126,9 +127,11 @@ def medium_choice(
         if not t.is_double:
             held[t.b] += 1
     hand_pips = sum(t.pips for t in hand)
-    best = legal[0]
+    # The engine lists every play, or else one draw or one pass: all plays from here.
+    plays = cast("Sequence[Play]", legal)
+    best = plays[0]
     best_score = -1e9
-    for action in legal:
+    for action in plays:
         score = medium_score(action, held, len(hand), hand_pips, ends, seat, table)
         if score > best_score:
             best, best_score = action, score
@@ -219,7 +222,7 @@ def _lock_score(tile: Tile, hand_size: int, hand_pips: int, seat: int, table: Ta
     unknown_tiles = 28 - table.table_tiles - hand_size
     unknown_pips = 168 - table.table_pips - hand_pips
     per_tile = unknown_pips / unknown_tiles if unknown_tiles > 0 else 0.0
-    mine = hand_pips - tile.pips
+    mine: float = hand_pips - tile.pips
     if table.partnership:
         mine += table.counts[(seat + 2) % 4] * per_tile
         theirs = (table.counts[(seat + 1) % 4] + table.counts[(seat + 3) % 4]) * per_tile

@@ -143,10 +143,9 @@ def playout(
 
 
 def _record(table: Table, seat: int, action: Action, ends: tuple[int, int] | None) -> None:
-    kind = type(action)
-    if kind is Play:
+    if type(action) is Play:
         table.played(seat, action.tile)
-    elif kind is Pass:
+    elif type(action) is Pass:
         table.passed(seat, ends)
     else:
         table.drew(seat, ends)

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .result import RoundResult
@@ -66,13 +67,15 @@ class Match:
         if rules.goal == "single":
             self._end(result.winner)
         elif rules.goal == "best_of":
-            needed = rules.rounds // 2 + 1
+            rounds = rules.rounds
+            assert rounds is not None  # RuleSet refuses best_of without rounds
+            needed = rounds // 2 + 1
             leaders = [s for s, wins in enumerate(self.scores) if wins >= needed]
             if leaders:
                 self._end(leaders[0])
-            elif self.rounds_played >= rules.rounds:
+            elif self.rounds_played >= rounds:
                 self._end(_unique_best(self.scores, max))
-        elif any(score >= rules.target for score in self.scores):
+        elif any(score >= _target(rules) for score in self.scores):
             if rules.scoring == "goat":
                 self._end(_unique_best(self.scores, min))
             else:
@@ -110,7 +113,13 @@ class Match:
         return match
 
 
-def _unique_best(scores: tuple[int, ...], pick: Any) -> int | None:
+def _target(rules: RuleSet) -> int:
+    target = rules.target
+    assert target is not None  # RuleSet refuses goal="points" without a target
+    return target
+
+
+def _unique_best(scores: tuple[int, ...], pick: Callable[[tuple[int, ...]], int]) -> int | None:
     best = pick(scores)
     sides = [s for s, score in enumerate(scores) if score == best]
     return sides[0] if len(sides) == 1 else None

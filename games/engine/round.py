@@ -39,7 +39,7 @@ from .result import Link, RoundResult
 from .rules import RuleSet
 from .tiles import ALL_TILES, DOUBLES, Tile, highest_key, lowest_key
 
-_END_SLOT = {None: 0, "A": 1, "B": 2}
+_END_SLOT: dict[str | None, int] = {None: 0, "A": 1, "B": 2}
 _PLAYS: list[Play] = [Play(t, e) for t in ALL_TILES for e in (None, "A", "B")]
 
 
@@ -54,6 +54,13 @@ _FITS: list[list[tuple[Play, ...]]] = [
 ]
 # _OTHER[tile.index][n]: the half opposite n, or -1 when the tile has no n.
 _OTHER: list[list[int]] = [[t.other(n) if t.has(n) else -1 for n in range(7)] for t in ALL_TILES]
+
+
+#: One history entry: (seat, action, the ends before it; None before the first tile).
+_Entry = tuple[int, Action, tuple[int, int] | None]
+#: The deal as dealt, kept cheaply until `Round.initial` is asked for: the shuffled set
+#: the hands were sliced from (`deal`), or the given hands and boneyard (`from_hands`).
+_Deal = list[Tile] | tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]
 
 
 def _play(tile: Tile, end: str | None) -> Play:
@@ -144,11 +151,25 @@ class Round:
     turn: int | None
     #: True once the round has a result (a plain attribute: it is read in every loop).
     is_over: bool
+    _hands: list[list[Tile]]
+    _boneyard: list[Tile]  # in draw order
+    _deal: _Deal
+    _ends: tuple[int, int] | None  # (A, B); None before the first tile
+    _mandatory: Tile | None
+    _passes: int
+    _history: list[_Entry]
+    _result: RoundResult | None
+    _first_of_match: bool
+    _initial: dict[str, Any] | None
+    _tiebreak_order: tuple[Tile, ...] | None
+    _pick: PickOff | None
+    _nseats: int  # rules.seats and rules.lock_closure, read in every play
+    _lock: bool
 
     # ------------------------------------------------------------------ building
     def __init__(self) -> None:  # use deal / from_hands / from_dict
-        self._pick: PickOff | None = None
-        self._result: RoundResult | None = None
+        self._pick = None
+        self._result = None
         self.is_over = False
 
     @classmethod
@@ -167,6 +188,7 @@ class Round:
             order = list(ALL_TILES)
             rng.shuffle(order)
         six_six = tiles.index(DOUBLES[6])
+        mandatory: Tile | None
         if (
             previous is None
             and rules.first_opening == "double_six"
@@ -265,9 +287,7 @@ class Round:
         rnd._tiebreak_order = tiebreak_order
         # The deal as dealt, turned into JSON only when asked for (`initial`): either
         # the shuffled set the hands were sliced from, or copies of the given hands.
-        rnd._deal = (
-            (dealt, None) if dealt is not None else (tuple(map(tuple, hands)), tuple(boneyard))
-        )
+        rnd._deal = dealt if dealt is not None else (tuple(map(tuple, hands)), tuple(boneyard))
         rnd._initial = None
         return rnd
 
@@ -354,7 +374,7 @@ class Round:
     def _links(self) -> list[tuple[Tile, int, str | None, int]]:
         """The chain, rebuilt from the plays in the history (keeping no separate
         list makes each play cheaper; the chain is read far less often)."""
-        links = []
+        links: list[tuple[Tile, int, str | None, int]] = []
         for seat, action, ends in self._history:
             if type(action) is Play:
                 tile = action.tile
@@ -399,11 +419,15 @@ class Round:
     def initial(self) -> dict[str, Any]:
         """The deal as dealt: hands, boneyard in draw order, opener, mandatory tile."""
         if self._initial is None:
-            hands, boneyard = self._deal
-            if boneyard is None:  # sliced from the shuffled set, as `deal` does
-                dealt, size, seats = hands, self.rules.hand_size, self.rules.seats
-                hands = [dealt[i * size : (i + 1) * size] for i in range(seats)]
-                boneyard = dealt[seats * size :] if self.rules.draw else []
+            deal = self._deal
+            hands: Sequence[Sequence[Tile]]
+            boneyard: Sequence[Tile]
+            if isinstance(deal, list):  # sliced from the shuffled set, as `deal` does
+                size, seats = self.rules.hand_size, self.rules.seats
+                hands = [deal[i * size : (i + 1) * size] for i in range(seats)]
+                boneyard = deal[seats * size :] if self.rules.draw else []
+            else:
+                hands, boneyard = deal
             order = self._tiebreak_order
             self._initial = {
                 "hands": [[str(t) for t in h] for h in hands],

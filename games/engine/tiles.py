@@ -66,8 +66,12 @@ class Tile(int):
         return self
 
     @classmethod
-    def parse(cls, text: str) -> Tile:
-        """Read ``"a-b"`` in either order: ``Tile.parse("5-2") == Tile(2, 5)``."""
+    def parse(cls, text: object) -> Tile:
+        """Read ``"a-b"`` in either order: ``Tile.parse("5-2") == Tile(2, 5)``.
+
+        A `Tile` is returned as it is; anything else that is not such a string (it
+        may come straight from a client's JSON) raises ``ValueError``.
+        """
         if isinstance(text, Tile):
             return text
         if not isinstance(text, str):
