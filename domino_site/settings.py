@@ -98,8 +98,8 @@ MIDDLEWARE = [
 # requests are redirected to HTTPS (except /healthz, for load balancers), HSTS
 # tells browsers to come back over HTTPS only, and the session, CSRF and
 # language cookies travel over HTTPS only. Behind a proxy that ends TLS, the
-# proxy must set X-Forwarded-Proto (README's nginx does; Daphne reads it with
-# --proxy-headers too).
+# proxy must set X-Forwarded-Proto (README's nginx does; Django reads it through
+# SECURE_PROXY_SSL_HEADER).
 HTTPS = env_bool("DOMINO_HTTPS", not DEBUG)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -280,8 +280,8 @@ LOGOUT_REDIRECT_URL = "/"
 # AXES_FAILURE_LIMIT failures for one account from one address, that account is
 # refused from that address (even with the right password) for
 # AXES_COOLOFF_MINUTES; other accounts and other addresses are not affected. The
-# address is the connection's (Daphne --proxy-headers takes it from the proxy's
-# X-Forwarded-For). A successful login clears the count.
+# address is the connection's, or behind one of TRUSTED_PROXIES the client its
+# X-Forwarded-For names (AXES_CLIENT_IP_CALLABLE). A successful login clears the count.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
