@@ -1065,6 +1065,8 @@ class Bench:
         self.rss_growth = 0  # KB, summed over the Daphne processes
         self.relay_seq = 0
         self.opened: list[Table] = []  # every table of ours, to close at the end
+        self.frame_bytes: float | None = None  # median snapshot size of the last run
+        self.redis: Any = None  # a client for the inbox probe (production)
 
     # -- processes
     def start_servers(self) -> None:
@@ -1143,48 +1145,55 @@ class Bench:
         self.opened += opened
         return opened
 
-    def pad_relay(self, relays: list[RelayTable], frame_bytes: float | None) -> None:
-        """Relay frames as big as the table snapshots of the run just before."""
-        target = int(frame_bytes or 2000)
+    def pad_relay(self, relays: list[RelayTable]) -> None:
+        """Relay frames as big as the table snapshots: those of the last table run,
+        or before any, those the open tables hold."""
+        target = self.frame_bytes
+        if target is None:
+            sizes = [s.size for t in self.domino for s in t.socks if s.size]
+            target = statistics.median(sizes) if sizes else 2000
         if self.args.relay_bytes is not None:
             target = self.args.relay_bytes
         for table in relays:
-            table.pad = "x" * max(0, target - 40)
+            table.pad = "x" * max(0, int(target) - 40)
 
     async def settle(self, servers: list[Daphne], limit: float = 30.0) -> None:
-        """Wait (up to ``limit``) until the Daphne processes are nearly idle, so that
-        a run does not inherit the backlog of the one before."""
+        """Wait (up to ``limit``) until the Daphne processes are nearly idle and
+        their layer inboxes empty, so that a run does not inherit the backlog of
+        the one before."""
         started = time.monotonic()
         while time.monotonic() - started < limit:
             before = sum(process_cpu(d.pid) for d in servers)
             await asyncio.sleep(0.5)
             busy = (sum(process_cpu(d.pid) for d in servers) - before) / 0.5
-            if busy < 0.1 * len(servers):
+            if busy < 0.1 * len(servers) and await asyncio.to_thread(self.inbox_size) == 0:
                 break
         waited = time.monotonic() - started
         if waited > 2:
             say(f"  (waited {waited:.0f} s for the servers to go idle)")
 
-    async def watch_inboxes(self, run: Run) -> None:
-        """With Redis: sample the biggest per-process inbox of the layer (the sorted
-        set ``asgi:specific.<process>!`` that all the sockets of one Daphne share;
-        channels-redis' ``capacity`` applies to it) while the run lasts."""
+    def inbox_size(self) -> int:
+        """With Redis: the biggest per-process inbox of the layer (the sorted set
+        ``asgi:specific.<process>!`` that all the sockets of one Daphne share;
+        channels-redis' ``capacity`` applies to it, not to each socket); else 0."""
+        if not self.cfg.redis_url:
+            return 0
         import redis
 
-        client = redis.Redis.from_url(self.cfg.redis_url, socket_timeout=5)
-
-        def biggest() -> int:
-            keys = list(client.scan_iter(match="*specific.*!", count=1000))
-            return max((client.zcard(k) for k in keys), default=0)
-
-        run.inbox_max = 0
         try:
-            while True:
-                with contextlib.suppress(Exception):
-                    run.inbox_max = max(run.inbox_max, await asyncio.to_thread(biggest))
-                await asyncio.sleep(0.5)
-        finally:
-            client.close()
+            if self.redis is None:
+                self.redis = redis.Redis.from_url(self.cfg.redis_url, socket_timeout=5)
+            keys = list(self.redis.scan_iter(match="*specific.*!", count=1000))
+            return max((self.redis.zcard(k) for k in keys), default=0)
+        except Exception:  # noqa: BLE001 - a diagnostic only
+            return 0
+
+    async def watch_inboxes(self, run: Run) -> None:
+        """Sample `inbox_size` while the run lasts."""
+        run.inbox_max = 0
+        while True:
+            run.inbox_max = max(run.inbox_max, await asyncio.to_thread(self.inbox_size))
+            await asyncio.sleep(0.5)
 
     async def run(self, tables, *, servers, mode, target, warmup, seconds) -> Run:
         await self.settle(servers)
@@ -1226,15 +1235,7 @@ class Bench:
                 self.rss_growth += growth
             tables = self.domino[:count]
             relays = self.relay[:count]
-            run = await self.run(
-                tables,
-                servers=servers,
-                mode="paced",
-                target="table",
-                warmup=args.warmup,
-                seconds=args.seconds,
-            )
-            self.pad_relay(relays, run.frame_bytes)
+            self.pad_relay(relays)
             relay = await self.run(
                 relays,
                 servers=servers,
@@ -1243,10 +1244,19 @@ class Bench:
                 warmup=args.relay_warmup,
                 seconds=args.relay_seconds,
             )
+            say(describe(relay))
+            run = await self.run(
+                tables,
+                servers=servers,
+                mode="paced",
+                target="table",
+                warmup=args.warmup,
+                seconds=args.seconds,
+            )
             run.relay_p50, run.relay_p99 = relay.p50, relay.p99
             run.relay_sustained = relay.sustained
             run.rss_per_table_kb = self.rss_growth / len(self.domino) if self.domino else None
-            say(describe(relay))
+            self.frame_bytes = run.frame_bytes
             say(describe(run))
             self.runs += [relay, run]
         if args.sat_tables:
@@ -1271,15 +1281,7 @@ class Bench:
             self.rss_growth += growth
             domino, relays = self.domino, self.relay
         tables, relay_tables = domino[:k], relays[:k]
-        run = await self.run(
-            tables,
-            servers=servers,
-            mode="saturation",
-            target="table",
-            warmup=args.warmup,
-            seconds=args.sat_seconds,
-        )
-        self.pad_relay(relay_tables, run.frame_bytes)
+        self.pad_relay(relay_tables)
         relay = await self.run(
             relay_tables,
             servers=servers,
@@ -1289,6 +1291,14 @@ class Bench:
             seconds=args.relay_seconds,
         )
         say(describe(relay))
+        run = await self.run(
+            tables,
+            servers=servers,
+            mode="saturation",
+            target="table",
+            warmup=args.warmup,
+            seconds=args.sat_seconds,
+        )
         run.relay_sustained = relay.sustained
         run.relay_p50, run.relay_p99 = relay.p50, relay.p99
         if rss is not None and tables:
