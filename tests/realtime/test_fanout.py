@@ -51,7 +51,10 @@ async def test_no_hand_travels_through_the_room_group_and_each_part_reaches_its_
     await _play_until_match_over(player)
     channels = await _seat_channels(room)
 
-    group = [m for how, target, m in spy.told if how == "group" and target != "lobby"]
+    told = [m for how, target, m in spy.told if how == "group" and target != "lobby"]
+    # Besides the changes the group hears the watcher count: a number, no tile.
+    assert all(set(m) == {"type", "count"} for m in told if m["type"] == "room.watchers")
+    group = [m for m in told if m["type"] != "room.watchers"]
     private = [(target, m) for how, target, m in spy.told if how == "send"]
     assert len(group) > 20 and len(private) > 20
     for message in group:
@@ -101,7 +104,8 @@ async def test_sockets_compose_a_change_without_touching_the_database(
     assert calls == [], "no socket went to the database for this change"
     assert seen["round"]["hand"] == state["round"]["hand"] and seen["you"]["seat"] == 0
     assert watched["round"]["hand"] == [] and watched["you"]["seat"] is None
-    assert seen["room"]["invite_url"] is not None and watched["room"]["invite_url"] is None
+    # A public room has no invite link at all (its seats are for accounts).
+    assert seen["room"]["invite_url"] is None and watched["room"]["invite_url"] is None
 
 
 async def _change_of(room) -> list:
