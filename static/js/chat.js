@@ -44,7 +44,10 @@ export function createChat({ t, phrases, send, esc }) {
     bubble(index) {
       const b = bubbles.get(index);
       if (!b || b.until < Date.now()) return "";
-      return `<div class="chat-bubble" data-bubble="${index}" role="status">${esc(b.text)}</div>`;
+      // Seats are drawn again with every change: only the first drawing pops in.
+      const fresh = !b.drawn;
+      b.drawn = true;
+      return `<div class="chat-bubble${fresh ? " fresh" : ""}" data-bubble="${index}" role="status">${esc(b.text)}</div>`;
     },
     // The chat lines of the log, each after the move it followed.
     logLines: () => lines.filter((line) => !muted.has(line.name)),
