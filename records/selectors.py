@@ -125,8 +125,8 @@ def match_rating_changes(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-CHART_WIDTH, CHART_HEIGHT = 640, 200
-CHART_PAD = {"left": 48, "right": 12, "top": 14, "bottom": 28}
+CHART_WIDTH, CHART_HEIGHT = 560, 220
+CHART_PAD = {"left": 58, "right": 14, "top": 16, "bottom": 30}
 
 
 def rating_chart(user: Any) -> dict[str, Any] | None:
@@ -136,7 +136,7 @@ def rating_chart(user: Any) -> dict[str, Any] | None:
     rows = list(
         RatingChange.objects.filter(user=user, preset=ALL_PRESETS)
         .select_related("match")
-        .order_by("created_at", "id")
+        .order_by("id")  # the order they were applied in (the rating row lock serialises them)
     )
     if not rows:
         return None
