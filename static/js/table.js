@@ -124,7 +124,7 @@ function onMessage(msg) {
       break;
     case "watchers":
       if (state.snap) state.snap.room.watchers = msg.count;
-      if (state.snap) renderTitleExtras();
+      if (state.snap) renderTitleExtras(), renderActions();
       break;
     case "chat":
       if (state.snap && chat.received(msg, snap().seats[msg.seat], chatPlace(), rerenderChat)) rerenderChat();
@@ -490,7 +490,9 @@ function renderActions() {
     }
   }
   const bone = r && s.room.rules?.draw ? `<span class="boneyard" title="${esc(t("Tiles left to draw"))}">${backSVG()}<span>${esc(t("Boneyard: %(n)s", { n: r.boneyard_count ?? 0 }))}</span></span>` : "";
-  const talk = mySeat() !== null && s.seats[mySeat()]?.kind === "human" ? chat.panel() : "";
+  // Quick chat for seated people, when someone can read it (bots never do).
+  const audience = s.seats.some((x) => x.kind === "human" && x.index !== mySeat()) || (s.room.watchers ?? 0) > 0;
+  const talk = mySeat() !== null && s.seats[mySeat()]?.kind === "human" && audience ? chat.panel() : "";
   box.innerHTML = `<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${esc(status)}</div>${bone}<div class="action-buttons">${buttons.join("")}</div>${talk}`;
 }
 
@@ -1188,7 +1190,18 @@ function seatExtras(seat, me) {
 function canAdjust() {
   const s = snap();
   const r = s.round;
-  return isMyTurn() && !!r && (r.chain?.length ?? 0) >= 2 && !s.room.paused && !r.pick_off;
+  if (!isMyTurn() || !r || (r.chain?.length ?? 0) < 2 || s.room.paused || r.pick_off) return false;
+  return bendable("A") !== null || bendable("B") !== null;
+}
+
+// The chain index an adjustment at this end bends (its outermost tile), or null
+// where the line may not bend: the first tile, a double, or the tile after one.
+function bendable(end) {
+  const chain = snap().round.chain;
+  const at = endLinks(chain)[end];
+  if (!at) return null;
+  const inner = [...chain.keys()].filter((i) => i > 0 && i < at && chain[i].end === chain[at].end).pop() ?? 0;
+  return isDbl(chain[at].tile) || isDbl(chain[inner].tile) ? null : at;
 }
 
 function extraActions() {
@@ -1200,8 +1213,14 @@ function extraActions() {
   return [`<button type="button" class="button ghost small" data-action="adjust_mode" aria-pressed="${state.adjusting}">${esc(label)}</button>`];
 }
 
-const ARROWS = { "1,0": "→", "-1,0": "←", "0,1": "↓", "0,-1": "↑" };
-const isDbl = (tile) => tile.split("-")[0] === tile.split("-")[1];
+// Declarations, not consts: ready() above may render before this point of the module runs.
+function isDbl(tile) {
+  return tile.split("-")[0] === tile.split("-")[1];
+}
+
+function arrow([dx, dy]) {
+  return { "1,0": "→", "-1,0": "←", "0,1": "↓", "0,-1": "↑" }[`${dx + 0},${dy + 0}`] ?? "•";
+}
 
 // At each end, three buttons bend its outermost tile: to the left, straight on,
 // to the right of the way the line runs there (never the first tile, a double
@@ -1211,15 +1230,13 @@ function adjustButtons(lay, box, rect, aspect) {
   const r = snap().round;
   const chain = r.chain;
   const layout = r.layout ?? {};
-  const links = endLinks(chain);
   const scale = Math.min(rect.width / box.w, rect.height / box.h);
   const ox = (rect.width - box.w * scale) / 2;
   const oy = (rect.height - box.h * scale) / 2;
   return ["A", "B"]
     .map((end) => {
-      const at = links[end];
-      const inner = [...chain.keys()].filter((i) => i > 0 && i < at && chain[i].end === chain[at]?.end).pop() ?? 0;
-      if (!at || isDbl(chain[at].tile) || isDbl(chain[inner].tile)) return "";
+      const at = bendable(end);
+      if (at === null) return "";
       // The way the line runs into that tile: the layout without its bend.
       const { [String(at)]: _, ...others } = layout;
       const tip = chainSVG(chain, aspect, { bends: others }).lay.ends[end];
@@ -1248,7 +1265,7 @@ function adjustButtons(lay, box, rect, aspect) {
         right: t("Bend the line to the right at end %(end)s", { end }),
       };
       const buttons = ["left", "straight", "right"]
-        .map((bend) => `<button type="button" class="bend${bend === current ? " on" : ""}" data-bend="${bend}" data-at="${at}" aria-pressed="${bend === current}" aria-label="${esc(labels[bend])}" title="${esc(labels[bend])}">${ARROWS[dirs[bend].map((v) => v + 0).join(",")] ?? "•"}</button>`)
+        .map((bend) => `<button type="button" class="bend${bend === current ? " on" : ""}" data-bend="${bend}" data-at="${at}" aria-pressed="${bend === current}" aria-label="${esc(labels[bend])}" title="${esc(labels[bend])}">${arrow(dirs[bend])}</button>`)
         .join("");
       return `<div class="adjust-ctl" data-adjust="${end}" data-css="${css}">${buttons}</div>`;
     })
