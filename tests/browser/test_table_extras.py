@@ -367,3 +367,27 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(browser: Browser, server_
     assert "Valeu" not in friend.locator("[data-log]").inner_text()
     host_ctx.close()
     friend_ctx.close()
+
+
+# ---------------------------------------------------------------------- the last tile
+
+
+WATCH_RESULT = """() => {
+  const table = document.querySelector('[data-table]');
+  const panel = document.querySelector('[data-panel=result]');
+  window.__ended = null; window.__shown = null;
+  new MutationObserver(() => {
+    if (window.__ended === null && table.dataset.status === 'between_rounds') window.__ended = performance.now();
+    if (window.__shown === null && !panel.hidden) window.__shown = performance.now();
+  }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-status', 'hidden'] });
+}"""
+
+
+def test_the_last_tile_stays_in_view_before_the_result(page: Page, server_url: str, artifacts: Path) -> None:
+    page.goto(server_url + "/")
+    _solo(page)
+    page.evaluate(WATCH_RESULT)
+    play_until_result([page])
+    ended, shown = page.evaluate("() => [window.__ended, window.__shown]")
+    assert ended is not None and shown is not None
+    assert shown - ended >= 1200, (ended, shown)  # about 1.5 s with the last tile highlighted
