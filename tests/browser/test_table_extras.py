@@ -56,7 +56,9 @@ def _center(page: Page, selector: str) -> tuple[float, float]:
 
 
 def _hand(page: Page) -> list[str]:
-    return page.eval_on_selector_all("[data-hand] [data-tile]", "els => els.map(e => e.dataset.tile)")
+    return page.eval_on_selector_all(
+        "[data-hand] [data-tile]", "els => els.map(e => e.dataset.tile)"
+    )
 
 
 def _drop_point(page: Page) -> tuple[float, float]:
@@ -77,7 +79,17 @@ def test_rules_pages_and_the_tables_link(page: Page, server_url: str, artifacts:
     expect(page.locator("h1")).to_have_text("Regras do jogo")
     page.click('[data-preset="duelo"] a')
     page.wait_for_url("**/regras/duelo/")
-    for section in ("seats", "deal", "opening", "draw", "blocked", "scoring", "ties", "goal", "example"):
+    for section in (
+        "seats",
+        "deal",
+        "opening",
+        "draw",
+        "blocked",
+        "scoring",
+        "ties",
+        "goal",
+        "example",
+    ):
         expect(page.locator(f'[data-section="{section}"]')).to_be_visible()
     expect(page.locator("[data-example-score]")).to_contain_text("+16")
     page.screenshot(path=artifacts / "rules-desktop.png", full_page=True)
@@ -98,7 +110,9 @@ def test_rules_pages_and_the_tables_link(page: Page, server_url: str, artifacts:
 # ---------------------------------------------------------------------- automatic pass
 
 
-def test_nothing_fits_and_the_server_passes_by_itself(page: Page, server_url: str, artifacts: Path) -> None:
+def test_nothing_fits_and_the_server_passes_by_itself(
+    page: Page, server_url: str, artifacts: Path
+) -> None:
     """sem_monte at two seats (no boneyard): sooner or later nothing of ours
     fits; we never click Pass, and the log says "passou (automático)"."""
     page.goto(server_url + "/")
@@ -244,7 +258,9 @@ def _two_at_a_public_table(browser: Browser, server_url: str, preset: str, viewp
     sign_up(host, server_url, unique("ana"))
     code = create_room(host, preset=preset, visibility="public", name="Mesa " + preset)
     friend_ctx = browser.new_context(
-        locale="pt-BR", viewport=viewport or {"width": 1440, "height": 900}, has_touch=bool(viewport)
+        locale="pt-BR",
+        viewport=viewport or {"width": 1440, "height": 900},
+        has_touch=bool(viewport),
     )
     friend = friend_ctx.new_page()
     sign_up(friend, server_url, unique("bia"))
@@ -255,7 +271,9 @@ def _two_at_a_public_table(browser: Browser, server_url: str, preset: str, viewp
     return code, host_ctx, host, friend_ctx, friend
 
 
-def test_an_adjust_is_seen_on_the_other_players_page(browser: Browser, server_url: str, artifacts: Path) -> None:
+def test_an_adjust_is_seen_on_the_other_players_page(
+    browser: Browser, server_url: str, artifacts: Path
+) -> None:
     code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(browser, server_url, "duelo")
     host.click('[data-action="start"]')
     pages = [host, friend]
@@ -265,7 +283,9 @@ def test_an_adjust_is_seen_on_the_other_players_page(browser: Browser, server_ur
         for me, other in ((host, friend), (friend, host)):
             if me.locator('[data-action="adjust_mode"]').count():
                 me.click('[data-action="adjust_mode"]')
-                bends = me.locator("[data-adjust] [data-bend=left], [data-adjust] [data-bend=right]")
+                bends = me.locator(
+                    "[data-adjust] [data-bend=left], [data-adjust] [data-bend=right]"
+                )
                 if bends.count():
                     before = version(other)
                     me.screenshot(path=artifacts / "adjust-desktop.png")
@@ -293,7 +313,9 @@ def test_an_adjust_is_seen_on_the_other_players_page(browser: Browser, server_ur
 def test_duelo_both_accept_the_next_game_then_restart_alone(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
-    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(browser, server_url, "duelo", PHONE)
+    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(
+        browser, server_url, "duelo", PHONE
+    )
     host.click('[data-action="start"]')
     play_until_result([host, friend])
     # The guest accepts first: the host sees it pending, the game has not started.
@@ -343,8 +365,12 @@ def test_a_watcher_joins_from_the_lobby(browser: Browser, server_url: str, artif
     friend_ctx.close()
 
 
-def test_a_chat_phrase_reaches_the_other_seat_and_mute(browser: Browser, server_url: str, artifacts: Path) -> None:
-    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(browser, server_url, "duelo", PHONE)
+def test_a_chat_phrase_reaches_the_other_seat_and_mute(
+    browser: Browser, server_url: str, artifacts: Path
+) -> None:
+    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(
+        browser, server_url, "duelo", PHONE
+    )
     host.click('[data-action="chat_toggle"]')
     host.click('[data-chat="boa"]')
     bubble = friend.locator('[data-bubble="0"]')
@@ -354,10 +380,14 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(browser: Browser, server_
     host.screenshot(path=artifacts / "chat-desktop.png")
     # Muted: the next phrase of that player shows nowhere; kept after a reload.
     friend.click('[data-seat="0"] [data-action="mute"]')
-    expect(friend.locator('[data-seat="0"] [data-action="mute"]')).to_have_attribute("aria-pressed", "true")
+    expect(friend.locator('[data-seat="0"] [data-action="mute"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
     friend.reload()
     wait_for_table(friend)
-    expect(friend.locator('[data-seat="0"] [data-action="mute"]')).to_have_attribute("aria-pressed", "true")
+    expect(friend.locator('[data-seat="0"] [data-action="mute"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
     host.wait_for_timeout(3_100)  # one phrase every 3 s
     host.click('[data-action="chat_toggle"]')
     host.click('[data-chat="valeu"]')
@@ -383,7 +413,9 @@ WATCH_RESULT = """() => {
 }"""
 
 
-def test_the_last_tile_stays_in_view_before_the_result(page: Page, server_url: str, artifacts: Path) -> None:
+def test_the_last_tile_stays_in_view_before_the_result(
+    page: Page, server_url: str, artifacts: Path
+) -> None:
     page.goto(server_url + "/")
     _solo(page)
     page.evaluate(WATCH_RESULT)

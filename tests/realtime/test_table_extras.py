@@ -41,12 +41,16 @@ async def frame(player: Player, kind: str) -> dict:
 def _blocked_deal(room):
     set_deal(Room.objects.get(pk=room.pk), hands=[["6-6", "1-2"], ["0-3", "4-5"]], opener=0)
     games.action_apply(
-        room=Room.objects.get(pk=room.pk), seat_index=0, action={"type": "play", "tile": "6-6"},
+        room=Room.objects.get(pk=room.pk),
+        seat_index=0,
+        action={"type": "play", "tile": "6-6"},
         version=None,
     )
 
 
-async def test_nothing_but_pass_is_passed_by_the_server_and_logged_automatic(live, django_user_model):
+async def test_nothing_but_pass_is_passed_by_the_server_and_logged_automatic(
+    live, django_user_model
+):
     room, ana, bruno = await _players(django_user_model, "sem_monte")
     await ana.send({"type": "start"})
     await bruno.until(lambda s: s["room"]["status"] == "playing")
@@ -75,8 +79,10 @@ async def _finish_duel(room):
                 return
             turn = eng.turn
             games.action_apply(
-                room=Room.objects.get(pk=room.pk), seat_index=turn,
-                action=eng.legal_actions(turn)[0].to_dict(), version=None,
+                room=Room.objects.get(pk=room.pk),
+                seat_index=turn,
+                action=eng.legal_actions(turn)[0].to_dict(),
+                version=None,
             )
 
     await sync_to_async(play)()
@@ -97,7 +103,9 @@ async def test_duelo_both_players_accept_the_next_game(live, django_user_model):
     assert not any(seat["ready"] for seat in state["seats"])
 
 
-async def test_duelo_the_creator_restarts_alone_while_the_other_seat_is_free(live, django_user_model):
+async def test_duelo_the_creator_restarts_alone_while_the_other_seat_is_free(
+    live, django_user_model
+):
     room, ana, bruno = await _players(django_user_model)
     await ana.send({"type": "start"})
     await bruno.until(lambda s: s["room"]["status"] == "playing")
@@ -151,7 +159,9 @@ async def test_a_watcher_is_counted_seen_by_the_players_and_sits_to_stop(live, d
     assert (await sync_to_async(Room.objects.get)(pk=room.pk)).watchers == 0
 
 
-async def test_a_chat_phrase_reaches_the_table_and_is_limited_to_one_every_3_s(live, django_user_model):
+async def test_a_chat_phrase_reaches_the_table_and_is_limited_to_one_every_3_s(
+    live, django_user_model
+):
     room, ana, bruno = await _players(django_user_model)
     carla = await sync_to_async(django_user_model.objects.create_user)("carla", password="x")
     watcher = await Player.table(room.code, await sync_to_async(session_cookie)(carla))
@@ -166,7 +176,9 @@ async def test_a_chat_phrase_reaches_the_table_and_is_limited_to_one_every_3_s(l
     assert (error["code"], error["ref"]) == ("rate_limited", "r2")
     await bruno.nothing(0.3)
     await bruno.drain()
-    assert [f for f in bruno.frames if f["type"] == "chat"] == [{"type": "chat", "seat": 0, "phrase": "boa"}]
+    assert [f for f in bruno.frames if f["type"] == "chat"] == [
+        {"type": "chat", "seat": 0, "phrase": "boa"}
+    ]
 
 
 async def test_chat_refusals(live, django_user_model):

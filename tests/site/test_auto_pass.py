@@ -23,7 +23,10 @@ def blocked_duel(make_user, clock, **kw):
     services.match_start(room=room, actor=ana, now=clock())
     set_deal(fresh(room), hands=[["6-6", "1-2"], ["0-3", "4-5"]], opener=0)
     games.action_apply(
-        room=fresh(room), seat_index=0, action={"type": "play", "tile": "6-6"}, version=None,
+        room=fresh(room),
+        seat_index=0,
+        action={"type": "play", "tile": "6-6"},
+        version=None,
         now=clock(),
     )
     return fresh(room), ana, bruno
@@ -72,7 +75,10 @@ def test_a_player_who_can_play_or_draw_is_not_passed_for(make_user, clock):
     services.match_start(room=room, actor=ana, now=clock())
     set_deal(fresh(room), hands=[["6-6", "1-2"], ["0-3", "4-5"]], boneyard=["2-2"], opener=0)
     games.action_apply(
-        room=fresh(room), seat_index=0, action={"type": "play", "tile": "6-6"}, version=None,
+        room=fresh(room),
+        seat_index=0,
+        action={"type": "play", "tile": "6-6"},
+        version=None,
         now=clock(),
     )
     rnd = current(room)

@@ -18,8 +18,11 @@ pytestmark = pytest.mark.django_db
 
 def play(room, index, tile, end, clock):
     games.action_apply(
-        room=fresh(room), seat_index=index, action={"type": "play", "tile": tile, "end": end},
-        version=None, now=clock(),
+        room=fresh(room),
+        seat_index=index,
+        action={"type": "play", "tile": tile, "end": end},
+        version=None,
+        now=clock(),
     )
 
 
@@ -28,7 +31,9 @@ def table(make_user, clock):
     """sem_monte at two seats: 1-2 opens, then 2-3 (B), 1-1 (A), 1-4 (A), 3-5 (B)."""
     room, ana, bruno = two_humans(make_user, clock(), preset="sem_monte")
     services.match_start(room=room, actor=ana, now=clock())
-    set_deal(fresh(room), hands=[["1-2", "1-1", "3-5", "6-6"], ["2-3", "1-4", "0-0", "5-6"]], opener=0)
+    set_deal(
+        fresh(room), hands=[["1-2", "1-1", "3-5", "6-6"], ["2-3", "1-4", "0-0", "5-6"]], opener=0
+    )
     play(room, 0, "1-2", None, clock)
     play(room, 1, "2-3", "B", clock)
     play(room, 0, "1-1", "A", clock)
@@ -63,7 +68,14 @@ def test_the_log_says_who_adjusted_the_line_after_the_move_it_followed(table, cl
     play(table, 0, "3-5", "B", clock)
     log = room_state(room=fresh(table), viewer=None)["log"]
     assert [e["type"] for e in log] == ["play", "play", "play", "play", "adjust", "play"]
-    assert log[4] == {"seq": 4, "seat": 0, "type": "adjust", "at": 1, "bend": "left", "by": "person"}
+    assert log[4] == {
+        "seq": 4,
+        "seat": 0,
+        "type": "adjust",
+        "at": 1,
+        "bend": "left",
+        "by": "person",
+    }
 
 
 def test_never_at_the_first_tile(table):

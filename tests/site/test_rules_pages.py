@@ -28,7 +28,17 @@ def test_the_index_lists_every_table_with_a_link():
 @pytest.mark.parametrize("key", list(PRESETS))
 def test_every_preset_has_a_page_with_every_section_and_an_example(key):
     html = page(f"/regras/{key}/")
-    for section in ("seats", "deal", "opening", "draw", "blocked", "scoring", "ties", "goal", "example"):
+    for section in (
+        "seats",
+        "deal",
+        "opening",
+        "draw",
+        "blocked",
+        "scoring",
+        "ties",
+        "goal",
+        "example",
+    ):
         assert f'data-section="{section}"' in html, section
     assert "Exemplo" in html
 
@@ -54,14 +64,19 @@ def test_the_pages_follow_the_knobs_not_a_copy():
     assert "boneyard to draw from" not in text(RuleSet.preset("classico", seats=4))
     assert "loses the match" in text(PRESETS["goat"])
     assert "walkover" in text(PRESETS["arena"])
-    assert "all seven tiles" in text(PRESETS["arena"]) and "all seven tiles" not in text(PRESETS["duelo"])
+    assert "all seven tiles" in text(PRESETS["arena"]) and "all seven tiles" not in text(
+        PRESETS["duelo"]
+    )
     assert "difference" in text(PRESETS["duelo"])
 
 
 @pytest.mark.parametrize(
     "key, points",
     [
-        ("parceria", [20, 0]),  # opponents: 16 (seat 2) + 4 (seat 4); the partner's 4-4 does not count
+        (
+            "parceria",
+            [20, 0],
+        ),  # opponents: 16 (seat 2) + 4 (seat 4); the partner's 4-4 does not count
         ("classico", [28, 0]),  # every hand: 16 + 8 + 4
         ("duelo", [16, 0]),  # the seed's example: 6-5 and 2-3 = 16
         ("arena", [1, 0]),  # series: one point a round
