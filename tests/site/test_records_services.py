@@ -256,3 +256,17 @@ def test_public_rooms_have_no_invite_and_no_guest_seat(make_user, clock):
         services.seat_take(room=room, index=1, guest_token="g", now=clock())
     assert info.value.reason == "login_required"
     assert Room.objects.get(pk=room.pk).seats.filter(guest_token__isnull=False).count() == 0
+
+
+def test_a_reserved_seat_keeps_its_address_until_the_result(make_user, clock):
+    users = [make_user(f"p{i}") for i in range(4)]
+    room = _table(users[:3], clock, "parceria", bot_at=3)
+    services.match_start(room=fresh(room), actor=seat(room, 0), now=clock())
+    services.seat_take(room=fresh(room), index=3, user=users[3], ip_hash=address(4), now=clock())
+    assert seat(room, 3).kind == "bot" and seat(room, 3).reserved_ip_hash == address(4)
+    play_round(fresh(room), clock())  # the reservation is honoured at the result
+    taken = seat(room, 3)
+    assert (taken.user, taken.ip_hash, taken.reserved_ip_hash) == (users[3], address(4), "")
+    # Four accounts now, but the match in progress started with a bot: the marker
+    # comes back only with the next match.
+    assert fresh(room).rated is current(room).match.over
