@@ -376,6 +376,9 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(
     bubble = friend.locator('[data-bubble="0"]')
     expect(bubble).to_have_text("Boa!")
     expect(friend.locator("[data-log]")).to_contain_text("Boa!")
+    friend.wait_for_timeout(300)  # the bubble's pop-in
+    opacity = friend.eval_on_selector('[data-bubble="0"]', "el => getComputedStyle(el).opacity")
+    assert float(opacity) == 1.0
     friend.screenshot(path=artifacts / "chat-phone.png")
     host.screenshot(path=artifacts / "chat-desktop.png")
     # Muted: the next phrase of that player shows nowhere; kept after a reload.
@@ -395,6 +398,11 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(
     friend.wait_for_timeout(800)
     expect(friend.locator('[data-bubble="0"]')).to_have_count(0)
     assert "Valeu" not in friend.locator("[data-log]").inner_text()
+    # The phrase picker on a phone: phrases and emotes, nothing to type.
+    friend.click('[data-action="chat_toggle"]')
+    expect(friend.locator("[data-chat]")).to_have_count(14)
+    assert no_horizontal_scroll(friend)
+    friend.screenshot(path=artifacts / "chat-phrases-phone.png")
     host_ctx.close()
     friend_ctx.close()
 
