@@ -5,7 +5,10 @@ logged-in players and two logged-in watchers, four sockets of the ``websockets``
 package. The seat whose snapshot has legal actions sends one of them (with the
 snapshot's ``version``); between matches the host sends ``new_match``. A move's
 latency runs from sending it until each of the table's four sockets holds a
-``room`` snapshot newer than the version the move was sent on.
+``room`` snapshot newer than the version the move was sent on. Like the browser
+(static/js/table.js), a socket that gets ``stale`` sends ``refresh``; so do the
+sockets of a move still unseen after 30 s (counted as lost, with which sockets
+missed it: a server that drops messages shows here).
 
 Configurations (each in its own child process, one after the other):
 
@@ -24,11 +27,14 @@ servers, tables being opened incrementally and kept open:
 * saturation: closed loop (a table moves again as soon as its four sockets saw
   its last move) on ``--sat-tables`` tables, spread over all Daphne processes;
   in production also on as many tables all on one Daphne process;
-* the floor, next to each: a bare relay consumer mounted only by the bench
+* the floor, just before each: a bare relay consumer mounted only by the bench
   (``bench/_relay_asgi.py``: same process, same channel layer) that sends each
-  frame it gets to a group of four sockets; "tables" of four sockets, the same
-  pacing, frames padded to the tables' median snapshot size. Our p50 and p99
-  are printed as ratios to the relay's.
+  frame it gets to a group of four sockets; "tables" of four sockets spread
+  like the tables', the same pacing, frames padded to the tables' median
+  snapshot size. Our p50 and p99 are printed as ratios to the relay's.
+
+Before each run the bench waits (up to 30 s) for the Daphne processes to go
+idle and, with Redis, for their layer inboxes to empty.
 
 Figures: p50/p95/p99 latency (moves only; the between-match commands count for
 pacing and throughput), moves/s sustained (every command that changed a table,
@@ -38,8 +44,10 @@ and milliseconds per move inside ``games.services.action_apply``, resident
 memory per open table (VmRSS growth of the Daphne processes while the tables
 were opened and started, divided by the tables), and the CPU used by the
 servers, by this client and by the whole machine (other people's work
-included). Nothing is asserted: this prints numbers and ratios measured side by
-side in one run.
+included); with Redis, the largest per-process inbox of the layer seen during
+a run (channels-redis' ``capacity`` applies to it: past it messages are dropped).
+Nothing is asserted: this prints numbers and ratios measured side by side in
+one run. One client process is enough: it uses a few % of a core at 250 tables.
 
     python bench/load.py                      # both configurations, ~10 min
     python bench/load.py --quick              # 25 tables, short runs (smoke test)
@@ -858,10 +866,11 @@ async def run_load(
                     completed += 1
                 if in_window:
                     (latencies if kind == "move" else between).append(done - start)
-            elif in_window:
+            else:  # lost moves and errors count from the warm-up on: a lost move
+                # stalls its table for MOVE_TIMEOUT, which lightens the load after
                 if status == "timeout":
                     unfinished += 1
-                    if kind == "move":  # censored: at least this long
+                    if in_window and kind == "move":  # censored: at least this long
                         latencies.append(done - start)
                 else:
                     errors[status] += 1
@@ -1043,7 +1052,8 @@ def summary(runs: list[Run]) -> str:
         " and pacing (saturation: closed loop, so its latencies are not a floor and no ratio"
         " is printed); CPU: % of one core (servers: the Daphne processes; machine: everything,"
         " other people's work included); lost: moves some socket of the table had not"
-        f" seen {MOVE_TIMEOUT:g} s later (then refreshed); errors: error replies (e.g. stale).",
+        f" seen {MOVE_TIMEOUT:g} s later (then refreshed), warm-up included; errors: error"
+        " replies (e.g. stale), warm-up included.",
     ]
     return "\n".join(lines)
 
