@@ -29,6 +29,8 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Match, Move, Round
+from records import selectors as records_read
+from records import services as records
 from rooms.errors import ServiceError
 from rooms.events import room_changed
 from rooms.models import Room, Seat
@@ -86,6 +88,9 @@ def touch(room: Room, now: datetime, *, lobby: bool = False, rnd: Round | None =
     """Record a change of the room: version + 1, activity time, broadcast after commit."""
     room.version += 1
     room.last_activity_at = now
+    if lobby:  # every change of the seats tells the lobby: the rated marker follows them
+        match = rnd.match if rnd is not None else None
+        room.rated = records_read.table_marker(seats=seats_of(room), match=match)
     room.save()
     room_changed(room, lobby=lobby, round=rnd)
 
@@ -204,6 +209,7 @@ def match_begin(room: Room, seats: Sequence[Seat], now: datetime) -> Match:
     match = Match(room=room, number=number, created_at=now)
     match.store(engine.Match(room.ruleset))
     match.save()
+    records.match_started(match=match, seats=seats)
     deal_round(room, match, seats, now)
     return match
 
@@ -231,6 +237,7 @@ def deal_round(room: Room, match: Match, seats: Sequence[Seat], now: datetime) -
             seat.save(update_fields=["ready"])
     rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
     rnd.save()
+    records.round_dealt(rnd=rnd, seats=seats)
     return rnd
 
 
@@ -327,6 +334,8 @@ def round_finished(room: Room, rnd: Round, seats: Sequence[Seat], now: datetime)
     match = rnd.match
     match.finish_round(rnd.engine().result, now)
     match.save()
+    if match.over:  # experience and rating, with the seats as they were dealt
+        records.match_finished(match=match, preset=room.preset, seats=seats, now=now)
     room.status = Room.Status.BETWEEN_ROUNDS
     seats_after_round(room, seats, now)
 
@@ -369,6 +378,7 @@ def walkover(
     losing_sides = {rules.side_of(i) for i in losers}
     others = [side for side in range(rules.sides) if side not in losing_sides]
     match_award(match, others[0] if len(others) == 1 else None, "walkover", now)
+    records.match_finished(match=match, preset=room.preset, seats=seats, now=now)
     round_stop(room, rnd, seats, now)
 
 

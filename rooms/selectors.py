@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from games.models import Move, Round
+from records.selectors import match_rating_changes
 from rooms.models import Room, Seat
 
 
@@ -93,7 +94,8 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
         "match": _match_part(rnd),
         "round": _round_part(rnd, view) if rnd is not None else None,
         "log": _log(rnd, view) if rnd is not None else [],
-        "_invite": room.invite_path,  # for seated viewers only; compose_state pops it
+        # For seated viewers only (compose_state pops it); public rooms have none.
+        "_invite": room.invite_path if room.visibility == Room.Visibility.PRIVATE else None,
     }
 
 
@@ -152,6 +154,7 @@ def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
         "host_seat": room.host_seat,
         "watchers": room.watchers,  # sockets watching without a seat (rooms.watchers)
         "invite_url": room.invite_path if show_invite else None,
+        "rated": room.rated,
     }
 
 
@@ -205,6 +208,9 @@ def _match_part(rnd: Round | None) -> dict[str, Any] | None:
         "ended_by": match.ended_by or None,
         "annulled": match.annulled,
         "annul_votes": list(match.annul_votes),
+        # A finished rated match: each player's rating before and after, and the
+        # experience earned (read only once the match is over).
+        "rating": match_rating_changes(match) if match.over else [],
     }
 
 
@@ -292,6 +298,7 @@ def public_rooms() -> list[dict[str, Any]]:
             "status": room.status,
             "paused": room.paused,
             "move_seconds": room.move_seconds,
+            "rated": room.rated,
             "url": f"/r/{room.code}/",
         }
         for room in rooms
