@@ -498,6 +498,15 @@ def _service_error(exc: Exception) -> tuple[str, str]:
     return "internal", _("Something went wrong on the server; try again.")
 
 
+class NoSuchSocket(AsyncJsonWebsocketConsumer):
+    """Any other WebSocket path (a mistyped or made-up room code): closed with
+    4004, as an unknown room is, instead of an exception in the router."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND)
+
+
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     """``ws/lobby/``: the live list of public rooms."""
 

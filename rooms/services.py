@@ -518,6 +518,11 @@ def seat_leave(*, room: Room, index: int, actor: Seat, now: datetime | None = No
     if seat.index != index:
         raise ServiceError("not_seated", _("You are not seated at this table."))
     if seat.leaving:
+        # A bot already stands in because they were away: now they leave for good
+        # (no taking it back before the result), and the socket sees that change.
+        seat.substitute_reason = "left"
+        seat.save(update_fields=["substitute_reason"])
+        games.touch(room, now, lobby=True, rnd=rnd)
         return
     _leave(room, rnd, seats, seat, "left", now)
     _update_humans_since(room, seats, now)
@@ -745,9 +750,10 @@ def room_pause(*, room: Room, actor: Seat, now: datetime | None = None) -> None:
     now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
     if room.paused:
-        if room.paused_by != "host":
-            room.paused_by = "host"
-            games.touch(room, now, rnd=rnd)
+        if room.paused_by == "host":  # nothing would change: say so (every message is answered)
+            raise ServiceError("paused", _("The game is already paused."))
+        room.paused_by = "host"  # paused for want of people: now the host's pause
+        games.touch(room, now, rnd=rnd)
         return
     _pause(room, rnd, now, "host")
     games.touch(room, now, rnd=rnd)
@@ -758,8 +764,8 @@ def room_resume(*, room: Room, actor: Seat, now: datetime | None = None) -> None
     """The host resumes: the clock continues from the remaining time."""
     now, room, rnd, seats = _lock_with_seats(room, now)
     _host(room, seats, actor)
-    if not room.paused:
-        return
+    if not room.paused:  # nothing would change: say so (every message is answered)
+        raise _bad("not_paused", _("The game is not paused."))
     _resume(room, rnd, seats, now)
     games.touch(room, now, rnd=_latest(room))
 

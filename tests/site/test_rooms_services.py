@@ -267,6 +267,17 @@ def test_coming_back_after_being_away_takes_the_seat_back_by_sitting(make_user, 
     assert back.active_human and not back.leaving and back.bot_level is None
 
 
+def test_leaving_while_a_bot_stands_in_for_being_away_is_leaving_for_good(make_user, clock):
+    room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
+    services.match_start(room=room, actor=ana, now=clock())
+    away_for_two_minutes(room, 1, clock)
+    version = fresh(room).version
+    services.seat_leave(room=room, index=1, actor=seat(room, 1), now=clock())
+    assert seat(room, 1).substitute_reason == "left" and fresh(room).version == version + 1
+    refused("seat_taken", services.seat_take, reason="left", room=room, index=1, user=bruno.user)
+    refused("not_seated", services.seat_connected, room=room, index=1, channel_name="c1b")
+
+
 @pytest.mark.parametrize("how", ["reconnecting", "sitting"])
 def test_a_returning_player_keeps_the_seat_someone_reserved_while_they_were_away(
     make_user, clock, how
@@ -420,6 +431,20 @@ def test_pause_freezes_the_bots(make_user, clock, settings):
     refused("not_seated", services.room_resume, room=room, actor=Seat(pk=-1, index=1))
     services.room_resume(room=room, actor=host, now=clock.tick(60))
     assert current(room).due_at == clock.now + _s(1)
+
+
+def test_pausing_a_paused_room_or_resuming_a_running_one_is_refused(make_user, clock):
+    """Every socket message is answered (issue 12, hostile input): a pause or a
+    resume that would change nothing is refused, with the room unchanged."""
+    room, ana, bruno = two_humans(make_user, clock(), move_seconds=30)
+    services.match_start(room=room, actor=ana, now=clock())
+    version = fresh(room).version
+    refused("bad_message", services.room_resume, reason="not_paused", room=room, actor=ana)
+    assert fresh(room).version == version
+    services.room_pause(room=room, actor=ana, now=clock.tick(10))
+    version = fresh(room).version
+    refused("paused", services.room_pause, room=room, actor=ana, now=clock.tick(1))
+    assert fresh(room).version == version and current(room).remaining_ms == 20_000
 
 
 def human_move_refused_at(room, index):
