@@ -637,7 +637,13 @@ class DominoTable(Table):
         if rnd is None or room["status"] == "waiting":
             return host, {"type": "start"}, "between", state["version"]
         if match and match.get("over"):
-            return host, {"type": "new_match"}, "between", state["version"]
+            # The host asks for a new match; where every player must accept it
+            # (the duelo: docs/contract.md) the others then accept in turn.
+            for sock in sorted(players, key=lambda p: p is not host):
+                seat = sock.state["you"]["seat"]
+                if seat is not None and not sock.state["seats"][seat]["ready"]:
+                    return sock, {"type": "new_match"}, "between", sock.state["version"]
+            return None
         if room["status"] == "between_rounds":
             if (room.get("rules") or {}).get("next_round") == "all_ready":
                 for sock in players:
@@ -788,6 +794,7 @@ class Run:
     p50: float | None = None
     p95: float | None = None
     p99: float | None = None
+    between: int = 0  # between-match commands measured (new_match, ready, ...)
     between_p50: float | None = None
     unfinished: int = 0
     errors: dict = field(default_factory=dict)
@@ -894,6 +901,7 @@ async def run_load(
     run.moves = len(latencies)
     run.p50, run.p95, run.p99 = (_ms(percentile(latencies, q)) for q in (0.50, 0.95, 0.99))
     between.sort()
+    run.between = len(between)
     run.between_p50 = _ms(percentile(between, 0.5))
     run.unfinished = unfinished
     run.errors = dict(errors)
@@ -956,7 +964,10 @@ def describe(run: Run) -> str:
     if run.offered is not None:
         parts.append(f"offered {run.offered:.1f}/s")
     parts.append(f"sustained {run.sustained:.1f}/s")
-    parts.append(f"p50 {fmt(run.p50)} p95 {fmt(run.p95)} p99 {fmt(run.p99)} ms ({run.moves} moves)")
+    extra = f", {run.between} between matches" if run.between else ""
+    parts.append(
+        f"p50 {fmt(run.p50)} p95 {fmt(run.p95)} p99 {fmt(run.p99)} ms ({run.moves} moves{extra})"
+    )
     if run.target == "table":
         if run.relay_p50 is not None and run.mode == "paced":
             parts.append(
