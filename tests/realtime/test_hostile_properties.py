@@ -53,7 +53,7 @@ from rooms import services
 from rooms.consumers import connects
 from rooms.errors import CODES
 from rooms.models import Room, Seat
-from tests.realtime.conftest import Player, advance, guest_cookie, session_cookie
+from tests.realtime.conftest import Player, guest_cookie, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -250,6 +250,7 @@ def hostile_messages(draw) -> Hostile:
 # ---------------------------------------------------------------- the tables
 
 
+SERVER_DUE = ("bot", "pass")  # due kinds the server acts on without a person
 RENEW_EVERY = 40  # examples on the same two tables before fresh ones are dealt
 NAMES = ("ana", "bruno", "carla", "dora")
 
@@ -299,7 +300,8 @@ def _build(user_model, deal: int) -> tuple[Room, Room, dict[str, str]]:
     """Public: ana (host) and bruno seated, carla watching; a duelo, or every
     other time a parceria with two easy bots. Private: dora (host) and a guest
     who came by the invite link; a duelo, or every other time a com_monte with
-    a 30 s clock. Both started."""
+    no clock either (a clock would change the room by itself between examples).
+    Both started."""
     users = {}
     for name in NAMES:
         users[name] = user_model.objects.filter(
@@ -320,7 +322,6 @@ def _build(user_model, deal: int) -> tuple[Room, Room, dict[str, str]]:
         name="Privada",
         preset="com_monte" if pairs else "duelo",
         visibility="private",
-        move_seconds=30 if pairs else None,
     )
     token = secrets.token_urlsafe(16)
     services.seat_take_by_invite(token=private.invite_token, guest_token=token, name="Convidado")
@@ -331,11 +332,14 @@ def _build(user_model, deal: int) -> tuple[Room, Room, dict[str, str]]:
 
 
 def _room_facts(room_pk: int) -> tuple[int, int, int, str, Any]:
-    """(version, person moves, all moves, status, due_at) of the room."""
+    """(version, person moves, all moves, status, due_at) of the room; due_at
+    only for what the server does by itself (a bot's move, an automatic pass)."""
     room = Room.objects.get(pk=room_pk)
     moves = Move.objects.filter(round__room_id=room_pk)
     rnd = Round.objects.filter(room_id=room_pk).order_by("-id").first()
-    due = rnd.due_at if rnd is not None and not room.paused and not room.is_closed else None
+    due = None
+    if rnd is not None and not room.paused and not room.is_closed and rnd.due_kind in SERVER_DUE:
+        due = rnd.due_at
     return room.version, moves.filter(by="person").count(), moves.count(), room.status, due
 
 
@@ -360,9 +364,10 @@ facts = sync_to_async(_room_facts)
 
 
 async def _settle(tables: Tables) -> None:
-    """Let what a legal message set going (a bot standing in, an automatic pass)
-    run out, moving the ticker's clock to each due time, until both rooms wait
-    for a person; then every socket has read up to its room's version."""
+    """Let what a legal message set going (bots, a bot standing in, an automatic
+    pass) run out, in real time, until both rooms wait for a person (no clock
+    runs at these tables, so nothing else happens by itself); then every socket
+    has read up to its room's version."""
     loop = asyncio.get_running_loop()
     end = loop.time() + 20
     for room in (tables.public, tables.private):
@@ -371,10 +376,7 @@ async def _settle(tables: Tables) -> None:
             if due is None:
                 break
             assert loop.time() < end, f"room {room.code} never settles (due {due})"
-            ahead = (due - _ticker_now()).total_seconds()
-            if ahead > 0:
-                advance(ahead + 0.05)
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
     for name, player in tables.senders.items():
         version, *_ = await facts(tables.rooms_of[name].pk)
         try:
@@ -389,14 +391,6 @@ async def _settle(tables: Tables) -> None:
                 f"{name}'s socket is at version {seen}, the room at {version}; seats {rows};"
                 f" last frames {frames}"
             ) from None
-
-
-def _ticker_now():
-    from django.utils import timezone
-
-    from games.ticker import ticker
-
-    return timezone.now() + ticker.offset
 
 
 class Closed(Exception):

@@ -223,3 +223,18 @@ class Client:
         if self._pinger is not None:
             self._pinger.cancel()
         await self.ws.close()
+
+
+@pytest.fixture
+def own_redis():
+    """A private ``redis-server`` for one fault drill (tests/scale/drills.py), so
+    that killing it touches nobody else's Redis; stopped at the end."""
+    import shutil
+
+    from tests.scale.drills import RedisServer
+
+    if shutil.which("redis-server") is None and not os.environ.get("DOMINO_REQUIRE_SERVICES"):
+        pytest.skip("needs redis-server on the PATH (apt-get install redis-server)")
+    server = RedisServer().start()
+    yield server
+    server.stop()

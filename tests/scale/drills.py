@@ -1,0 +1,147 @@
+"""Helpers of the fault drills (tests/scale/test_drill_*.py): real processes that
+the drills kill and start again.
+
+* ``RedisServer`` -- a private ``redis-server`` on a free port, without
+  persistence (``--save "" --appendonly no``): restarting it loses every key,
+  like a production Redis restarted without persistence. The drills never
+  touch the shared Redis of ``REDIS_URL`` (fixture ``own_redis`` in conftest).
+* ``CeleryProcess`` -- ``celery -A domino_site worker`` or ``beat`` in a
+  subprocess (so it can be SIGKILLed), on the test database and a given broker.
+* ``replays_match()`` -- every round in the database rebuilt from its deal and
+  its moves equals its stored state (run after every drill).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.scale.conftest import ROOT, free_port, servers_database_url
+
+BIN = Path(sys.executable).parent
+
+
+class RedisServer:
+    """A throw-away redis-server of the drill's own (kill it, start it again)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+        self.log = tempfile.NamedTemporaryFile(prefix="redis-", suffix=".log", delete=False)
+        self.dir = tempfile.mkdtemp(prefix="redis-drill-")
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self, timeout: float = 10) -> RedisServer:
+        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+               "--save", "", "--appendonly", "no", "--dir", self.dir]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        import redis
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                redis.Redis.from_url(self.url(), socket_connect_timeout=0.5).ping()
+                return self
+            except redis.exceptions.ConnectionError:
+                assert self.proc.poll() is None, Path(self.log.name).read_text()
+                time.sleep(0.05)
+        raise AssertionError(f"redis-server did not answer on :{self.port}")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.kill()
+        os.unlink(self.log.name)
+
+
+def process_env(**extra: str) -> dict[str, str]:
+    """The environment of a server-side process: the test database, settings."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DOMINO_SCHEDULER"}}
+    env.update(
+        DATABASE_URL=servers_database_url(),
+        DJANGO_SETTINGS_MODULE="domino_site.settings",
+        PYTHONUNBUFFERED="1",
+        BOT_DELAY_SECONDS="0",
+    )
+    env.update(extra)
+    return env
+
+
+class CeleryProcess:
+    """``celery -A domino_site worker|beat`` as a subprocess of its own."""
+
+    def __init__(self, kind: str, env: dict[str, str]) -> None:
+        assert kind in ("worker", "beat")
+        self.kind = kind
+        self.env = env
+        self.log = tempfile.NamedTemporaryFile(
+            prefix=f"celery-{kind}-", suffix=".log", delete=False
+        )
+        self.schedule = tempfile.NamedTemporaryFile(prefix="celerybeat-", delete=False).name
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> CeleryProcess:
+        cmd = [str(BIN / "celery"), "-A", "domino_site", self.kind, "--loglevel", "INFO"]
+        if self.kind == "worker":
+            # One process, no prefetch of more than it runs; a unique name per
+            # start (a restarted worker is a new one, as after a crash).
+            self.starts += 1
+            cmd += ["--pool", "solo", "--without-gossip", "--without-mingle",
+                    "-n", f"drill{self.starts}-{os.getpid()}@%h"]  # fmt: skip
+        else:
+            cmd += ["--schedule", self.schedule]
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        return self
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
+
+    def wait_for_output(self, *texts: str, timeout: float = 30, after: int = 0) -> str:
+        """The first line of the output (from offset ``after``) holding every text."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.output()[after:].splitlines():
+                if all(text in line for text in texts):
+                    return line
+            assert self.proc.poll() is None, f"celery {self.kind} exited:\n{self.output()[-3000:]}"
+            time.sleep(0.1)
+        raise AssertionError(f"celery {self.kind} never said {texts!r}:\n{self.output()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no warm shutdown, nothing acknowledged or handed back."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.kill()
+        for path in (self.log.name, self.schedule):
+            for candidate in (path, path + ".db"):
+                if os.path.exists(candidate):
+                    os.unlink(candidate)
+
+
+def replays_match() -> dict[str, Any]:
+    """Every round of the test database against the replay of its moves: the
+    rounds checked and those that differ (to be empty)."""
+    from games.models import Round
+
+    rounds = list(Round.objects.all())
+    return {
+        "rounds": len(rounds),
+        "differ": [rnd.pk for rnd in rounds if not rnd.replay_matches_snapshot()],
+    }

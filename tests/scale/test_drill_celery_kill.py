@@ -1,0 +1,164 @@
+"""Fault drill: the Celery worker is killed with SIGKILL while a move clock runs.
+
+Production set-up on the drill's own Redis (broker and channel layer): one
+Daphne (``DOMINO_SCHEDULER=celery``), one worker, one beat (the sweeper, every
+second here), PostgreSQL. The worker has received the clock's wake-up (an ETA
+task it holds unacknowledged) when it is killed; the clock runs out with no
+worker; the worker is started again and the sweeper fires the timeout: exactly
+one timeout move for that turn, seen by both sockets, and a late copy of the
+lost wake-up does nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from django.test import Client as HttpClient
+from django.utils import timezone
+
+from domino_site.asyncdb import db_async
+from games.models import Move, Round
+from rooms import services
+from tests.scale.conftest import Client
+from tests.scale.drills import CeleryProcess, process_env, replays_match
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+]
+
+CLOCK = 10  # seconds, the shortest move clock
+
+
+def _cookie(user) -> str:
+    http = HttpClient()
+    http.force_login(user)
+    return f"sessionid={http.cookies['sessionid'].value}"
+
+
+def _duelo_with_a_clock(django_user_model):
+    ana = django_user_model.objects.create_user("ana", password="x")
+    bruno = django_user_model.objects.create_user("bruno", password="x")
+    room = services.room_create(user=ana, name="Relógio", preset="duelo", move_seconds=CLOCK)
+    services.seat_take(room=room, index=1, user=bruno)
+    return room, _cookie(ana), _cookie(bruno)
+
+
+def _round(room) -> Round | None:
+    return Round.objects.filter(room=room).order_by("-id").first()
+
+
+def _timeouts(rnd: Round, seq: int) -> list[tuple[int, int, str]]:
+    """Moves recorded as turn ``seq`` of the round (a turn has exactly one)."""
+    return list(Move.objects.filter(round=rnd, seq=seq).values_list("seq", "seat", "by"))
+
+
+def _send_late_copy(broker_url: str, round_id: int, version: int) -> str:
+    """The lost wake-up delivered late (as Redis' visibility timeout would);
+    returns the task's id."""
+    from kombu import Connection
+
+    from domino_site.celery import app
+
+    with Connection(broker_url) as connection:
+        result = app.send_task(
+            "games.round_due", kwargs={"round_id": round_id, "version": version},
+            connection=connection,
+        )  # fmt: skip
+    return result.id
+
+
+async def _wait_for(predicate, what: str, timeout: float = 60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = await db_async(predicate)()
+        if value:
+            return value
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+async def test_a_worker_killed_while_the_clock_runs_the_sweeper_fires_the_timeout_once(
+    servers, django_user_model, settings, own_redis
+):
+    settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
+    env = process_env(REDIS_URL=own_redis.url(), DOMINO_SWEEP_SECONDS="1")
+    room, ana, bruno = await db_async(_duelo_with_a_clock)(django_user_model)
+    worker = CeleryProcess("worker", env).start()
+    beat = CeleryProcess("beat", env).start()
+    try:
+        server = await asyncio.to_thread(
+            servers, redis=True, scheduler="celery", env={"REDIS_URL": own_redis.url()}
+        )
+        host = await Client.open(server, f"/ws/rooms/{room.code}/", ana)
+        guest = await Client.open(server, f"/ws/rooms/{room.code}/", bruno)
+        await host.until(lambda s: s["seats"][1]["connected"])
+        await asyncio.to_thread(worker.wait_for_output, "ready")
+        await asyncio.to_thread(beat.wait_for_output, "beat: Starting")
+        mark = len(worker.output())
+        await host.send({"type": "start"})
+        dealt = await guest.until(lambda s: s["round"] is not None)
+        rnd = await db_async(_round)(room)
+        turn, version, due = rnd.engine().turn, rnd.version, rnd.due_at
+        assert rnd.due_kind == "clock" and dealt["round"]["deadline"]
+        # The worker holds the clock's wake-up (an ETA task, not yet acknowledged).
+        held = await asyncio.to_thread(
+            lambda: worker.wait_for_output("games.round_due[", "received", timeout=20, after=mark)
+        )
+        lost_task = held.split("[")[-1].split("]")[0]
+        assert timezone.now() < due, "the clock ran out before the drill could kill the worker"
+
+        worker.kill()
+        killed_at = timezone.now()
+        # The clock runs out with no worker: nothing happens (beat's sweeps
+        # wait in the queue, and expire).
+        await asyncio.sleep(max(0.0, (due - timezone.now()).total_seconds()) + 2)
+        assert await db_async(_timeouts)(rnd, 1) == []
+        assert (await db_async(_round)(room)).version == version
+
+        restart = len(worker.output())
+        restarted_at = timezone.now()
+        worker.start()  # a new worker: the sweeper's next tick fires the timeout
+        fired = await _wait_for(lambda: _timeouts(rnd, 1), "the timeout move after the restart")
+        assert fired == [(1, turn, "timeout")]
+        move = await db_async(lambda: Move.objects.get(round=rnd, seq=1))()
+        assert move.created_at >= restarted_at
+        # Fired by the sweeper: the lost wake-up is not delivered again (it waits
+        # for Redis' visibility timeout, an hour), and the first wake-up task the
+        # new worker gets is the next turn's, sent once the timeout was stored.
+        since = worker.output()[restart:].splitlines()
+        assert not [line for line in since if lost_task in line], "the lost task came back"
+        sweeps = [
+            i for i, line in enumerate(since) if "rooms.sweep[" in line and "succeeded" in line
+        ]
+        wakeups = [i for i, line in enumerate(since) if "games.round_due[" in line]
+        assert sweeps and (not wakeups or sweeps[0] < wakeups[0]), "\n".join(since[-40:])
+        seen = await host.until(lambda s: len(s["log"]) >= 1, timeout=20)
+        assert (seen["log"][0]["seat"], seen["log"][0]["by"]) == (turn, "timeout")
+        await guest.until(lambda s: len(s["log"]) >= 1, timeout=20)
+        # Late and duplicate deliveries change nothing: the lost wake-up itself
+        # arrives now, and the sweeper keeps ticking.
+        copy = await asyncio.to_thread(_send_late_copy, own_redis.url(), rnd.pk, version)
+        late = await asyncio.to_thread(
+            lambda: worker.wait_for_output(f"games.round_due[{copy}]", "succeeded", timeout=20)
+        )
+        assert late.endswith("False"), late  # did nothing: the round moved on
+        await asyncio.sleep(3)  # three more sweeps
+        assert await db_async(_timeouts)(rnd, 1) == [(1, turn, "timeout")]
+        timeout_moves = await db_async(
+            lambda: Move.objects.filter(round=rnd, by="timeout", created_at__lt=due).count()
+        )()
+        assert timeout_moves == 0, "no move before the clock ran out"
+        print(
+            f"\ncelery kill drill: worker killed {(due - killed_at).total_seconds():.1f} s before"
+            f" the clock ran out; 1 timeout move for turn 1 after the restart"
+        )
+        await host.close()
+        await guest.close()
+    finally:
+        worker.stop()
+        beat.stop()
+    assert await db_async(replays_match)() == {"rounds": 1, "differ": []}
