@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.urls import path
 
 from . import rules_pages, views
@@ -18,8 +17,3 @@ urlpatterns = [
     path("regras/", rules_pages.rules_index, name="rules"),
     path("regras/<slug:preset>/", rules_pages.rules_preset, name="rules_preset"),
 ]
-
-if settings.DEBUG:
-    from . import dev_views
-
-    urlpatterns.append(path("dev/table-sample/", dev_views.table_sample, name="table_sample"))

@@ -153,8 +153,9 @@ def _wait_until_up(url: str, proc: subprocess.Popen, log: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def server_url() -> Iterator[str]:
-    """The real ASGI app on a free port, with its own migrated database."""
+def server() -> Iterator[tuple[str, dict[str, str]]]:
+    """The real ASGI app on a free port, with its own migrated database: its URL
+    and its environment (for building rooms in that database, real_rooms.py)."""
     workdir = Path(tempfile.mkdtemp(prefix="domino-browser-"))
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
     env.update(
@@ -194,7 +195,7 @@ def server_url() -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, proc, log)
-        yield url
+        yield url, env
     finally:
         proc.terminate()
         try:
@@ -205,6 +206,34 @@ def server_url() -> Iterator[str]:
         (ARTIFACTS / "daphne-browser.log").write_text(log.read_text())
         if postgres:
             postgres[1]()
+
+
+@pytest.fixture(scope="session")
+def server_url(server: tuple[str, dict[str, str]]) -> str:
+    return server[0]
+
+
+@pytest.fixture(scope="session")
+def real_rooms(server: tuple[str, dict[str, str]]):
+    """``real_rooms(count, seed, moves=None)``: rounds played to the end (or for
+    ``moves`` moves) at real tables of four guests in the server's database
+    (tests/browser/real_rooms.py), each ``{code, cookie}`` (the cookie seats the
+    browser in seat 0)."""
+    import json
+
+    def build(count: int, seed: int, moves: int | None = None) -> list[dict]:
+        extra = [] if moves is None else [str(moves)]
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.browser.real_rooms", str(count), str(seed), *extra],
+            cwd=ROOT,
+            env=server[1],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    return build
 
 
 @pytest.fixture(scope="session")

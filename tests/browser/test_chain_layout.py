@@ -1,6 +1,7 @@
 """The chain is laid out as a snake that stays inside the table and never
-overlaps itself, at phone and desktop sizes (DEBUG sample table, fed by the
-engine with whole rounds)."""
+overlaps itself, at phone and desktop sizes: real tables (real_rooms.py) whose
+whole round was played by the services, on the real table page from the real
+``room_state``, seen from seat 0."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ GEOMETRY = """() => {
     board: [b.left, b.top, b.right, b.bottom],
     tiles: faces.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }),
     links: JSON.parse(document.getElementById('table-boot').textContent).snapshot.round.chain.length,
+    you: JSON.parse(document.getElementById('table-boot').textContent).snapshot.you.seat,
   };
 }"""
 
@@ -26,20 +28,28 @@ def _overlap(a, b) -> float:
     return width * height if width > 0 and height > 0 else 0.0
 
 
+@pytest.fixture(scope="module")
+def rooms(real_rooms) -> list[dict]:
+    """Twelve finished rounds of a partnership game (long chains, no boneyard)."""
+    return real_rooms(12, seed=5)
+
+
 @pytest.mark.parametrize(
     "viewport",
     [{"width": 1440, "height": 900}, {"width": 390, "height": 844}],
     ids=["desktop", "phone"],
 )
 def test_the_chain_snakes_inside_the_table_without_overlaps(
-    browser: Browser, server_url: str, viewport: dict
+    browser: Browser, server_url: str, rooms: list[dict], viewport: dict
 ) -> None:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
-    for seed in range(1, 13):
-        page.goto(f"{server_url}/dev/table-sample/?end=1&seat=0&seed={seed}")
+    for seed, room in enumerate(rooms, 1):
+        context.add_cookies([{**room["cookie"], "url": server_url}])
+        page.goto(f"{server_url}/r/{room['code']}/")
         page.wait_for_selector("svg.chain g.tile")
         geometry = page.evaluate(GEOMETRY)
+        assert geometry["you"] == 0
         left, top, right, bottom = geometry["board"]
         tiles = geometry["tiles"]
         assert len(tiles) == geometry["links"] >= 8
