@@ -11,7 +11,6 @@ from django.utils.translation import gettext_noop as _
 TABLE: tuple[str, ...] = (
     _("This room is closed or you may not enter it."),
     _("Connection lost. Reconnecting…"),
-    _("Sample table: moves are not sent."),
     _("Not connected yet. Try again in a moment."),
     _("That is not possible now."),
     _("Seat %(n)s"),

@@ -1,12 +1,10 @@
 // The chain on the felt as SVG markup, shared by the table page (table.js) and
 // the round replay page (replay.js): the snake of chain.js, tiles of tiles.js,
-// the A/B end markers, the last tile highlighted. No DOM.
+// the A/B end markers, the last tile highlighted. No DOM: a lit-html template.
 
 import { layoutChain } from "./chain.js";
+import { html, unsafeSVG } from "./lit.js";
 import { tileGroup } from "./tiles.js";
-
-const esc = (s) =>
-  String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
 // Keep the scale steady while the chain is short: the view is at least as big
 // as one full row of the snake.
@@ -23,7 +21,7 @@ export function markerPoint(e) {
 
 // `chain`: the snapshot's round.chain; `aspect`: the board's width / height;
 // `hot`: the ends to highlight ("A", "B"); `label`: the SVG's accessible name.
-// Returns {svg, lay, box}: the markup, chain.js's layout and the view box.
+// Returns {svg, lay, box}: the template, chain.js's layout and the view box.
 // `bends`: the round's layout (chain index -> "left" | "right", "ajustar a fila").
 export function chainSVG(chain, aspect, { hot = [], label = "", bends = {} } = {}) {
   const lay = layoutChain(chain, aspect, bends);
@@ -42,6 +40,8 @@ export function chainSVG(chain, aspect, { hot = [], label = "", bends = {} } = {
         <circle r="0.5"/><text class="end-letter" y="-0.06">${end}</text><text class="end-value" y="0.32">${e.value}</text></g>`;
     }
   }
-  const svg = `<svg class="chain" viewBox="${box.x.toFixed(2)} ${box.y.toFixed(2)} ${box.w.toFixed(2)} ${box.h.toFixed(2)}" role="img" aria-label="${esc(label)}">${tiles}${ends}</svg>`;
+  // The tiles and markers are numbers only (tiles.js): the label is escaped.
+  const viewBox = `${box.x.toFixed(2)} ${box.y.toFixed(2)} ${box.w.toFixed(2)} ${box.h.toFixed(2)}`;
+  const svg = html`<svg class="chain" viewBox=${viewBox} role="img" aria-label=${label}>${unsafeSVG(tiles + ends)}</svg>`;
   return { svg, lay, box };
 }

@@ -1,19 +1,20 @@
 // Quick chat (protocol.md `chat`, site.md): a fixed set of phrases and emotes,
 // nothing to moderate. Seated people send one every 3 s; each phrase shows as a
 // bubble by its seat for a few seconds and goes into the log. Anyone can mute a
-// player; the muted names are kept per browser.
+// player; the muted names are kept per browser. Pieces of the page are lit-html
+// templates (table/seats.js and table/panels.js put them in place).
+
+import { html, nothing } from "./lit.js";
 
 const MUTE_KEY = "domino.muted";
 // Icons as SVG (an emoji font is not everywhere).
-const SPEAKER = '<path d="M4 9h4l5-4v14l-5-4H4z"/>';
-const ICON_SOUND = `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path d="M16 9a4 4 0 0 1 0 6" fill="none" stroke="currentColor" stroke-width="2"/></svg>`;
-const ICON_MUTED = `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2"/></svg>`;
-const ICON_TALK =
-  '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v10H9l-5 4z"/></svg>';
+const ICON_SOUND = html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16 9a4 4 0 0 1 0 6" fill="none" stroke="currentColor" stroke-width="2"/></svg>`;
+const ICON_MUTED = html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2"/></svg>`;
+const ICON_TALK = html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v10H9l-5 4z"/></svg>`;
 const BUBBLE_MS = 4000;
 const EVERY_MS = 3000;
 
-export function createChat({ t, phrases, send, esc }) {
+export function createChat({ t, phrases, send }) {
   const words = new Map(phrases.map((p) => [p.key, p]));
   const bubbles = new Map(); // seat -> {text, until}
   const lines = []; // {after: log seq, seat, name, text}
@@ -43,11 +44,11 @@ export function createChat({ t, phrases, send, esc }) {
     },
     bubble(index) {
       const b = bubbles.get(index);
-      if (!b || b.until < Date.now()) return "";
+      if (!b || b.until < Date.now()) return nothing;
       // Seats are drawn again with every change: only the first drawing pops in.
       const fresh = !b.drawn;
       b.drawn = true;
-      return `<div class="chat-bubble${fresh ? " fresh" : ""}" data-bubble="${index}" role="status">${esc(b.text)}</div>`;
+      return html`<div class="chat-bubble${fresh ? " fresh" : ""}" data-bubble=${index} role="status">${b.text}</div>`;
     },
     // The chat lines of the log, each after the move it followed.
     logLines: () => lines.filter((line) => !muted.has(line.name)),
@@ -65,17 +66,17 @@ export function createChat({ t, phrases, send, esc }) {
     muteButton(seat) {
       const on = muted.has(seat.name);
       const label = on ? t("Unmute %(name)s", { name: seat.name }) : t("Mute %(name)s", { name: seat.name });
-      return `<button type="button" class="chip mute${on ? " on" : ""}" data-action="mute" data-seat-index="${seat.index}" aria-pressed="${on}" aria-label="${esc(label)}" title="${esc(label)}">${on ? ICON_MUTED : ICON_SOUND}</button>`;
+      return html`<button type="button" class="chip mute${on ? " on" : ""}" data-action="mute" data-seat-index=${seat.index} aria-pressed=${String(on)} aria-label=${label} title=${label}>${on ? ICON_MUTED : ICON_SOUND}</button>`;
     },
     // The phrase picker (seated people only).
     panel() {
       const wait = Date.now() - lastSent < EVERY_MS;
-      const buttons = phrases
-        .map((p) => `<button type="button" class="phrase${p.emote ? " emote" : ""}" data-chat="${esc(p.key)}"${wait ? " disabled" : ""}>${esc(p.text)}</button>`)
-        .join("");
-      return `<div class="quick-chat${open ? " open" : ""}">
-        <button type="button" class="button ghost small chat-toggle" data-action="chat_toggle" aria-expanded="${open}" title="${esc(t("Quick chat"))}">${ICON_TALK}<span class="label">${esc(t("Quick chat"))}</span></button>
-        ${open ? `<div class="phrases" role="group" aria-label="${esc(t("Quick chat"))}">${buttons}</div>` : ""}
+      const buttons = phrases.map(
+        (p) => html`<button type="button" class="phrase${p.emote ? " emote" : ""}" data-chat=${p.key} ?disabled=${wait}>${p.text}</button>`,
+      );
+      return html`<div class="quick-chat${open ? " open" : ""}">
+        <button type="button" class="button ghost small chat-toggle" data-action="chat_toggle" aria-expanded=${String(open)} title=${t("Quick chat")}>${ICON_TALK}<span class="label">${t("Quick chat")}</span></button>
+        ${open ? html`<div class="phrases" role="group" aria-label=${t("Quick chat")}>${buttons}</div>` : nothing}
       </div>`;
     },
     toggle() {

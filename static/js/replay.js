@@ -5,8 +5,9 @@
 // the boneyard's tiles are in none of them.
 
 import { chainSVG } from "./board.js";
+import { html, render as draw } from "./lit.js";
 import { tileSVG } from "./tiles.js";
-import { applyCss, makeT, ready } from "./util.js";
+import { makeT, ready } from "./util.js";
 
 const $ = (sel, el = document) => el.querySelector(sel);
 const esc = (s) =>
@@ -116,10 +117,9 @@ function renderBoard(pos) {
     ? t("Table: %(count)s tiles, end A shows %(a)s, end B shows %(b)s.", { count: pos.chain.length, a: pos.ends?.A, b: pos.ends?.B })
     : t("The table is empty.");
   const { svg } = chainSVG(pos.chain, aspect, { label });
-  const note = step === 0 ? `<div class="board-message" role="status">${esc(t("The hands as dealt"))}</div>` : "";
-  const bone = rules().draw ? `<div class="replay-boneyard">${esc(t("Boneyard: %(n)s", { n: pos.boneyard_count }))}</div>` : "";
-  board.innerHTML = svg + note + bone;
-  applyCss(board);
+  const note = step === 0 ? html`<div class="board-message" role="status">${t("The hands as dealt")}</div>` : "";
+  const bone = rules().draw ? html`<div class="replay-boneyard">${t("Boneyard: %(n)s", { n: pos.boneyard_count })}</div>` : "";
+  draw(html`${svg}${note}${bone}`, board);
 }
 
 function renderControls(pos) {

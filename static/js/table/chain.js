@@ -1,0 +1,163 @@
+// The felt: the chain (board.js), the end buttons of a chosen tile, the bend
+// controls of "ajustar a fila", the centre message and the tie-break pick-off.
+
+import { chainSVG, markerPoint } from "../board.js";
+import { endLinks } from "../chain.js";
+import { css, html, nothing, render, unsafeHTML } from "../lit.js";
+import { backSVG } from "../tiles.js";
+import { $, isDbl, isMyTurn, legal, legalEnds, seatName, snap, state, t } from "./state.js";
+
+export function renderBoard() {
+  const s = snap();
+  const board = $("[data-board]");
+  const r = s.round;
+  const chain = r?.chain ?? [];
+  const rect = board.getBoundingClientRect();
+  const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
+  const targets = state.selected ? legalEnds(state.selected) : [];
+  const { svg, lay, box } = chainSVG(chain, aspect, { hot: targets, label: chainLabel(), bends: r?.layout ?? {} });
+  const ends = chain.length ? endButtons(lay, box, rect, targets) : nothing;
+  const adjust = state.adjusting && canAdjust() ? adjustButtons(lay, box, rect, aspect) : nothing;
+  render(html`${svg}${ends}${adjust}${centerMessage()}${pickOff()}`, board);
+}
+
+function endButtons(lay, box, rect, targets) {
+  if (!targets.length || !rect.width) return nothing;
+  const scale = Math.min(rect.width / box.w, rect.height / box.h);
+  const ox = (rect.width - box.w * scale) / 2;
+  const oy = (rect.height - box.h * scale) / 2;
+  return targets
+    .filter((end) => end === "A" || end === "B")
+    .map((end) => {
+      const e = lay.ends[end];
+      const p = markerPoint(e);
+      const left = ox + (p.x - box.x) * scale;
+      const top = oy + (p.y - box.y) * scale;
+      const label = t("End %(end)s (%(n)s)", { end, n: e.value });
+      return html`<button type="button" class="end-target" data-end=${end} ${css(`left: ${left.toFixed(1)}px; top: ${top.toFixed(1)}px;`)} aria-label=${label} title=${label}>${end}</button>`;
+    });
+}
+
+function chainLabel() {
+  const r = snap().round;
+  if (!r || !r.chain?.length) return t("The table is empty.");
+  return t("Table: %(count)s tiles, end A shows %(a)s, end B shows %(b)s.", {
+    count: r.chain.length,
+    a: r.ends?.A,
+    b: r.ends?.B,
+  });
+}
+
+function centerMessage() {
+  const s = snap();
+  const r = s.round;
+  let text = "";
+  if (s.room.paused) text = t("Game paused");
+  else if (s.room.status === "waiting") {
+    const filled = s.seats.filter((x) => x.kind !== "empty").length;
+    text =
+      filled < s.seats.length
+        ? t("Waiting for players (%(filled)s of %(total)s)", { filled, total: s.seats.length })
+        : s.you?.is_host
+          ? t("Everyone is seated: press Start.")
+          : t("Waiting for the host to start.");
+  } else if (r && !r.result && !r.chain?.length && r.turn !== null && r.turn !== undefined) {
+    text = isMyTurn() ? t("You open the round.") : t("%(name)s opens the round.", { name: seatName(r.turn) });
+  }
+  return text ? html`<div class="board-message" role="status">${text}</div>` : nothing;
+}
+
+function pickOff() {
+  const r = snap().round;
+  if (!r?.pick_off) return nothing;
+  const picks = legal().filter((a) => a.type === "pick");
+  const title = html`<p>${t("Tie-break: pick a face-down tile; the lowest wins.")}</p>`;
+  if (!picks.length) {
+    return html`<div class="pick-off">${title}<p>${t("Waiting for the other picks…")}</p></div>`;
+  }
+  const buttons = picks.map(
+    (p) => html`<button type="button" class="pick" data-pick=${p.index} aria-label=${t("Face-down tile %(n)s", { n: p.index + 1 })}>${unsafeHTML(backSVG())}</button>`,
+  );
+  return html`<div class="pick-off">${title}<div class="pick-grid">${buttons}</div></div>`;
+}
+
+// --- turning the line ("ajustar a fila") ----------------------------------------
+
+export function canAdjust() {
+  const s = snap();
+  const r = s.round;
+  if (!isMyTurn() || !r || (r.chain?.length ?? 0) < 2 || s.room.paused || r.pick_off) return false;
+  return bendable("A") !== null || bendable("B") !== null;
+}
+
+// The chain index an adjustment at this end bends (its outermost tile), or null
+// where the line may not bend: the first tile, a double, or the tile after one.
+function bendable(end) {
+  const chain = snap().round.chain;
+  const at = endLinks(chain)[end];
+  if (!at) return null;
+  const inner = [...chain.keys()].filter((i) => i > 0 && i < at && chain[i].end === chain[at].end).pop() ?? 0;
+  return isDbl(chain[at].tile) || isDbl(chain[inner].tile) ? null : at;
+}
+
+// "Adjust the line" under the table, while the line may bend.
+export function adjustToggle() {
+  if (!canAdjust()) {
+    state.adjusting = false;
+    return [];
+  }
+  const label = state.adjusting ? t("Done adjusting") : t("Adjust the line");
+  return [html`<button type="button" class="button ghost small" data-action="adjust_mode" aria-pressed=${String(state.adjusting)}>${label}</button>`];
+}
+
+function arrow([dx, dy]) {
+  return { "1,0": "→", "-1,0": "←", "0,1": "↓", "0,-1": "↑" }[`${dx + 0},${dy + 0}`] ?? "•";
+}
+
+// At each end, three buttons bend its outermost tile: to the left, straight on,
+// to the right of the way the line runs there (never the first tile, a double
+// or the tile after one: the server refuses those too).
+function adjustButtons(lay, box, rect, aspect) {
+  if (!rect.width) return nothing;
+  const r = snap().round;
+  const chain = r.chain;
+  const layout = r.layout ?? {};
+  const scale = Math.min(rect.width / box.w, rect.height / box.h);
+  const ox = (rect.width - box.w * scale) / 2;
+  const oy = (rect.height - box.h * scale) / 2;
+  return ["A", "B"].map((end) => {
+    const at = bendable(end);
+    if (at === null) return nothing;
+    // The way the line runs into that tile: the layout without its bend.
+    const { [String(at)]: _, ...others } = layout;
+    const tip = chainSVG(chain, aspect, { bends: others }).lay.ends[end];
+    const d = [tip.dx, tip.dy];
+    const dirs = { left: [d[1], -d[0]], straight: d, right: [-d[1], d[0]] };
+    const current = layout[String(at)] ?? "straight";
+    // Beside the end marker, not on it: further along the line, or across it
+    // when that would leave the table.
+    const e = lay.ends[end];
+    const p = markerPoint(e);
+    const px = ox + (p.x - box.x) * scale;
+    const py = oy + (p.y - box.y) * scale;
+    const away = 1.4 * scale + 24;
+    let cx = px + (e.dx || 0) * away;
+    let cy = py + (e.dy || 0) * away;
+    if (cx < 60 || cx > rect.width - 60 || cy < 24 || cy > rect.height - 24) {
+      cx = px - (e.dy || 0) * away;
+      cy = py + (e.dx || 0) * away * (py > rect.height / 2 ? -1 : 1);
+    }
+    cx = Math.min(Math.max(cx, 60), rect.width - 60);
+    cy = Math.min(Math.max(cy, 24), rect.height - 24);
+    const labels = {
+      left: t("Bend the line to the left at end %(end)s", { end }),
+      straight: t("Straighten the line at end %(end)s", { end }),
+      right: t("Bend the line to the right at end %(end)s", { end }),
+    };
+    const buttons = ["left", "straight", "right"].map(
+      (bend) =>
+        html`<button type="button" class="bend${bend === current ? " on" : ""}" data-bend=${bend} data-at=${at} aria-pressed=${String(bend === current)} aria-label=${labels[bend]} title=${labels[bend]}>${arrow(dirs[bend])}</button>`,
+    );
+    return html`<div class="adjust-ctl" data-adjust=${end} ${css(`left: ${cx.toFixed(1)}px; top: ${cy.toFixed(1)}px;`)}>${buttons}</div>`;
+  });
+}

@@ -1,0 +1,538 @@
+// Everything around the felt: the actions under the table, the scores, the
+// host's controls and room settings, the log, the round result (and the
+// series' walkover), the title's extras, and the notices (banner, toast).
+
+import { css, html, nothing, render, unsafeHTML } from "../lit.js";
+import { backSVG, tileSVG } from "../tiles.js";
+import { adjustToggle } from "./chain.js";
+import {
+  $,
+  can,
+  isMyTurn,
+  levelName,
+  mySeat,
+  page,
+  seatName,
+  sideCount,
+  sideName,
+  sideSeats,
+  snap,
+  state,
+  t,
+} from "./state.js";
+
+export function actionButton(action, label, kind = "") {
+  return html`<button type="button" class="button ${kind}" data-action=${action}>${label}</button>`;
+}
+
+const hint = (text) => html`<p class="hint">${text}</p>`;
+
+// --- actions under the table ----------------------------------------------
+
+export function renderActions() {
+  const s = snap();
+  const r = s.round;
+  const buttons = [];
+  if (can("draw")) buttons.push(actionButton("draw", t("Draw from the boneyard"), "primary"));
+  if (can("pass")) buttons.push(actionButton("pass", t("Pass"), "primary"));
+  if (state.selected) buttons.push(actionButton("cancel", t("Cancel (Esc)")));
+  buttons.push(...adjustToggle());
+  let status = "";
+  if (r && !r.result && s.room.status === "playing") {
+    if (isMyTurn()) {
+      status = state.selected
+        ? t("Choose the end: A or B.")
+        : can("draw")
+          ? t("Nothing fits: draw a tile.")
+          : can("pass")
+            ? t("Nothing fits: you pass automatically.")
+            : t("Your turn: choose a tile.");
+    } else if (r.turn !== null && r.turn !== undefined) {
+      status = t("%(name)s is playing…", { name: seatName(r.turn) });
+    }
+  }
+  const bone =
+    r && s.room.rules?.draw
+      ? html`<span class="boneyard" title=${t("Tiles left to draw")}>${unsafeHTML(backSVG())}<span>${t("Boneyard: %(n)s", { n: r.boneyard_count ?? 0 })}</span></span>`
+      : nothing;
+  // Quick chat for seated people, when someone can read it (bots never do).
+  const audience = s.seats.some((x) => x.kind === "human" && x.index !== mySeat()) || (s.room.watchers ?? 0) > 0;
+  const talk = mySeat() !== null && s.seats[mySeat()]?.kind === "human" && audience ? page.chat.panel() : nothing;
+  render(
+    html`<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${status}</div>${bone}<div class="action-buttons">${buttons}</div>${talk}`,
+    $("[data-actions]"),
+  );
+}
+
+// --- scores ----------------------------------------------------------------
+
+export function renderScores() {
+  const s = snap();
+  const m = s.match;
+  const rules = s.room.rules || {};
+  const sides = sideCount();
+  const scores = m?.scores ?? Array(sides).fill(0);
+  const target = m?.target ?? rules.target;
+  const goal = m?.goal ?? rules.goal;
+  const mySide = s.you?.side;
+  const rows = scores.map((score, side) => {
+    const pct =
+      goal === "points" && target
+        ? Math.min(100, (score / target) * 100)
+        : goal === "best_of" && rules.rounds
+          ? Math.min(100, (score / Math.ceil(rules.rounds / 2)) * 100)
+          : 0;
+    const you = side === mySide ? html` <span class="you">${t("(you)")}</span>` : nothing;
+    return html`<li class="score${side === mySide ? " mine" : ""}"><span class="score-name">${sideName(side)}${you}</span><span class="score-value">${score}</span><span class="bar"><span ${css(`width: ${pct.toFixed(0)}%;`)}></span></span></li>`;
+  });
+  let goalText = "";
+  if (goal === "points") goalText = rules.scoring === "goat" ? t("Whoever reaches %(n)s points loses", { n: target }) : t("Match to %(n)s points", { n: target });
+  else if (goal === "best_of") goalText = t("Best of %(n)s rounds", { n: rules.rounds });
+  else if (goal === "single") goalText = t("A single round");
+  const roundNo = s.round?.number;
+  const bits = [
+    goalText,
+    m ? t("Match %(n)s", { n: m.number }) : "",
+    roundNo ? t("Round %(n)s", { n: roundNo }) : "",
+    s.room.move_seconds ? t("%(n)s s per move", { n: s.room.move_seconds }) : t("No move clock"),
+  ].filter(Boolean);
+  render(html`<ul class="scores">${rows}</ul><p class="match-info">${bits.join(" · ")}</p>`, $("[data-scores]"));
+  // Phones: the side panel is below the table, so a one-line score stays on top.
+  const line = scores.map(
+    (score, side) => html`${side ? html`<i>×</i>` : nothing}<span class="sc${side === mySide ? " mine" : ""}"><span class="nm">${sideName(side)}</span><b>${score}</b></span>`,
+  );
+  const compact =
+    goal === "points" && roundNo
+      ? t("Round %(round)s · to %(target)s", { round: roundNo, target })
+      : roundNo
+        ? t("Round %(n)s", { n: roundNo })
+        : "";
+  render(html`${line}<small>${compact}</small>`, $("[data-scoreline]"));
+}
+
+// --- the host's controls, the invite link, leaving and annulment -------------
+
+export function renderHost() {
+  const s = snap();
+  const parts = [];
+  const status = s.room.status;
+  if (s.you?.is_host && status !== "closed") {
+    const b = [];
+    if (status === "waiting") b.push(actionButton("start", t("Start"), "primary"));
+    if (status === "waiting") b.push(...aloneButton());
+    if (status === "playing" && !s.room.paused) b.push(actionButton("pause", t("Pause")));
+    if (s.room.paused) b.push(actionButton("resume", t("Resume"), "primary"));
+    const levels = ["easy", "medium", "hard"].map(
+      (l) => html`<option value=${l} .selected=${l === state.botLevel}>${levelName(l)}</option>`,
+    );
+    const hasEmpty = s.seats.some((x) => x.kind === "empty");
+    const level = hasEmpty
+      ? html`<label class="inline-field">${t("New bots play")} <select data-new-bot-level>${levels}</select></label>`
+      : nothing;
+    parts.push(html`<div class="host-controls"><h3>${t("Host")}</h3><div class="row">${b}</div>${level}${settingsForm()}</div>`);
+  }
+  if (s.room.invite_url && s.room.visibility === "private") {
+    const url = new URL(s.room.invite_url, location.href).href;
+    parts.push(html`<div class="invite"><h3>${t("Invite link")}</h3>
+      <div class="row"><input type="text" readonly .value=${url} aria-label=${t("Invite link")} data-invite-url>
+      <button type="button" class="button" data-action="copy_invite">${t("Copy")}</button></div>
+      ${hint(t("Whoever opens this link takes the first free seat, no account needed."))}</div>`);
+  }
+  const seated = mySeat() !== null;
+  if (seated) parts.push(html`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost small")}${annulButton()}</div>${annulNote()}`);
+  render(parts, $("[data-host]"));
+}
+
+// A friendly annulment: every human agrees and the match counts for nobody.
+function annulButton() {
+  const s = snap();
+  const me = s.seats[mySeat()];
+  if (!s.match || s.match.over || !me || me.kind !== "human") return nothing;
+  if ((s.match.annul_votes ?? []).includes(mySeat())) return nothing;
+  return actionButton("annul", t("Propose to annul the match"), "ghost small");
+}
+
+function annulNote() {
+  const s = snap();
+  if (s.match?.annulled) return hint(t("This match was annulled: it counts for nobody."));
+  const votes = s.match?.annul_votes ?? [];
+  if (!votes.length || s.match?.over) return nothing;
+  const humans = s.seats.filter((x) => x.kind === "human").length;
+  return hint(t("Annulment: %(votes)s of %(humans)s people agree.", { votes: votes.length, humans }));
+}
+
+function settingsForm() {
+  const s = snap();
+  if (!["waiting", "between_rounds"].includes(s.room.status)) return nothing;
+  const current = s.room.move_seconds ?? "";
+  const opts = ["", 10, 15, 20, 30, 45, 60].map(
+    (v) => html`<option value=${v} .selected=${String(v) === String(current)}>${v ? t("%(n)s seconds", { n: v }) : t("No clock")}</option>`,
+  );
+  // The rules change only before the first match or once a match is over.
+  const between = !s.match || s.match.over;
+  return html`<details class="settings"><summary>${t("Room settings")}</summary>
+    <form data-settings-form class="settings-form">
+      <label class="inline-field">${t("Move clock")} <select name="move_seconds">${opts}</select></label>
+      ${between ? optionFields() : nothing}
+      <button type="submit" class="button" data-action="settings">${t("Save")}</button>
+    </form></details>`;
+}
+
+function optionFields() {
+  const rules = snap().room.rules || {};
+  const allowed = page.boot.options || [];
+  const yesNo = (name, value) =>
+    html`<select name=${name}><option value="1" .selected=${!!value}>${t("yes")}</option><option value="0" .selected=${!value}>${t("no")}</option></select>`;
+  const fields = {
+    seats: () => html`<select name="seats">${[2, 3, 4].map((n) => html`<option .selected=${n === rules.seats}>${n}</option>`)}</select>`,
+    partnership: () => yesNo("partnership", rules.partnership),
+    draw: () => yesNo("draw", rules.draw),
+    hand_size: () => html`<input type="number" name="hand_size" min="2" max="14" .value=${String(rules.hand_size)}>`,
+    target: () => html`<input type="number" name="target" min="50" max="300" .value=${String(rules.target ?? "")}>`,
+    scoring: () =>
+      html`<select name="scoring">${["opponents", "goat"].map((v) => html`<option value=${v} .selected=${v === rules.scoring}>${v === "goat" ? t("penalty (goat)") : t("opponents' pips")}</option>`)}</select>`,
+  };
+  const labels = {
+    seats: t("Seats"),
+    partnership: t("Pairs"),
+    draw: t("Boneyard"),
+    hand_size: t("Tiles in each hand"),
+    target: t("Points to end the match"),
+    scoring: t("Scoring"),
+  };
+  return allowed
+    .filter((name) => fields[name])
+    .map((name) => html`<label class="inline-field">${labels[name]} ${fields[name]()}</label>`);
+}
+
+// --- log ----------------------------------------------------------------------
+
+export function describe(entry) {
+  const name = entry.seat !== null && entry.seat !== undefined ? seatName(entry.seat) : "";
+  let text;
+  switch (entry.type) {
+    case "play":
+      text = entry.end
+        ? t("%(name)s played %(tile)s on end %(end)s", { name, tile: entry.tile, end: entry.end })
+        : t("%(name)s opened with %(tile)s", { name, tile: entry.tile });
+      break;
+    case "draw":
+      text = entry.ends
+        ? t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
+        : t("%(name)s drew a tile", { name });
+      break;
+    case "pass":
+      if (entry.by === "auto") return t("%(name)s passed (automatic)", { name }); // "passou (automático)"
+      text = entry.ends
+        ? t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
+        : t("%(name)s passed", { name });
+      break;
+    case "adjust":
+      return t("%(name)s adjusted the line", { name }); // "ajustou a fila"
+    case "chat":
+      return `${entry.name}: ${entry.text}`;
+    case "pick":
+      text = t("%(name)s picked a face-down tile", { name });
+      break;
+    default:
+      text = entry.text || entry.message || entry.type;
+  }
+  if (entry.by === "timeout") text += " — " + t("time ran out: automatic move");
+  else if (entry.by === "substitute") text += " — " + t("played by the bot standing in");
+  else if (entry.by === "auto") text += " — " + t("automatic move");
+  return text;
+}
+
+// Where a chat line goes in the log: after the last move seen.
+export function chatPlace() {
+  const s = snap();
+  const log = s.log ?? [];
+  return { after: log.length ? log[log.length - 1].seq : 0, round: `${s.match?.number}:${s.round?.number}` };
+}
+
+function withChat(log) {
+  const s = snap();
+  const here = `${s.match?.number}:${s.round?.number}`;
+  const out = [...log];
+  for (const line of page.chat.logLines()) {
+    if (line.round !== here) continue;
+    let i = out.length;
+    while (i > 0 && out[i - 1].type !== "chat" && (out[i - 1].seq ?? 0) > line.after) i -= 1;
+    out.splice(i, 0, { type: "chat", seq: line.after, name: line.name, text: line.text });
+  }
+  return out;
+}
+
+export function renderLog() {
+  const s = snap();
+  const list = $("[data-log]");
+  const entries = withChat(s.log ?? []).slice(-60);
+  render(
+    entries.length
+      ? entries.map((e, i) => html`<li class="${i === entries.length - 1 ? "latest" : ""} kind-${e.type}">${describe(e)}</li>`)
+      : html`<li class="empty">${t("Nothing played yet.")}</li>`,
+    list,
+  );
+  list.scrollTop = list.scrollHeight;
+  const moves = entries.filter((e) => e.type !== "chat");
+  const last = moves[moves.length - 1];
+  $("[data-last-move]").textContent = last ? describe(last) : "";
+  if (last && last.seq !== state.lastLogSeq) {
+    state.lastLogSeq = last.seq;
+    $("[data-announce]").textContent = describe(last);
+  }
+}
+
+// --- round result ---------------------------------------------------------
+
+export function renderResult() {
+  const s = snap();
+  const panel = $("[data-panel=result]");
+  const res = s.round?.result;
+  const key = res ? `${s.match?.number}:${s.round.number}` : null;
+  if (key !== state.resultFor) {
+    state.resultFor = key;
+    state.resultHidden = false;
+  }
+  if (walkoverPanel(panel)) return;
+  // The last tile stays in view for a moment before the panel covers the table.
+  const show = res && !state.resultHidden && Date.now() >= state.resultAt;
+  panel.hidden = !show;
+  $("[data-show-result]").hidden = !(res && state.resultHidden);
+  if (!show) {
+    render(nothing, panel);
+    return;
+  }
+  const rules = s.room.rules || {};
+  const m = s.match;
+  let headline;
+  if (m?.over) {
+    headline = m.winner === null || m.winner === undefined ? t("The match is over.") : t("%(name)s won the match!", { name: sideName(m.winner) });
+  } else if (res.winner === null || res.winner === undefined) {
+    headline = t("Round drawn: nobody scores.");
+  } else {
+    headline = t("%(name)s won the round", { name: sideName(res.winner) });
+  }
+  const hands = s.seats.map((seat) => {
+    const tiles = res.hands?.[seat.index] ?? [];
+    const shown = tiles.length
+      ? unsafeHTML(tiles.map((tile) => tileSVG(tile, { className: "mini" })).join(""))
+      : html`<span class="out">${t("no tiles left")}</span>`;
+    return html`<li><span class="who">${seatName(seat.index)}</span><span class="reveal">${shown}</span><span class="pips">${pipsText(res.pips?.[seat.index] ?? 0)}</span></li>`;
+  });
+  const points = (res.points ?? []).map((p, side) => html`<li><span>${sideName(side)}</span><strong>+${p}</strong></li>`);
+  render(
+    html`<div class="result-card" role="dialog" aria-labelledby="result-title">
+    <h2 id="result-title">${headline}</h2>
+    <p class="reason">${res.reason === "domino" ? t("Domino!") : t("Blocked game")}</p>
+    <ul class="reveal-list">${hands}</ul>
+    <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
+    <ul class="points">${points}</ul>
+    ${ratingLines()}${replayLink()}
+    <div class="row result-actions">${resultButtons()}</div>
+  </div>`,
+    panel,
+  );
+  tickCountdowns();
+}
+
+// A finished rated match: each player's rating before and after, and the XP.
+function ratingLines() {
+  const m = snap().match;
+  const changes = m?.over ? m.rating ?? [] : [];
+  if (!changes.length) return nothing;
+  const rows = changes.map((c) => html`<li><span>${seatName(c.seat)}</span><span>${t("Rating %(before)s → %(after)s, +%(xp)s XP", c)}</span></li>`);
+  return html`<ul class="rating-changes" data-rating-changes>${rows}</ul>`;
+}
+
+// The finished round's replay page (every hand face up, step by step).
+function replayLink() {
+  const s = snap();
+  if (!s.round?.over) return nothing;
+  const url = `/r/${encodeURIComponent(s.room.code)}/rounds/${s.round.number}/?match=${s.match?.number ?? ""}`;
+  return html`<p class="replay-link"><a href=${url} data-replay-link>${t("Watch the replay of this round")}</a></p>`;
+}
+
+function pipsText(n) {
+  return n === 1 ? t("1 pip") : t("%(n)s pips", { n });
+}
+
+function explain(res, rules) {
+  const lines = [];
+  const sides = sideCount();
+  const pips = res.pips ?? [];
+  if (res.reason === "domino" && res.last_player !== null && res.last_player !== undefined) {
+    lines.push(t("%(name)s played their last tile.", { name: seatName(res.last_player) }));
+  } else if (res.reason === "blocked") {
+    lines.push(t("Nobody could play: the lowest sum wins."));
+    const counted = res.counted ?? [];
+    if (counted.length) {
+      lines.push(counted.map((c, side) => `${sideName(side)}: ${c}`).join(" · "));
+      const low = Math.min(...counted);
+      if (counted.filter((c) => c === low).length > 1) {
+        lines.push(
+          {
+            last_player_loses: t("Tie: the side that placed the last tile loses."),
+            draw: t("Tie: nobody scores."),
+            opener_wins: t("Tie: the side that opened the round wins."),
+            tiebreak: t("Tie: broken by picking face-down tiles."),
+          }[rules.blocked_tie] || "",
+        );
+      }
+    }
+  }
+  const w = res.winner;
+  if (w === null || w === undefined) return lines.filter(Boolean);
+  const seatsOf = (side) => sideSeats(side).filter((i) => i < pips.length);
+  const all = [...Array(pips.length).keys()];
+  const terms = (list) => list.map((i) => `${pips[i]} (${seatName(i)})`).join(" + ");
+  const pts = res.points?.[w] ?? 0;
+  if (rules.scoring === "series") {
+    lines.push(t("The round winner scores 1 point."));
+  } else if (rules.scoring === "goat") {
+    lines.push(t("Penalty scoring: every other side scores the pips left in its own hands."));
+  } else if (res.reason === "blocked" && rules.blocked_points === "difference") {
+    const other = (res.counted ?? []).find((_, side) => side !== w) ?? 0;
+    lines.push(t("%(name)s scores the difference: %(a)s − %(b)s = %(n)s", { name: sideName(w), a: other, b: res.counted?.[w] ?? 0, n: pts }));
+  } else if (rules.scoring === "all_hands") {
+    lines.push(t("%(name)s scores the pips left in every hand: %(terms)s = %(n)s", { name: sideName(w), terms: terms(all), n: pts }));
+  } else {
+    const opp = all.filter((i) => !seatsOf(w).includes(i));
+    lines.push(t("%(name)s scores the pips left in the opponents' hands: %(terms)s = %(n)s", { name: sideName(w), terms: terms(opp), n: pts }));
+  }
+  if (sides > 2) lines.push("");
+  return lines.filter(Boolean);
+}
+
+function resultButtons() {
+  const s = snap();
+  const rules = s.room.rules || {};
+  const b = [];
+  const host = s.you?.is_host;
+  if (s.match?.over && rules.goal === "single") {
+    b.push(...duelButtons()); // both players accept; alone: against the computer
+  } else if (s.match?.over) {
+    if (host) b.push(actionButton("new_match", t("New match"), "primary"));
+    else b.push(hint(t("Waiting for the host to start a new match.")));
+    b.push(...aloneButton());
+  } else if (s.room.status === "between_rounds") {
+    if (rules.next_round === "all_ready") {
+      const me = s.seats[mySeat()];
+      if (me && me.kind === "human" && !me.ready) b.push(actionButton("ready", t("Ready"), "primary"));
+      else b.push(hint(t("Waiting for everyone to be ready…")));
+      b.push(readyCountdown()); // arena: confirm within 60 s or lose by W.O.
+    } else if (host) {
+      b.push(actionButton("next_round", t("Next round"), "primary"));
+    } else {
+      b.push(hint(t("Waiting for the host to deal the next round.")));
+    }
+  }
+  b.push(actionButton("hide_result", t("See the table"), "ghost"));
+  return b;
+}
+
+// --- the duelo's next game and the arena's deadline ----------------------------
+
+function duelButtons() {
+  const s = snap();
+  const me = s.seats[mySeat()];
+  const other = s.seats.find((x) => x.index !== mySeat());
+  const b = [];
+  if (me?.kind === "human") {
+    if (!me.ready) b.push(actionButton("new_match", t("New match"), "primary"));
+    else if (other?.kind === "human") b.push(html`<p class="hint" data-pending>${t("Waiting for %(name)s to accept…", { name: seatName(other.index) })}</p>`);
+    if (other?.kind === "human" && other.ready && !me.ready) {
+      b.push(html`<p class="hint" data-pending>${t("%(name)s wants a new game.", { name: seatName(other.index) })}</p>`);
+    }
+  }
+  b.push(...aloneButton());
+  return b;
+}
+
+// While the second seat is free the creator may restart alone against the computer.
+function aloneButton() {
+  const s = snap();
+  const other = s.seats.length === 2 && mySeat() !== null ? s.seats[1 - mySeat()] : null;
+  if (!s.you?.is_host || other?.kind !== "empty" || s.room.status === "playing") return [];
+  return [actionButton("restart_alone", t("Play against the computer"))];
+}
+
+// The countdown's text is kept by tickCountdowns (the template leaves it empty).
+function readyCountdown() {
+  const r = snap().round;
+  if (r?.due_kind !== "walkover" || !r.deadline) return nothing;
+  return html`<p class="countdown" data-deadline=${r.deadline}></p>`;
+}
+
+function countdownText(deadline) {
+  const left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+  return t("Confirm within %(n)s s, or lose the series by walkover (W.O.).", { n: left });
+}
+
+export function tickCountdowns() {
+  for (const el of page.root.querySelectorAll("[data-deadline]")) el.textContent = countdownText(el.dataset.deadline);
+}
+
+// A series ended by walkover (W.O.): said so, with what comes next.
+function walkoverPanel(panel) {
+  const m = snap().match;
+  if (!m?.over || m.ended_by !== "walkover") return false;
+  const key = `wo:${m.number}`;
+  if (state.resultFor !== key) {
+    state.resultFor = key;
+    state.resultHidden = false;
+  }
+  panel.hidden = state.resultHidden;
+  $("[data-show-result]").hidden = !state.resultHidden;
+  const headline =
+    m.winner === null || m.winner === undefined
+      ? t("The series ended by walkover (W.O.).")
+      : t("%(name)s wins the series by walkover (W.O.).", { name: sideName(m.winner) });
+  render(
+    html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-walkover>
+    <h2 id="result-title">${headline}</h2><p class="reason">${t("Walkover")}</p>
+    <div class="row result-actions">${resultButtons()}</div></div>`,
+    panel,
+  );
+  tickCountdowns();
+  return true;
+}
+
+// --- the title's extras ------------------------------------------------------
+
+export function renderTitleExtras() {
+  const s = snap();
+  const watching = $("[data-watchers]");
+  if (watching) {
+    const n = s.room.watchers ?? 0;
+    watching.hidden = n < 1;
+    watching.textContent = n === 1 ? t("1 watching") : t("%(n)s watching", { n });
+  }
+  const rules = $("[data-rules-link]");
+  if (rules) rules.href = `/regras/${encodeURIComponent(s.room.preset)}/`;
+}
+
+// ---------------------------------------------------------------------------
+// Notices
+
+export function banner(text, kind = "warn") {
+  const el = $("[data-banner]");
+  el.hidden = !text;
+  el.className = `banner ${kind}`;
+  el.textContent = text || "";
+}
+
+let toastTimer;
+export function toast(text, kind = "info") {
+  const el = $("[data-toast]");
+  el.textContent = text;
+  el.className = `toast ${kind} show`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.remove("show"), 3500);
+}
+
+export function showReplaced() {
+  state.replaced = true;
+  $("[data-replaced]").hidden = false;
+  banner(null);
+}
