@@ -163,7 +163,8 @@ def postgres_problem(dsn: str) -> str | None:
         with psycopg.connect(dsn, connect_timeout=3):
             return None
     except Exception as exc:  # noqa: BLE001 - reported as the reason to skip
-        return f"PostgreSQL at {dsn} does not answer ({type(exc).__name__}: {exc})".strip()
+        reason = " ".join(str(exc).split())
+        return f"PostgreSQL at {dsn} does not answer ({type(exc).__name__}: {reason})"
 
 
 def redis_problem(url: str) -> str | None:
@@ -517,6 +518,7 @@ class Table:
         self.changed = asyncio.Event()
         self.tasks: list[asyncio.Task] = []
         self.servers: list[Daphne] = []
+        self.closing = False
 
     async def reader(self, sock: Sock) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -531,9 +533,10 @@ class Table:
         except Exception as exc:  # noqa: BLE001 - reported, the table stops
             sock.closed = f"client error {type(exc).__name__}"
         finally:
-            rcvd = sock.ws.close_rcvd
-            sock.closed = sock.closed or f"closed {rcvd.code if rcvd else 'abnormally'}"
-            self.stats.closed[sock.closed] += 1
+            code = getattr(sock.ws, "close_code", None)
+            sock.closed = sock.closed or f"closed {code if code is not None else 'abnormally'}"
+            if not self.closing:  # not our own close at the end
+                self.stats.closed[sock.closed] += 1
             if self.waiting is not None and not self.waiting[1].done():
                 self.waiting[1].set_result(("closed", perf()))
             self.changed.set()
@@ -542,6 +545,7 @@ class Table:
         raise NotImplementedError
 
     async def close(self) -> None:
+        self.closing = True
         for sock in self.socks:
             with contextlib.suppress(Exception):
                 await sock.ws.close()
@@ -1333,6 +1337,10 @@ class Bench:
             await asyncio.gather(*(t.close() for t in tables[i : i + 100]))
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def run_config(name: str, args: argparse.Namespace) -> list[Run]:
     raise_fd_limit()
     if name == "production":
@@ -1345,11 +1353,9 @@ def run_config(name: str, args: argparse.Namespace) -> list[Run]:
         cfg = embedded_config(args)
     bench = Bench(cfg, args)
 
-    def on_term(signum, frame):  # a kill of the bench still stops its servers
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGTERM, _interrupt)  # a kill of the bench still stops its servers
     started = time.monotonic()
+    interrupted = False
     try:
         prepare_storage(cfg)
         django_setup(cfg)
@@ -1365,9 +1371,15 @@ def run_config(name: str, args: argparse.Namespace) -> list[Run]:
                     await bench.settle(bench.daphnes, limit=20)
 
         asyncio.run(go())
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
+        # A second Ctrl-C must not cut the clean-up short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for daphne in bench.daphnes:
-            if not daphne.alive():
+            if not daphne.alive() and not interrupted:
                 say(f"  ! {daphne.name} died during the run:\n{daphne.tail()}")
         bench.stop_servers()
         bench.report_server_logs()
@@ -1456,6 +1468,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     runs: list[Run] = []
     if args.config == "all":
+        signal.signal(signal.SIGTERM, _interrupt)
         for name in ("embedded", "production"):
             with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
                 path = out.name
@@ -1463,9 +1476,15 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 child.wait()
             except KeyboardInterrupt:
-                child.send_signal(signal.SIGINT)
+                # The child got the same Ctrl-C (or gets this SIGTERM): it stops
+                # its servers; wait for it.
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                child.send_signal(signal.SIGTERM)
                 child.wait()
-                raise
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+                say("interrupted")
+                return 130
             try:
                 runs += [Run(**r) for r in json.loads(Path(path).read_text() or "[]")]
             except (OSError, ValueError):
