@@ -1,13 +1,12 @@
 // The lobby: the public room list, live over ws/lobby/, and the create form's
 // preset-dependent options.
 
+import { html, nothing, render } from "./lit.js";
 import { makeT, ready } from "./util.js";
 
 let t;
 let boot;
-
-const esc = (s) =>
-  String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+let drawn = false;
 
 function statusLabel(room) {
   if (room.paused) return t("paused");
@@ -21,20 +20,22 @@ function roomRow(room) {
   const clock = room.move_seconds ? t("%(n)s s a move", { n: room.move_seconds }) : t("no clock");
   const pips = Array.from({ length: room.seats }, (_, i) => {
     const kind = i < room.humans ? "human" : i < room.humans + room.bots ? "bot" : "free";
-    return `<span class="seat-pip ${kind}"></span>`;
-  }).join("");
+    return html`<span class="seat-pip ${kind}"></span>`;
+  });
   // "Assistir" on every row for logged-in people (site.md); "Sentar" while a seat is free.
-  const sit = full ? "" : `<a class="button small" href="${esc(room.url)}?sit=1" data-action="sit">${esc(t("Sit"))}</a>`;
-  const watch = loggedIn() ? `<a class="button small ghost" href="${esc(room.url)}" data-action="watch">${esc(t("Watch"))}</a>` : "";
-  const action = `<div class="row-actions">${sit}${watch}</div>`;
-  return `<li class="room-row" data-room="${esc(room.code)}">
-    <div class="room-main"><a class="room-name" href="${esc(room.url)}">${esc(room.name)}</a><span class="room-preset">${esc(preset)}</span>${room.rated ? `<span class="tag rated" data-rated title="${esc(t("Rated table: the match moves ratings and experience."))}">${esc(t("Competitive"))}</span>` : ""}</div>
+  const sit = full ? nothing : html`<a class="button small" href="${room.url}?sit=1" data-action="sit">${t("Sit")}</a>`;
+  const watch = loggedIn() ? html`<a class="button small ghost" href=${room.url} data-action="watch">${t("Watch")}</a>` : nothing;
+  const rated = room.rated
+    ? html`<span class="tag rated" data-rated title=${t("Rated table: the match moves ratings and experience.")}>${t("Competitive")}</span>`
+    : nothing;
+  return html`<li class="room-row" data-room=${room.code}>
+    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a><span class="room-preset">${preset}</span>${rated}</div>
     <div class="room-facts">
-      <span class="seats-taken" title="${esc(people)}"><span class="seat-pips" aria-hidden="true">${pips}</span>${esc(t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats }))} <span class="muted">(${esc(people)})</span></span>
-      <span>${esc(clock)}</span>
-      <span class="status status-${esc(room.status)}">${esc(statusLabel(room))}</span>
+      <span class="seats-taken" title=${people}><span class="seat-pips" aria-hidden="true">${pips}</span>${t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats })} <span class="muted">(${people})</span></span>
+      <span>${clock}</span>
+      <span class="status status-${room.status}">${statusLabel(room)}</span>
     </div>
-    ${action}
+    <div class="row-actions">${sit}${watch}</div>
   </li>`;
 }
 
@@ -43,9 +44,14 @@ const loggedIn = () => document.querySelector("[data-rooms]")?.hasAttribute("dat
 function renderRooms(rooms) {
   const box = document.querySelector("[data-rooms]");
   if (!box) return;
-  box.innerHTML = rooms.length
-    ? `<ul class="room-list">${rooms.map(roomRow).join("")}</ul>`
-    : `<p class="empty" data-empty="rooms">${esc(t("No open rooms right now."))}</p>`;
+  if (!drawn) box.replaceChildren(); // the server's rows (rooms/_room_rows.html) give way
+  drawn = true;
+  render(
+    rooms.length
+      ? html`<ul class="room-list">${rooms.map(roomRow)}</ul>`
+      : html`<p class="empty" data-empty="rooms">${t("No open rooms right now.")}</p>`,
+    box,
+  );
 }
 
 function connect(retries = 0) {

@@ -5,13 +5,11 @@
 // the boneyard's tiles are in none of them.
 
 import { chainSVG } from "./board.js";
-import { html, render as draw } from "./lit.js";
+import { html, keyed, nothing, render as draw, unsafeHTML } from "./lit.js";
 import { tileSVG } from "./tiles.js";
 import { makeT, ready } from "./util.js";
 
 const $ = (sel, el = document) => el.querySelector(sel);
-const esc = (s) =>
-  String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
 let boot;
 let t;
@@ -90,23 +88,28 @@ function render() {
 }
 
 function renderSeats(pos) {
-  for (const slot of root.querySelectorAll("[data-slot]")) slot.innerHTML = "";
-  pos.hands.forEach((hand, index) => {
-    const slot = $(`[data-slot="${slotOf(index)}"]`, root);
-    if (!slot) return;
-    const turn = pos.turn === index && !pos.result;
-    const moved = pos.log && pos.log.seat === index;
-    const tiles = hand.length
-      ? hand.map((tile) => `<span class="replay-tile" data-tile="${tile}" title="${tile}">${tileSVG(tile, { className: "mini" })}</span>`).join("")
-      : `<span class="out">${esc(t("no tiles left"))}</span>`;
-    const count = !hand.length ? "" : hand.length === 1 ? t("1 tile") : t("%(n)s tiles", { n: hand.length });
-    const label = `${seatName(index)}: ${hand.join(", ") || t("no tiles left")}`;
-    slot.innerHTML = `<section class="seat replay-seat${turn ? " is-turn" : ""}${moved ? " just-moved" : ""}" data-seat="${index}" aria-label="${esc(label)}">
+  const at = new Map(pos.hands.map((hand, index) => [slotOf(index), index]));
+  for (const slot of root.querySelectorAll("[data-slot]")) {
+    const index = at.get(slot.dataset.slot);
+    // A seat drawn afresh at each step, as before: "just moved" plays again.
+    draw(index === undefined ? nothing : keyed(step, seatView(pos, index)), slot);
+  }
+}
+
+function seatView(pos, index) {
+  const hand = pos.hands[index];
+  const turn = pos.turn === index && !pos.result;
+  const moved = pos.log && pos.log.seat === index;
+  const tiles = hand.length
+    ? hand.map((tile) => html`<span class="replay-tile" data-tile=${tile} title=${tile}>${unsafeHTML(tileSVG(tile, { className: "mini" }))}</span>`)
+    : html`<span class="out">${t("no tiles left")}</span>`;
+  const count = !hand.length ? "" : hand.length === 1 ? t("1 tile") : t("%(n)s tiles", { n: hand.length });
+  const label = `${seatName(index)}: ${hand.join(", ") || t("no tiles left")}`;
+  return html`<section class="seat replay-seat${turn ? " is-turn" : ""}${moved ? " just-moved" : ""}" data-seat=${index} aria-label=${label}>
       <div class="seat-body">
-        <div class="seat-name"><span class="name">${esc(seatName(index))}</span><span class="seat-count">${esc(count)}</span></div>
-        <div class="replay-hand" data-replay-hand="${index}">${tiles}</div>
+        <div class="seat-name"><span class="name">${seatName(index)}</span><span class="seat-count">${count}</span></div>
+        <div class="replay-hand" data-replay-hand=${index}>${tiles}</div>
       </div></section>`;
-  });
 }
 
 function renderBoard(pos) {
@@ -139,14 +142,14 @@ function stepText() {
 
 function renderLog() {
   const list = $("[data-log]", root);
-  list.innerHTML = positions()
+  const items = positions()
     .slice(1)
     .map((pos, i) => {
       const n = i + 1;
       const cls = n === step ? "latest" : n > step ? "future" : "";
-      return `<li class="${cls} kind-${esc(pos.log.type)}"><button type="button" class="log-step" data-goto="${n}"${n === step ? ' aria-current="step"' : ""}>${esc(describe(pos.log))}</button></li>`;
-    })
-    .join("");
+      return html`<li class="${cls} kind-${pos.log.type}"><button type="button" class="log-step" data-goto=${n} aria-current=${n === step ? "step" : nothing}>${describe(pos.log)}</button></li>`;
+    });
+  draw(items, list);
   const current = list.querySelector("[aria-current]");
   if (current) current.scrollIntoView({ block: "nearest" });
 }
@@ -156,12 +159,12 @@ function renderResult(pos) {
   const res = pos.result;
   box.hidden = !res;
   if (!res) {
-    box.innerHTML = "";
+    draw(nothing, box);
     return;
   }
   const headline = res.winner === null || res.winner === undefined ? t("Round drawn: nobody scores.") : t("%(name)s won the round", { name: sideName(res.winner) });
-  const points = (res.points ?? []).map((p, side) => `<li><span>${esc(sideName(side))}</span><strong>+${p}</strong></li>`).join("");
-  box.innerHTML = `<h3>${esc(headline)}</h3><p class="reason">${esc(res.reason === "domino" ? t("Domino!") : t("Blocked game"))}</p><ul class="points">${points}</ul>`;
+  const points = (res.points ?? []).map((p, side) => html`<li><span>${sideName(side)}</span><strong>+${p}</strong></li>`);
+  draw(html`<h3>${headline}</h3><p class="reason">${res.reason === "domino" ? t("Domino!") : t("Blocked game")}</p><ul class="points">${points}</ul>`, box);
 }
 
 // --- stepping -----------------------------------------------------------------
