@@ -84,15 +84,24 @@ def seats_of(room: Room) -> list[Seat]:
     return seats
 
 
-def touch(room: Room, now: datetime, *, lobby: bool = False, rnd: Round | None = None) -> None:
-    """Record a change of the room: version + 1, activity time, broadcast after commit."""
+def touch(
+    room: Room,
+    now: datetime,
+    *,
+    lobby: bool = False,
+    rnd: Round | None = None,
+    seats: Sequence[Seat] | None = None,
+) -> None:
+    """Record a change of the room: version + 1, activity time, broadcast after
+    commit. ``seats``: the room's seats as saved, when the caller holds them."""
     room.version += 1
     room.last_activity_at = now
     if lobby:  # every change of the seats tells the lobby: the rated marker follows them
         match = rnd.match if rnd is not None else None
-        room.rated = records_read.table_marker(seats=seats_of(room), match=match)
+        seats = seats_of(room) if seats is None else seats
+        room.rated = records_read.table_marker(seats=seats, match=match)
     room.save()
-    room_changed(room, lobby=lobby, round=rnd)
+    room_changed(room, lobby=lobby, round=rnd, seats=seats)
 
 
 # ---------------------------------------------------------------------- due times
@@ -320,7 +329,7 @@ def apply_locked(
         round_finished(room, rnd, seats, now)
     rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
     rnd.save()
-    touch(room, now, lobby=over, rnd=rnd)
+    touch(room, now, lobby=over, rnd=rnd, seats=None if over else seats)
     return move
 
 

@@ -1,8 +1,9 @@
 """After-commit side effects of a change to a room: tell, then schedule.
 
 `room_changed` is called by every service that changed a room, inside its
-transaction, after its last write. It builds the change once, while the rows
-are still locked (so the content is exactly the one of ``room.version``):
+transaction, after its last write. It copies the rows as they are (so the
+content is exactly the one of ``room.version``) and, after the commit, builds
+the change once, with no lock held:
 
 * the public state (`rooms.selectors.public_state`), which goes to the room
   group ``room.<CODE>`` with the seat owners' identities (for the consumers to
@@ -25,9 +26,11 @@ what was not scheduled).
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import hmac
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -56,34 +59,54 @@ def guest_key(token: str | None) -> str | None:
     return digest.hexdigest()[:32]
 
 
-def room_changed(room: Any, lobby: bool = False, round: Any = None) -> None:
-    """Build the change of ``room`` (now, inside the transaction) and register its
-    broadcast, the lobby's when the public list may change, and the scheduling of
-    ``round``'s due action for after commit.
+def room_changed(
+    room: Any, lobby: bool = False, round: Any = None, seats: Sequence[Any] | None = None
+) -> None:
+    """Register the change of ``room`` for after commit: its messages (built from
+    the rows as they are now), the lobby's when the public list may change, and
+    the scheduling of ``round``'s due action.
 
-    ``round`` is the room's current `games.Round` (looked up when not given).
+    ``round`` is the room's current `games.Round` (looked up when not given) and
+    ``seats`` its seats in index order (read when not given). Call it after the
+    last write: the rows are copied now, so the messages carry exactly the state
+    of ``room.version``; building them waits until after the commit, so no lock
+    is held meanwhile.
     """
+    from rooms.models import Seat
     from rooms.selectors import current_round
 
     rnd = round if round is not None else current_round(room)
-    messages = change_messages(room, rnd)
+    if seats is None:
+        seats = Seat.objects.filter(room_id=room.pk).order_by("index")
+    rows = _frozen(room), [copy.copy(seat) for seat in seats], _frozen(rnd)
     due = (rnd.pk, rnd.version, rnd.due_at, rnd.due_kind) if rnd is not None else None
 
     def after_commit() -> None:
-        _broadcast(messages, lobby)
+        _broadcast(change_messages(*rows), lobby)
         _schedule(due)
 
     transaction.on_commit(after_commit, robust=True)
 
 
-def change_messages(room: Any, rnd: Any) -> list[tuple[str, str, dict]]:
+def _frozen(row: Any) -> Any:
+    """A copy of a room or round row (and a round's match) as it is now: the
+    caller may go on changing its own objects in the same transaction."""
+    if row is None:
+        return None
+    frozen = copy.copy(row)
+    match = getattr(row, "_state", None) and row._state.fields_cache.get("match")
+    if match is not None:
+        frozen._state = copy.copy(row._state)
+        frozen._state.fields_cache = {**row._state.fields_cache, "match": copy.copy(match)}
+    return frozen
+
+
+def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str, str, dict]]:
     """The layer messages of one change: ``("send", channel, message)`` for each
     connected human seat's private part, then ``("group", group, message)`` for
     the public state."""
-    from rooms.models import Seat
     from rooms.selectors import private_part, public_state
 
-    seats = list(Seat.objects.filter(room_id=room.pk).order_by("index"))
     # Socket snapshots are in the site's default language whoever made the
     # change (an English page's request must not rename bots for everyone).
     with translation.override(settings.LANGUAGE_CODE):
@@ -135,6 +158,8 @@ def deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
+        loop = None
+    if loop is None:  # (outside the except: a failure is not chained to it)
         async_to_sync(_deliver)(layer, messages)
         return
     task = loop.create_task(_deliver(layer, messages))

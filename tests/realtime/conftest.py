@@ -174,7 +174,16 @@ class Player:
                 return msg
 
     async def nothing(self, timeout: float = 0.2) -> bool:
-        return await self.comm.receive_nothing(timeout=timeout)
+        """True when no frame but a watcher count (not part of the room's state:
+        it comes whenever someone opens or closes a watching socket) arrives."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (left := end - loop.time()) > 0:
+            if await self.comm.receive_nothing(timeout=left):
+                return True
+            if (await self.receive())["type"] != "watchers":
+                return False
+        return True
 
     async def close(self) -> None:
         await self.comm.disconnect()

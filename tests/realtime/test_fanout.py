@@ -111,7 +111,8 @@ async def test_sockets_compose_a_change_without_touching_the_database(
 async def _change_of(room) -> list:
     def build():
         fresh = type(room).objects.get(pk=room.pk)
-        return events.change_messages(fresh, current_round(fresh))
+        seats = list(Seat.objects.filter(room=fresh).order_by("index"))
+        return events.change_messages(fresh, seats, current_round(fresh))
 
     return await sync_to_async(build)()
 
