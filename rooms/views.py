@@ -191,7 +191,6 @@ def table_context(
     preset: str,
     visibility: str,
     snapshot: dict | None,
-    sample: bool = False,
 ) -> dict[str, Any]:
     """What templates/rooms/table.html needs. The first snapshot is rendered into
     the page so the table draws before the socket has connected."""
@@ -203,7 +202,6 @@ def table_context(
         "strings": page_strings.translated(page_strings.TABLE),
         "boot": {
             "code": code,
-            "sample": sample,
             "snapshot": snapshot,
             "errors": page_strings.error_messages(),
             "rule_errors": {field: str(text) for field, text in RULE_ERRORS.items()},

@@ -15,14 +15,21 @@ STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
 CALL = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
 
 
-def _script_strings(name: str) -> set[str]:
-    return set(CALL.findall((STATIC_JS / name).read_text()))
+def _script_strings(pattern: str) -> set[str]:
+    found: set[str] = set()
+    for path in STATIC_JS.glob(pattern):
+        found |= set(CALL.findall(path.read_text()))
+    return found
 
 
 @pytest.mark.parametrize(
     ("script", "listed"),
     [
         ("table.js", page_strings.TABLE),
+        ("table/*.js", page_strings.TABLE),
+        ("chat.js", page_strings.TABLE),
+        ("dnd.js", page_strings.TABLE),
+        ("board.js", page_strings.TABLE + page_strings.REPLAY),
         ("lobby.js", page_strings.LOBBY),
         ("replay.js", page_strings.TABLE + page_strings.REPLAY),
     ],
