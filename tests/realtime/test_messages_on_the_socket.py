@@ -90,16 +90,17 @@ async def test_malformed_messages_get_bad_message(live, django_user_model, frame
     assert await sync_to_async(_version)(room) == before
 
 
+def _duelo_for_two(users):
+    """A duelo of ana (host, seat 0) and bruno (seat 1)."""
+    ana = users.objects.create_user("ana", password="x")
+    bruno = users.objects.create_user("bruno", password="x")
+    room = services.room_create(user=ana, name="Duelo", preset="duelo")
+    services.seat_take(room=room, index=1, user=bruno)
+    return room, ana, bruno
+
+
 async def test_host_commands_need_the_host(live, django_user_model):
-    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
-    bruno = await sync_to_async(django_user_model.objects.create_user)("bruno", password="x")
-
-    def room_for_two():
-        room = services.room_create(user=ana, name="Duelo", preset="duelo")
-        services.seat_take(room=room, index=1, user=bruno)
-        return room
-
-    room = await sync_to_async(room_for_two)()
+    room, ana, bruno = await sync_to_async(_duelo_for_two)(django_user_model)
     guest = await Player.table(room.code, await sync_to_async(session_cookie)(bruno))
     await _refused(guest, room, {"type": "start"}, "not_host")
     await _refused(guest, room, {"type": "pause"}, "not_host")
@@ -122,15 +123,7 @@ async def test_an_anonymous_socket_cannot_watch_a_public_room(live, django_user_
 
 
 async def test_a_lower_case_code_joins_the_same_table_and_gets_its_changes(live, django_user_model):
-    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
-    bruno = await sync_to_async(django_user_model.objects.create_user)("bruno", password="x")
-
-    def room_for_two():
-        room = services.room_create(user=ana, name="Duelo", preset="duelo")
-        services.seat_take(room=room, index=1, user=bruno)
-        return room
-
-    room = await sync_to_async(room_for_two)()
+    room, ana, bruno = await sync_to_async(_duelo_for_two)(django_user_model)
     host = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
     guest = await Player.table(room.code.lower(), await sync_to_async(session_cookie)(bruno))
     assert guest.state["you"]["seat"] == 1
