@@ -38,15 +38,21 @@ async def _seat_channels(room) -> dict[int, str]:
     return dict(await sync_to_async(lambda: list(rows.values_list("index", "channel_name")))())
 
 
+async def _solo_table_and_a_watcher(users):
+    """ana at a parceria table with three bots, and bia watching."""
+    ana = await sync_to_async(users.objects.create_user)("ana", password="x")
+    bia = await sync_to_async(users.objects.create_user)("bia", password="x")
+    room = await sync_to_async(solo_room)(ana)
+    player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    watcher = await Player.table(room.code, await sync_to_async(session_cookie)(bia))
+    return room, player, watcher
+
+
 async def test_no_hand_travels_through_the_room_group_and_each_part_reaches_its_own_seat(
     live, django_user_model, monkeypatch
 ):
     spy = LayerSpy(monkeypatch)
-    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
-    bia = await sync_to_async(django_user_model.objects.create_user)("bia", password="x")
-    room = await sync_to_async(solo_room)(ana)
-    player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
-    watcher = await Player.table(room.code, await sync_to_async(session_cookie)(bia))
+    room, player, watcher = await _solo_table_and_a_watcher(django_user_model)
     await player.send({"type": "start", "ref": "go"})
     await _play_until_match_over(player)
     channels = await _seat_channels(room)
@@ -79,11 +85,7 @@ async def test_no_hand_travels_through_the_room_group_and_each_part_reaches_its_
 async def test_sockets_compose_a_change_without_touching_the_database(
     live, django_user_model, monkeypatch
 ):
-    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
-    bia = await sync_to_async(django_user_model.objects.create_user)("bia", password="x")
-    room = await sync_to_async(solo_room)(ana)
-    player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
-    watcher = await Player.table(room.code, await sync_to_async(session_cookie)(bia))
+    room, player, watcher = await _solo_table_and_a_watcher(django_user_model)
     await player.send({"type": "start", "ref": "go"})
     state = await player.until(my_turn, timeout=10)
     await watcher.until(lambda s: s["version"] >= state["version"])
