@@ -22,6 +22,9 @@ in-memory layer there is only one process, which repairs its seats at start-up
   nor less than a TTL after a permanent marker (``domino:alive:epoch``, the Redis
   time the sweeper first found it missing) was set; by then every live process
   has beaten again. When Redis does not answer, nobody is judged dead either.
+* A process whose beat finds its own key gone (Redis restarted or flushed, or
+  the process stalled for a TTL) calls the ``on_redis_lost`` hooks: its sockets'
+  groups may be gone too, so ``rooms.socket_guard`` asks them to reconnect.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -136,17 +139,31 @@ def dead_processes(prefixes: Iterable[str]) -> set[str]:
 # ------------------------------------------------------------------ the server side
 
 
+#: Coroutine functions called when a beat finds this process's own key gone
+#: although an earlier beat set it: Redis lost its keys (restarted without
+#: persistence, flushed) or the process stalled for a TTL. The groups of its
+#: sockets may be gone with them (rooms.socket_guard closes the sockets so that
+#: they reconnect and join again).
+on_redis_lost: list[Callable[[], Awaitable[None]]] = []
+
+
 async def beat() -> str | None:
     """Say once that this process is alive; returns the prefix it beat for."""
+    prefix, _had_key = await _beat()
+    return prefix
+
+
+async def _beat() -> tuple[str | None, bool]:
+    """``(prefix, whether the key was still there)``; one ``SET ... GET``."""
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
     prefix = getattr(layer, "client_prefix", None)
     if not prefix or not hasattr(layer, "connection"):
-        return None
+        return None, False
     ttl_ms = max(1, int(ttl_seconds() * 1000))
-    await layer.connection(0).set(KEY.format(prefix), "1", px=ttl_ms)
-    return prefix
+    previous = await layer.connection(0).set(KEY.format(prefix), "1", px=ttl_ms, get=True)
+    return prefix, previous is not None
 
 
 class Heartbeat:
@@ -158,6 +175,8 @@ class Heartbeat:
         self._task: asyncio.Task | None = None
         self._first: asyncio.Task | None = None
         self.beats = 0  # how many beats succeeded (tests look at it)
+        self.losses = 0  # beats that found the key gone (Redis lost its keys)
+        self._explained = False
 
     @property
     def started(self) -> bool:
@@ -182,6 +201,11 @@ class Heartbeat:
         except TimeoutError:
             log.warning("the first heartbeat is late; serving anyway")
 
+    def layer_failed(self) -> None:
+        """A call to Redis failed and the sockets were already asked to reconnect:
+        the next beat finding the key gone is that same failure, not news."""
+        self._explained = True
+
     async def stop(self) -> None:
         tasks = [t for t in (self._first, self._task) if t is not None]
         self._first = self._task = None
@@ -196,14 +220,25 @@ class Heartbeat:
 
     async def _beat(self) -> bool:
         try:
-            if await beat() is not None:
-                self.beats += 1
-                return True
+            prefix, had_key = await _beat()
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the next beat tries again
             log.warning("heartbeat failed", exc_info=True)
-        return False
+            return False
+        if prefix is None:
+            return False
+        lost = self.beats > 0 and not had_key and not self._explained
+        self._explained = False
+        self.beats += 1
+        if lost:
+            self.losses += 1
+            for hook in list(on_redis_lost):
+                try:
+                    await hook()
+                except Exception:  # noqa: BLE001 - one hook must not stop the beat
+                    log.exception("on_redis_lost hook %r failed", hook)
+        return True
 
     async def _run(self) -> None:
         if self._first is not None:

@@ -44,6 +44,7 @@ from rooms.messages import (
     parse_message,
 )
 from rooms.selectors import compose_state
+from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
 log = logging.getLogger(__name__)
 
@@ -274,8 +275,10 @@ def _db(func):
 # ----------------------------------------------------------------- consumers
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
     """``ws/rooms/<code>/``: one socket per open table page."""
+
+    released = False  # its seat and watcher row were let go (disconnect)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -307,6 +310,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Subscribe before reading, so no change falls between snapshot and group.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        track(self)  # told to reconnect if the channel layer loses its groups
         outcome, snapshot, index, replaced = await _db(open_socket)(self.viewer)
         if outcome != "ok":
             code = CLOSE_NOT_FOUND if outcome == "not_found" else CLOSE_FORBIDDEN
@@ -318,7 +322,22 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._send_snapshot(snapshot)
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        untrack(self)
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except LAYER_ERRORS:  # Redis is down: its groups go with it, the seat still goes
+            pass
+        await self._release()
+
+    async def layer_failed(self) -> None:
+        """The channel layer failed and the socket was closed (rooms.socket_guard)."""
+        await self._release()
+
+    async def _release(self) -> None:
+        """Let go of the seat and the watcher row (once): the socket is closed."""
+        if self.released or not hasattr(self, "viewer"):
+            return
+        self.released = True
         if self.watching:
             self.watching = False
             try:
@@ -507,7 +526,7 @@ class NoSuchSocket(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_NOT_FOUND)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
     """``ws/lobby/``: the live list of public rooms."""
 
     async def connect(self) -> None:
@@ -515,10 +534,15 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         self.limiter = RateLimiter()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
+        track(self)
         await self._send_rooms()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        untrack(self)
+        try:
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        except LAYER_ERRORS:
+            pass
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if self.limiter.hit() == "flood":

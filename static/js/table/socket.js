@@ -48,7 +48,10 @@ function connect() {
       banner(t("This room is closed or you may not enter it."), "error");
       return;
     }
-    const delay = Math.min(1000 * 2 ** state.retries, 10000);
+    // Exponential backoff with jitter: after a restart every page reconnects,
+    // and a random half of each step spreads them out (0.5-1 s, 1-2 s, ... 5-10 s).
+    const step = Math.min(1000 * 2 ** state.retries, 10000);
+    const delay = step / 2 + Math.random() * (step / 2);
     state.retries += 1;
     banner(t("Connection lost. Reconnecting…"), "warn");
     setTimeout(connect, delay);

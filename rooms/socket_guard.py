@@ -1,0 +1,114 @@
+"""Sockets when the Redis channel layer fails (Redis restarted, flushed, unreachable).
+
+A restarted Redis without persistence has lost every group: a socket that
+survived the restart would still be open but deaf (nothing sent to its room's
+group reaches it), and a socket whose layer call failed would crash with a
+traceback (Daphne closes it with 1011). Neither is acceptable, so:
+
+* a consumer whose channel-layer call fails (``LAYER_ERRORS``) closes its socket
+  with 4012 ("reconnect": the page reconnects with its backoff; RFC 6455's 1012
+  is not a code a server may send through Daphne) instead of crashing, and frees
+  its seat through the usual service;
+* and every other socket of the process is closed the same way, because their
+  group memberships may be gone too (``reconnect_everyone``);
+* the process's heartbeat (``domino_site.liveness``) notices a Redis that lost
+  its keys without any call failing (a restart between two reads, a flush):
+  its own key was missing when it beat again, and it calls
+  ``reconnect_everyone`` as well (``liveness.on_redis_lost``).
+
+Reconnecting re-runs everything a socket needs (group, seat, snapshot), so the
+table goes on with the state the database holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from typing import Any
+
+from domino_site import liveness
+
+log = logging.getLogger(__name__)
+
+CLOSE_RECONNECT = 4012  # come back (the page reconnects on any code but 4001/4003/4004)
+
+try:  # the Redis layer's errors (redis-py is there whenever channels-redis is)
+    from redis.exceptions import ConnectionError as _RedisConnectionError
+    from redis.exceptions import TimeoutError as _RedisTimeoutError
+
+    LAYER_ERRORS: tuple[type[BaseException], ...] = (_RedisConnectionError, _RedisTimeoutError)
+except ImportError:  # pragma: no cover - the in-memory layer does not fail this way
+    LAYER_ERRORS = ()
+
+#: The open sockets of this process (table and lobby consumers).
+_live: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def track(consumer: Any) -> None:
+    _live.add(consumer)
+
+
+def untrack(consumer: Any) -> None:
+    _live.discard(consumer)
+
+
+def live_sockets() -> int:
+    return len(_live)
+
+
+async def reconnect_everyone(reason: str) -> int:
+    """Close every open socket of this process with 4012 so that each comes back
+    (and joins its groups again); returns how many were told."""
+    told = 0
+    for consumer in list(_live):
+        if getattr(consumer, "closing_for_layer", False):
+            continue
+        consumer.closing_for_layer = True
+        untrack(consumer)
+        try:
+            await consumer.close(code=CLOSE_RECONNECT)
+            told += 1
+        except Exception:  # noqa: BLE001 - already gone: nothing to tell
+            pass
+    if told:
+        log.warning("channel layer %s: %d sockets asked to reconnect", reason, told)
+    return told
+
+
+class LayerGuard:
+    """Mixin for the consumers (before ``AsyncJsonWebsocketConsumer``): a failing
+    channel layer closes the socket with 4012 instead of crashing the consumer,
+    runs ``layer_failed()`` (the consumer's own clean-up, e.g. its seat) and asks
+    every other socket of the process to reconnect."""
+
+    closing_for_layer = False
+
+    async def __call__(self, scope, receive, send):
+        try:
+            return await super().__call__(scope, receive, send)
+        except LAYER_ERRORS as exc:
+            first = not self.closing_for_layer
+            self.closing_for_layer = True
+            untrack(self)
+            if first:
+                log.warning("channel layer failed (%s: %s): socket closed", type(exc).__name__, exc)
+            try:
+                await send({"type": "websocket.close", "code": CLOSE_RECONNECT})
+            except Exception:  # noqa: BLE001 - the client is gone already
+                pass
+            try:
+                await self.layer_failed()
+            except Exception:  # noqa: BLE001 - the sweeper repairs what is left
+                log.warning("clean-up after a channel-layer failure failed", exc_info=True)
+            liveness.heartbeat.layer_failed()  # the key it may find gone: this failure
+            await reconnect_everyone("failed")
+
+    async def layer_failed(self) -> None:
+        """What this socket leaves behind when the layer fails (nothing by default)."""
+
+
+async def _on_redis_lost() -> None:
+    await reconnect_everyone("lost its keys (Redis restarted or flushed)")
+
+
+liveness.on_redis_lost.append(_on_redis_lost)
