@@ -7,7 +7,7 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from django.db.backends.signals import connection_created
+from django.db.backends.utils import CursorWrapper
 
 from rooms import consumers, events
 from rooms.models import Seat
@@ -145,17 +145,16 @@ class SocketQueries:
         self.by: dict[str, int] = {}
         local = threading.local()
 
-        def count(execute, sql, params, many, context):
+        real_execute = CursorWrapper.execute
+
+        def count(cursor, sql, params=None):
             name = getattr(local, "name", None)
             if name is not None:
                 self.by[name] = self.by.get(name, 0) + 1
-            return execute(sql, params, many, context)
+            return real_execute(cursor, sql, params)
 
-        def attach(sender, connection, **kwargs):
-            if count not in connection.execute_wrappers:
-                connection.execute_wrappers.append(count)
-
-        connection_created.connect(attach, weak=False, dispatch_uid="socket-queries")
+        # On the class: connections are kept per thread, made before the count began.
+        monkeypatch.setattr(CursorWrapper, "execute", count)
         real_db = consumers._db
 
         def counted(func):
@@ -173,9 +172,6 @@ class SocketQueries:
     def take(self) -> dict[str, int]:
         taken, self.by = self.by, {}
         return taken
-
-    def stop(self) -> None:
-        connection_created.disconnect(dispatch_uid="socket-queries")
 
 
 def _duelo(user):
@@ -206,20 +202,17 @@ async def test_queries_per_move_end_to_end_do_not_grow_with_the_sockets_or_the_m
     await players[0].send({"type": "start", "ref": "go"})
     counter = SocketQueries(monkeypatch)
     per_move = []
-    try:
-        for _ in range(12):
-            states = [await p.until(lambda s: s["round"] is not None) for p in players]
-            mover = next((p for p, s in zip(players, states, strict=True) if my_turn(s)), None)
-            if mover is None:
-                break  # the round ended
-            counter.take()
-            version = mover.state["version"]
-            await mover.send({**first_legal(mover.state), "version": version})
-            for socket in sockets:
-                await socket.until(lambda s, v=version: s["version"] > v)
-            per_move.append(counter.take())
-    finally:
-        counter.stop()
+    for _ in range(12):
+        states = [await p.until(lambda s: s["round"] is not None) for p in players]
+        mover = next((p for p, s in zip(players, states, strict=True) if my_turn(s)), None)
+        if mover is None:
+            break  # the round ended
+        counter.take()
+        version = mover.state["version"]
+        await mover.send({**first_legal(mover.state), "version": version})
+        for socket in sockets:
+            await socket.until(lambda s, v=version: s["version"] > v)
+        per_move.append(counter.take())
     assert len(per_move) >= 6
     print(f"\nqueries per move, end to end (2 players + 2 watchers): {per_move}")
     assert all(m.get("read_snapshot", 0) == 0 for m in per_move), "no socket re-reads"
