@@ -117,9 +117,13 @@ def main() -> None:
     our_rate = totals["ours"][0] / totals["ours"][1]
     their_rate = totals["theirs"][0] / totals["theirs"][1]
     print("Random full parceria rounds (4 seats in pairs, 7 tiles, no boneyard)")
-    print(f"  this engine      : {our_rate:10.0f} rounds/s  (slices: median {statistics.median(ours):.0f})")
-    print(f"  dominoes {dominoes.__version__ if hasattr(dominoes, '__version__') else '6.x':7s}: "
-          f"{their_rate:10.0f} rounds/s  (slices: median {statistics.median(theirs):.0f})")
+    print(
+        f"  this engine      : {our_rate:10.0f} rounds/s  (slices: median {statistics.median(ours):.0f})"
+    )
+    print(
+        f"  dominoes {dominoes.__version__ if hasattr(dominoes, '__version__') else '6.x':7s}: "
+        f"{their_rate:10.0f} rounds/s  (slices: median {statistics.median(theirs):.0f})"
+    )
     print(f"  ratio            : {our_rate / their_rate:10.2f}x  (target >= 3x)")
     print(f"  legal_actions + apply: {per_action_microseconds(300, rng):6.2f} µs per action")
     print(f"  clone()              : {clone_microseconds(20000, rng):6.2f} µs")

@@ -240,7 +240,10 @@ if REDIS_URL:
 else:
     # Works only inside one server process (and only from its event loop).
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "domino_site.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 300}}
+        "default": {
+            "BACKEND": "domino_site.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": 300},
+        }
     }
 
 # Redis layer only (several Daphnes): every web process refreshes a Redis key

@@ -42,7 +42,9 @@ def build(
             visibility="private",
         )
         for index in range(1, 4):
-            services.seat_take(room=room, index=index, guest_token=tokens[index], name=f"P{index + 1}")
+            services.seat_take(
+                room=room, index=index, guest_token=tokens[index], name=f"P{index + 1}"
+            )
         seats = games.seats_of(room)
         services.match_start(room=room, actor=seats[0])
         played = 0

@@ -47,7 +47,9 @@ def test_focus_and_keyboard_place_survive_a_snapshot(
     )
     expect(me.locator('[data-seat="1"] .dot')).to_have_class("dot on")
     # The same element, still in the page, still focused.
-    assert me.evaluate("() => window.__kept.isConnected && document.activeElement === window.__kept")
+    assert me.evaluate(
+        "() => window.__kept.isConnected && document.activeElement === window.__kept"
+    )
     me.keyboard.press("ArrowRight")
     assert me.evaluate("() => document.activeElement.dataset.tile") == tiles[2]
     for context in contexts:

@@ -22,7 +22,9 @@ def current(room: Room) -> Round:
     return Round.objects.filter(room=room).select_related("match").order_by("-id").first()
 
 
-def room_with_bots(user, now: datetime, preset: str = "parceria", level: str = "easy", **kw) -> Room:
+def room_with_bots(
+    user, now: datetime, preset: str = "parceria", level: str = "easy", **kw
+) -> Room:
     """A room of ``preset`` whose creator (seat 0) is ``user`` and every other seat a bot."""
     room = services.room_create(
         user=user, name="Mesa", preset=preset, options=kw.pop("options", {}), now=now, **kw

@@ -22,7 +22,9 @@ def played(make_user, clock):
     return fresh(room)
 
 
-@pytest.mark.parametrize("model", ["rooms/room", "rooms/seat", "games/match", "games/round", "games/move"])
+@pytest.mark.parametrize(
+    "model", ["rooms/room", "rooms/seat", "games/match", "games/round", "games/move"]
+)
 def test_changelists_with_filters_and_search(admin_client, played, model):
     url = f"/admin/{model}/"
     assert admin_client.get(url).status_code == 200

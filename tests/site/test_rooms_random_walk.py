@@ -79,7 +79,9 @@ def test_random_walk_keeps_the_room_consistent(make_user, clock, seed):
         elif choice == 1 and mine:
             services.seat_leave(room=r, index=mine.index, actor=mine, now=clock())
         elif choice == 2 and host():
-            services.bot_add(room=r, actor=host(), index=rng.randrange(n), level="easy", now=clock())
+            services.bot_add(
+                room=r, actor=host(), index=rng.randrange(n), level="easy", now=clock()
+            )
         elif choice == 3 and host():
             services.bot_remove(room=r, actor=host(), index=rng.randrange(n), now=clock())
         elif choice == 4 and host():
@@ -116,7 +118,9 @@ def test_random_walk_keeps_the_room_consistent(make_user, clock, seed):
             if humans and rng.random() < 0.8:
                 i = humans[0]
                 action = rng.choice(rnd.engine().legal_actions(i)).to_dict()
-                games.action_apply(room=r, seat_index=i, action=action, version=r.version, now=clock())
+                games.action_apply(
+                    room=r, seat_index=i, action=action, version=r.version, now=clock()
+                )
             elif rnd.due_at is not None:
                 clock.now = max(clock.now, rnd.due_at)
                 games.round_due_fire(round_id=rnd.pk, version=rnd.version, now=clock())

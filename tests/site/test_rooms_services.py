@@ -106,9 +106,7 @@ def test_sitting_on_an_empty_seat_takes_it_and_a_taken_seat_is_refused(make_user
     room, _, bruno = two_humans(make_user, clock())
     assert bruno.user.username == "bruno" and bruno.kind == "human"
     refused("seat_taken", services.seat_take, room=room, index=1, user=make_user("carla"))
-    guest_refused = refused(
-        "bad_message", services.seat_take, room=room, index=1, guest_token="g"
-    )
+    guest_refused = refused("bad_message", services.seat_take, room=room, index=1, guest_token="g")
     assert guest_refused.reason == "login_required"
 
 
@@ -121,7 +119,13 @@ def test_the_invite_gives_the_second_seat_then_the_same_seat_then_room_full(make
     again = services.seat_take_by_invite(token=room.invite_token, guest_token="guest-1")
     assert again.pk == first.pk
     refused("room_full", services.seat_take_by_invite, token=room.invite_token, guest_token="g2")
-    refused("bad_message", services.seat_take_by_invite, reason="not_found", token="nope", guest_token="g")
+    refused(
+        "bad_message",
+        services.seat_take_by_invite,
+        reason="not_found",
+        token="nope",
+        guest_token="g",
+    )
 
 
 def test_moving_to_another_seat_between_rounds_frees_the_old_one(make_user, clock):
@@ -135,7 +139,15 @@ def test_moving_to_another_seat_between_rounds_frees_the_old_one(make_user, cloc
 def test_bots_are_added_removed_and_relevelled_by_the_host_only(make_user, clock):
     room, ana, bruno = two_humans(make_user, clock(), preset="parceria")
     refused("not_host", services.bot_add, room=room, actor=bruno, index=2, level="easy")
-    refused("bad_message", services.bot_add, reason="bad_level", room=room, actor=ana, index=2, level="genius")
+    refused(
+        "bad_message",
+        services.bot_add,
+        reason="bad_level",
+        room=room,
+        actor=ana,
+        index=2,
+        level="genius",
+    )
     refused("seat_taken", services.bot_add, room=room, actor=ana, index=1, level="easy")
     bot = services.bot_add(room=room, actor=ana, index=2, level="easy")
     assert bot.kind == "bot" and bot.bot_level == "easy"
@@ -205,9 +217,7 @@ def test_host_remove_bot_during_a_round_frees_the_seat_at_the_result(make_user, 
     assert seat(room, 1).kind == "bot"
 
 
-def test_leaving_during_a_round_leaves_a_bot_with_the_same_tiles_until_the_result(
-    make_user, clock
-):
+def test_leaving_during_a_round_leaves_a_bot_with_the_same_tiles_until_the_result(make_user, clock):
     room, ana, bruno = two_humans(make_user, clock(), preset="parceria")
     services.bot_add(room=room, actor=ana, index=2, level="easy")
     services.bot_add(room=room, actor=ana, index=3, level="easy")
@@ -471,7 +481,14 @@ def test_settings_between_rounds_only(make_user, clock):
     room = fresh(room)
     assert room.move_seconds == 30 and room.ruleset.target == 150
     services.match_start(room=room, actor=ana, now=clock())
-    refused("bad_message", services.room_settings, reason="wrong_phase", room=room, actor=ana, move_seconds=10)
+    refused(
+        "bad_message",
+        services.room_settings,
+        reason="wrong_phase",
+        room=room,
+        actor=ana,
+        move_seconds=10,
+    )
     play_round(room, clock())
     services.room_settings(room=room, actor=ana, move_seconds=None)
     assert fresh(room).move_seconds is None
@@ -493,8 +510,17 @@ def test_settings_can_change_the_seat_count_between_matches(make_user, clock):
     assert Seat.objects.filter(room=room).count() == 3
     assert fresh(room).ruleset.hand_size == 5
     services.seat_take(room=room, index=2, user=make_user(), now=clock())
-    refused("bad_message", services.room_settings, reason="seats_occupied", room=room, actor=host, options={"seats": 2})
-    error = refused("bad_message", services.room_settings, room=room, actor=host, options={"seats": 9})
+    refused(
+        "bad_message",
+        services.room_settings,
+        reason="seats_occupied",
+        room=room,
+        actor=host,
+        options={"seats": 2},
+    )
+    error = refused(
+        "bad_message", services.room_settings, room=room, actor=host, options={"seats": 9}
+    )
     assert error.reason == "invalid_rules" and error.field == "seats"
 
 
@@ -582,9 +608,25 @@ def test_layout_adjust_is_for_the_seat_to_act(make_user, clock):
     human_move(room, turn, clock())
     actor, other = (bruno, ana) if turn == 0 else (ana, bruno)
     refused("not_your_turn", services.layout_adjust, room=room, actor=other, at=0, bend="left")
-    refused("bad_message", services.layout_adjust, reason="bad_layout", room=room, actor=actor, at=5, bend="left")
+    refused(
+        "bad_message",
+        services.layout_adjust,
+        reason="bad_layout",
+        room=room,
+        actor=actor,
+        at=5,
+        bend="left",
+    )
     # Never at the first tile (seed 002; more in tests/site/test_layout_adjust.py).
-    refused("bad_message", services.layout_adjust, reason="bad_layout", room=room, actor=actor, at=0, bend="left")
+    refused(
+        "bad_message",
+        services.layout_adjust,
+        reason="bad_layout",
+        room=room,
+        actor=actor,
+        at=0,
+        bend="left",
+    )
     services.layout_adjust(room=room, actor=actor, at=0, bend="straight")
     assert current(room).layout == {}
     assert Move.objects.count() == 1  # not a move
@@ -613,7 +655,9 @@ def test_at_two_seats_the_creator_may_restart_alone_against_the_computer(make_us
     play_round(room, clock())
     first = current(room).match
     assert not first.over
-    refused("bad_message", services.match_start, reason="not_alone", room=room, actor=ana, alone=True)
+    refused(
+        "bad_message", services.match_start, reason="not_alone", room=room, actor=ana, alone=True
+    )
     services.seat_leave(room=room, index=1, actor=bruno, now=clock())
     rnd = services.match_start(room=room, actor=ana, alone=True, now=clock())
     assert seat(room, 1).kind == "bot" and seat(room, 1).bot_level == "medium"
