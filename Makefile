@@ -1,6 +1,6 @@
 # make run    - create .venv if needed, install, migrate, serve on http://127.0.0.1:8000
 # make test   - the whole test suite (PYTEST_ARGS="..." to pass options)
-# make lint   - ruff (check and format --check), mypy, then mypy (its scope and strictness: [tool.mypy] in pyproject.toml)
+# make lint   - ruff (check and format --check), then mypy (its scope and strictness: [tool.mypy] in pyproject.toml)
 # make bench  - every bench/*.py (prints ratios, never fails on speed)
 # make messages - regenerate locale/*/LC_MESSAGES/django.{po,mo} (needs gettext)
 #
