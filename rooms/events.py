@@ -20,7 +20,10 @@ travels through the room group.
 Nothing happens unless the transaction commits (a refused or rolled-back change
 tells nobody), and a failing broadcast or scheduler never breaks the commit
 (``robust=True``; clients that miss a version ask again, and the sweeper fires
-what was not scheduled).
+what was not scheduled). A committed change is always told: when the database
+fails while its messages are built (the connection cut after the commit), they
+are built again on a new connection, or a bare ``room.changed`` notice goes to
+the group and each socket re-reads the room.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.db import connection as db_connection
 from django.utils import translation
 
 log = logging.getLogger(__name__)
@@ -82,7 +86,7 @@ def room_changed(
     due = (rnd.pk, rnd.version, rnd.due_at, rnd.due_kind) if rnd is not None else None
 
     def after_commit() -> None:
-        _broadcast(change_messages(*rows), lobby)
+        _broadcast(_told(rows), lobby)
         _schedule(due)
 
     transaction.on_commit(after_commit, robust=True)
@@ -127,6 +131,31 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
     return messages
 
 
+def _told(rows: tuple[Any, Sequence[Any], Any]) -> list[tuple[str, str, dict]]:
+    """The messages of a committed change. Building them reads the database; when
+    that fails (the connection was cut after the commit), once more on a new
+    connection, and at worst a bare ``room.changed`` notice, on which every
+    socket re-reads the room itself: a committed change is always told."""
+    room = rows[0]
+    for attempt in (1, 2):
+        try:
+            return change_messages(*rows)
+        except DatabaseError as exc:
+            log.warning("room %s v%s: building the broadcast failed (%s, attempt %d)",
+                        room.code, room.version, exc, attempt)  # fmt: skip
+            _drop_connection()  # a cut connection stays broken: take a new one
+    notice = {"type": "room.changed", "version": room.version}
+    return [("group", room_group(room.code), notice)]
+
+
+def _drop_connection() -> None:
+    """Close this thread's database connection after it failed, so that the next
+    query opens (or borrows) a new one; never inside a transaction (after a
+    commit there is none, except in tests that run the callbacks themselves)."""
+    if not db_connection.in_atomic_block:
+        db_connection.close()
+
+
 def _broadcast(messages: list[tuple[str, str, dict]], lobby: bool) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -135,8 +164,13 @@ def _broadcast(messages: list[tuple[str, str, dict]], lobby: bool) -> None:
         from rooms.selectors import public_rooms
 
         # The lobby rows are read once here, not once per lobby socket.
-        rows = public_rooms()
-        messages = [*messages, ("group", LOBBY_GROUP, {"type": "lobby.changed", "rooms": rows})]
+        notice: dict[str, Any] = {"type": "lobby.changed"}
+        try:
+            notice["rooms"] = public_rooms()
+        except DatabaseError as exc:  # each lobby socket reads the rows itself
+            log.warning("the lobby rows could not be read for the broadcast (%s)", exc)
+            _drop_connection()
+        messages = [*messages, ("group", LOBBY_GROUP, notice)]
     deliver(layer, messages)
 
 

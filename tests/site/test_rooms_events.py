@@ -141,3 +141,43 @@ def test_a_failing_layer_never_breaks_the_commit(
     with django_capture_on_commit_callbacks(execute=True):
         services.room_settings(room=room, actor=ana, move_seconds=20)
     assert fresh(room).move_seconds == 20
+
+
+@pytest.mark.parametrize("fails", [1, 5], ids=["once", "always"])
+def test_a_database_failure_after_the_commit_still_tells_the_room(
+    make_user, clock, layer, scheduled, django_capture_on_commit_callbacks, monkeypatch, fails
+):
+    """The change is committed; its connection is cut before the broadcast is
+    built (the fault drill terminates it): the sockets must hear of it anyway.
+    Built again on a new connection, or at worst a bare ``room.changed`` notice
+    (each socket re-reads the room)."""
+    from django.db import OperationalError
+
+    from rooms import selectors
+
+    room, ana, _ = two_humans(make_user, clock(), move_seconds=30)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.match_start(room=room, actor=ana, now=clock())
+    real, calls = selectors.public_state, []
+
+    def public_state(**kw):
+        calls.append(1)
+        if len(calls) <= fails:
+            raise OperationalError("terminating connection due to administrator command")
+        return real(**kw)
+
+    monkeypatch.setattr(selectors, "public_state", public_state)
+
+    def public_rooms():
+        raise OperationalError("the connection is gone")
+
+    monkeypatch.setattr(selectors, "public_rooms", public_rooms)
+    for callback in callbacks:
+        callback()
+    version = fresh(room).version
+    told = {group: message for group, message in layer.sent}
+    message = told[f"room.{room.code}"]
+    assert message["version"] == version
+    assert message["type"] == ("room.state" if fails == 1 else "room.changed")
+    assert told["lobby"] == {"type": "lobby.changed"}  # the lobby sockets read the rows
+    assert scheduled  # and the due action is scheduled all the same

@@ -1,0 +1,256 @@
+"""Fault drill: the PostgreSQL connection of a move in flight is terminated
+(``pg_terminate_backend``), on the production set-up (PostgreSQL, the Redis
+layer on the drill's own ``redis-server``, one Daphne).
+
+"In flight" is hit deterministically with table locks held by the test on its
+own connections, which stop the server's move at a known point:
+
+* ``before-commit``: ``LOCK games_round IN SHARE MODE`` lets the move lock its
+  room and round rows and insert its ``Move`` but stops it at the round's
+  ``UPDATE``: the backend is killed with the move half written (uncommitted);
+* ``after-commit``: that, plus an ``ACCESS EXCLUSIVE`` lock on ``games_move``
+  queued behind the move; the move commits, and is stopped when it reads the
+  moves again to build what it tells the sockets: killed there;
+* ``idle``: the server's pooled connections are killed between two moves.
+
+Either way the move is stored and every socket sees it, or it is refused (the
+mover gets an error), absent, and the same move sent again is stored once;
+never stored and untold, never half stored. Replays match."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import psycopg
+import pytest
+from django.test import Client as HttpClient
+
+from domino_site.asyncdb import db_async
+from games.models import Move, Round
+from rooms import services
+from rooms.models import Room
+from tests.scale.conftest import Client, servers_database_url
+from tests.scale.drills import replays_match
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+]
+
+
+def _cookie(user) -> str:
+    http = HttpClient()
+    http.force_login(user)
+    return f"sessionid={http.cookies['sessionid'].value}"
+
+
+def _duelo(django_user_model):
+    ana = django_user_model.objects.create_user("ana", password="x")
+    bruno = django_user_model.objects.create_user("bruno", password="x")
+    room = services.room_create(user=ana, name="Duelo", preset="duelo")
+    services.seat_take(room=room, index=1, user=bruno)
+    return room, _cookie(ana), _cookie(bruno)
+
+
+def _my_turn(state) -> bool:
+    rnd = state.get("round")
+    return bool(rnd and rnd.get("legal") and not rnd.get("result"))
+
+
+def _first_legal(state) -> dict:
+    return {k: v for k, v in state["round"]["legal"][0].items() if v is not None}
+
+
+def _facts(room) -> tuple[int, int, int]:
+    """(room version, round version, moves) as stored."""
+    rnd = Round.objects.filter(room=room).order_by("-id").first()
+    return (
+        Room.objects.get(pk=room.pk).version,
+        rnd.version,
+        Move.objects.filter(round=rnd).count(),
+    )
+
+
+class Locks:
+    """The test's own PostgreSQL sessions, to hold locks and watch the server's."""
+
+    def __init__(self) -> None:
+        self.url = servers_database_url()
+        self.watch = psycopg.connect(self.url, autocommit=True)
+        self.sessions: list[psycopg.Connection] = []
+
+    def hold(self, sql: str, wait: bool = True) -> psycopg.Connection:
+        """Run ``sql`` (a LOCK) in a transaction of a new session, left open; with
+        ``wait=False`` the LOCK is sent and may still be waiting in the queue."""
+        session = psycopg.connect(self.url)
+        self.sessions.append(session)
+        if wait:
+            session.execute(sql)
+        else:  # psycopg's BEGIN is not sent for a raw query: send it along
+            session.pgconn.send_query(f"BEGIN; {sql}".encode())
+        return session
+
+    def ours(self) -> list[int]:
+        pids = [self.watch.info.backend_pid]
+        return pids + [s.info.backend_pid for s in self.sessions]
+
+    def waiting(self, query_start: str, timeout: float = 20) -> int:
+        """The pid of the server's backend waiting on a lock in a query that
+        starts with ``query_start``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            row = self.watch.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock' AND query LIKE %s AND NOT pid = ANY(%s)",
+                (query_start + "%", self.ours()),
+            ).fetchone()
+            if row:
+                return row[0]
+            time.sleep(0.02)
+        rows = self.watch.execute(
+            "SELECT pid, state, wait_event_type, wait_event, left(query, 80) FROM pg_stat_activity"
+            " WHERE datname = current_database()"
+        ).fetchall()
+        raise AssertionError(f"no server backend waited on a lock in {query_start!r}: {rows}")
+
+    def holds(self, pid: int, table: str) -> list[str]:
+        """The lock modes ``pid`` holds on ``table``."""
+        rows = self.watch.execute(
+            "SELECT mode FROM pg_locks WHERE pid = %s AND granted AND relation = %s::regclass",
+            (pid, table),
+        ).fetchall()
+        return sorted(mode for (mode,) in rows)
+
+    def terminate(self, pid: int) -> None:
+        assert self.watch.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
+
+    def server_pids(self) -> list[int]:
+        rows = self.watch.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND backend_type = 'client backend' AND NOT pid = ANY(%s)",
+            (self.ours(),),
+        ).fetchall()
+        return [pid for (pid,) in rows]
+
+    def release(self) -> None:
+        for session in self.sessions:
+            try:
+                if session.pgconn.transaction_status == psycopg.pq.TransactionStatus.ACTIVE:
+                    while session.pgconn.get_result() is not None:  # the queued LOCK
+                        pass
+                    session.pgconn.exec_(b"ROLLBACK")
+                else:
+                    session.rollback()
+            except psycopg.Error:
+                pass
+            session.close()
+        self.sessions = []
+
+    def close(self) -> None:
+        self.release()
+        self.watch.close()
+
+
+async def _answer(client: Client, version: int, ref: str, timeout: float = 20) -> dict:
+    """The mover's answer: the error for ``ref``, or a snapshot newer than ``version``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = await client.receive(max(0.01, deadline - time.monotonic()))
+        if msg["type"] == "error" and msg.get("ref") == ref:
+            return msg
+        if msg["type"] == "room" and msg["version"] > version:
+            return msg
+
+
+@pytest.mark.parametrize("when", ["before-commit", "after-commit", "idle"])
+async def test_a_move_whose_database_connection_is_killed_is_all_or_nothing(
+    servers, django_user_model, settings, own_redis, when
+):
+    settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
+    room, ana_cookie, bruno_cookie = await db_async(_duelo)(django_user_model)
+    server = await asyncio.to_thread(
+        servers, redis=True, scheduler="inprocess", env={"REDIS_URL": own_redis.url()}
+    )
+    path = f"/ws/rooms/{room.code}/"
+    ana = await Client.open(server, path, ana_cookie)
+    bruno = await Client.open(server, path, bruno_cookie)
+    await ana.receive()
+    await bruno.receive()
+    await ana.until(lambda s: s["seats"][1]["connected"])
+    await ana.send({"type": "start"})
+    players = {0: ana, 1: bruno}
+    state = await bruno.until(lambda s: s["round"] is not None)
+    await ana.until(lambda s, v=state["version"]: s["version"] >= v)
+    locks = await asyncio.to_thread(Locks)
+    outcomes = []
+    try:
+        for attempt in range(3):  # three moves, each one's connection killed
+            before = await db_async(_facts)(room)
+            mover = players[state["round"]["turn"]]
+            other = players[1 - state["round"]["turn"]]
+            mine = await mover.until(lambda s, v=before[0]: _my_turn(s) and s["version"] >= v)
+            await other.until(lambda s, v=before[0]: s["version"] >= v)
+            move = {**_first_legal(mine), "version": mine["version"], "ref": f"m{attempt}"}
+            if when == "idle":
+                for pid in await asyncio.to_thread(locks.server_pids):
+                    await asyncio.to_thread(locks.terminate, pid)
+                await mover.send(move)
+            elif when == "before-commit":
+                await asyncio.to_thread(locks.hold, "LOCK TABLE games_round IN SHARE MODE")
+                await mover.send(move)
+                pid = await asyncio.to_thread(locks.waiting, 'UPDATE "games_round"')
+                # Half written: the move row is inserted, not committed.
+                held = await asyncio.to_thread(locks.holds, pid, "games_move")
+                assert "RowExclusiveLock" in held, held
+                await asyncio.to_thread(locks.terminate, pid)
+                await asyncio.to_thread(locks.release)
+            else:  # after-commit
+                await asyncio.to_thread(locks.hold, "LOCK TABLE games_round IN SHARE MODE")
+                await mover.send(move)
+                pid = await asyncio.to_thread(locks.waiting, 'UPDATE "games_round"')
+                # Queue an exclusive lock on the moves behind the server's insert,
+                # then let the server go on: it commits, and its next read of
+                # the moves (building the broadcast) waits for the test.
+                await asyncio.to_thread(
+                    locks.hold, "LOCK TABLE games_move IN ACCESS EXCLUSIVE MODE", False
+                )
+                first = locks.sessions[0]
+                await asyncio.to_thread(first.rollback)
+                reader = await asyncio.to_thread(locks.waiting, "SELECT")
+                assert reader == pid, (reader, pid)
+                stored = await asyncio.to_thread(
+                    lambda: locks.watch.execute(
+                        "SELECT version FROM rooms_room WHERE id = %s", (room.pk,)
+                    ).fetchone()[0]
+                )
+                assert stored == before[0] + 1, "committed before it was stopped"
+                await asyncio.to_thread(locks.terminate, pid)
+                await asyncio.to_thread(locks.release)
+            answer = await _answer(mover, mine["version"], move["ref"])
+            after = await db_async(_facts)(room)
+            if answer["type"] == "error":  # refused: absent, and the same move goes in once
+                assert after == before, (answer, before, after)
+                outcomes.append(f"refused ({answer['code']})")
+                await mover.send({**move, "ref": f"again{attempt}"})
+                answer = await _answer(mover, mine["version"], f"again{attempt}")
+                assert answer["type"] == "room", answer
+                after = await db_async(_facts)(room)
+            else:
+                outcomes.append("stored")
+            # Stored: exactly one move more, one version more, and both sockets see it.
+            assert after[2] == before[2] + 1 and after[1] == before[1] + 1, (before, after)
+            seen = await other.until(lambda s, n=after[2]: len(s["log"]) >= n, timeout=20)
+            assert seen["log"][before[2]]["seat"] == mine["you"]["seat"]
+            state = await mover.until(lambda s, n=after[2]: len(s["log"]) >= n, timeout=20)
+            if state["round"]["result"] is not None:
+                break
+    finally:
+        await asyncio.to_thread(locks.close)
+    print(f"\npg terminate drill ({when}): {outcomes}")
+    await ana.close()
+    await bruno.close()
+    assert "Traceback" not in server.output() or when != "idle", server.output()
+    assert await db_async(replays_match)() == {"rounds": 1, "differ": []}
