@@ -10,7 +10,9 @@ traceback (Daphne closes it with 1011). Neither is acceptable, so:
   is not a code a server may send through Daphne) instead of crashing, and frees
   its seat through the usual service;
 * and every other socket of the process is closed the same way, because their
-  group memberships may be gone too (``reconnect_everyone``);
+  group memberships may be gone too (``reconnect_everyone``), unless the error
+  was this process's own pool running out (``LOCAL_ERRORS``, a burst of
+  connects): then only that socket goes;
 * the process's heartbeat (``domino_site.liveness``) notices a Redis that lost
   its keys without any call failing (a restart between two reads, a flush):
   its own key was missing when it beat again, and it calls
@@ -34,11 +36,14 @@ CLOSE_RECONNECT = 4012  # come back (the page reconnects on any code but 4001/40
 
 try:  # the Redis layer's errors (redis-py is there whenever channels-redis is)
     from redis.exceptions import ConnectionError as _RedisConnectionError
+    from redis.exceptions import MaxConnectionsError as _PoolExhausted
     from redis.exceptions import TimeoutError as _RedisTimeoutError
 
     LAYER_ERRORS: tuple[type[BaseException], ...] = (_RedisConnectionError, _RedisTimeoutError)
+    #: This process's own pool ran out (a burst): Redis and its groups are fine.
+    LOCAL_ERRORS: tuple[type[BaseException], ...] = (_PoolExhausted,)
 except ImportError:  # pragma: no cover - the in-memory layer does not fail this way
-    LAYER_ERRORS = ()
+    LAYER_ERRORS = LOCAL_ERRORS = ()
 
 #: The open sockets of this process (table and lobby consumers).
 _live: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -100,6 +105,8 @@ class LayerGuard:
                 await self.layer_failed()
             except Exception:  # noqa: BLE001 - the sweeper repairs what is left
                 log.warning("clean-up after a channel-layer failure failed", exc_info=True)
+            if isinstance(exc, LOCAL_ERRORS):
+                return  # only this socket: the others and their groups are fine
             liveness.heartbeat.layer_failed()  # the key it may find gone: this failure
             await reconnect_everyone("failed")
 
