@@ -15,6 +15,7 @@ from games.models import Round
 from rooms import services
 from rooms.models import Room, Seat
 from tests.scale.conftest import Client
+from tests.scale.drills import replays_match
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -105,6 +106,7 @@ async def test_a_killed_servers_seat_is_released_and_the_auto_move_is_due(
     assert (await db_async(_seat)(code, 1)).connected
     await guest.close()
     await host.close()
+    assert await db_async(replays_match)() == {"rounds": 1, "differ": []}
 
 
 def _solo(django_user_model):
@@ -146,3 +148,4 @@ async def test_the_room_pauses_when_its_only_human_was_on_the_killed_server(
     assert room.paused and room.paused_by == "empty" and room.no_humans_since
     assert rnd.due_at is None and rnd.due_kind is None  # frozen until a human is back
     assert (await db_async(services.rooms_sweep)())["dead_sockets"] == 0
+    assert await db_async(replays_match)() == {"rounds": 1, "differ": []}
