@@ -8,7 +8,6 @@ import asyncio
 import time
 
 import pytest
-from django.test import Client as HttpClient
 
 from domino_site.asyncdb import db_async
 from games.models import Round
@@ -16,6 +15,7 @@ from rooms import services
 from rooms.models import Room, Seat
 from tests.scale.conftest import Client
 from tests.scale.drills import replays_match
+from tests.scale.test_processes import _cookie, _duelo, _first_legal, _my_turn
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,29 +26,6 @@ pytestmark = [
 
 TTL = 2.0
 SHORT_TTL = {"DOMINO_ALIVE_TTL_SECONDS": str(TTL)}
-
-
-def _cookie(user) -> str:
-    http = HttpClient()
-    http.force_login(user)
-    return f"sessionid={http.cookies['sessionid'].value}"
-
-
-def _my_turn(state) -> bool:
-    rnd = state.get("round")
-    return bool(rnd and rnd.get("legal") and not rnd.get("result"))
-
-
-def _first_legal(state) -> dict:
-    return {k: v for k, v in state["round"]["legal"][0].items() if v is not None}
-
-
-def _duelo(django_user_model):
-    ana = django_user_model.objects.create_user("ana", password="x")
-    bruno = django_user_model.objects.create_user("bruno", password="x")
-    room = services.room_create(user=ana, name="Duelo", preset="duelo")  # no move clock
-    services.seat_take(room=room, index=1, user=bruno)
-    return room.code, _cookie(ana), _cookie(bruno)
 
 
 def _seat(code: str, index: int) -> Seat:
