@@ -39,7 +39,7 @@ class Match:
         self.results: list[RoundResult] = []
         self.is_over = False
         self.winner: int | None = None
-        self.ended_by: str | None = None  # "goal" or "walkover"
+        self.ended_by: str | None = None  # "goal", "walkover", or end()'s reason
 
     @property
     def rounds_played(self) -> int:
@@ -83,9 +83,41 @@ class Match:
 
     def award(self, winner: int, reason: str = "walkover") -> None:
         """End the match now in ``winner``'s favour (the arena's W.O.)."""
-        if not 0 <= winner < len(self.scores):
-            raise ValueError(f"there is no side {winner}")
+        self._check_side(winner)
         self._end(winner, reason)
+
+    def end(self, reason: str, winner: int | None = None) -> None:
+        """End the match now, before its goal: ``winner`` side, or nobody (None).
+
+        For a match stopped from outside the rules (a W.O., an annulment, a
+        restart); ``reason`` is kept as ``ended_by``. Ending a match that is
+        already over is refused, as is a side the rules do not have.
+
+        >>> from games.engine import PRESETS
+        >>> match = Match(PRESETS["parceria"])
+        >>> match.end("annulled")
+        >>> match.is_over, match.winner, match.ended_by
+        (True, None, 'annulled')
+        >>> match.end("restart")
+        Traceback (most recent call last):
+        ...
+        ValueError: the match is over: start a new match
+        >>> Match(PRESETS["parceria"]).end("walkover", winner=2)
+        Traceback (most recent call last):
+        ...
+        ValueError: there is no side 2
+        """
+        if self.is_over:
+            raise ValueError("the match is over: start a new match")
+        if winner is not None:
+            self._check_side(winner)
+        if not reason:
+            raise ValueError("a match is ended for a reason: it is empty")
+        self._end(winner, reason)
+
+    def _check_side(self, side: int) -> None:
+        if not 0 <= side < len(self.scores):
+            raise ValueError(f"there is no side {side}")
 
     def _end(self, winner: int | None, reason: str = "goal") -> None:
         self.is_over = True

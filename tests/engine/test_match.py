@@ -52,3 +52,44 @@ def test_walkover_and_json():
     assert copy.to_dict() == match.to_dict()
     with pytest.raises(ValueError):
         copy.finish_round(result((1, 0)))
+
+
+def test_end_without_a_winner():
+    match = Match(PRESETS["parceria"])
+    match.finish_round(result((30, 0), seats=4))
+    match.end("annulled")
+    assert match.is_over and match.winner is None and match.ended_by == "annulled"
+    assert match.scores == (30, 0)
+    copy = Match.from_dict(json.loads(json.dumps(match.to_dict())))
+    assert copy.to_dict() == match.to_dict()
+    with pytest.raises(ValueError, match="over"):
+        copy.new_round(None)
+
+
+def test_end_with_a_winner():
+    match = Match(PRESETS["arena"])
+    match.end("walkover", winner=1)
+    assert match.is_over and match.winner == 1 and match.ended_by == "walkover"
+
+
+def test_end_refuses_a_side_the_rules_do_not_have():
+    for side in (-1, 2):
+        match = Match(PRESETS["parceria"])
+        with pytest.raises(ValueError, match=f"no side {side}"):
+            match.end("walkover", winner=side)
+        assert not match.is_over
+
+
+def test_end_refuses_an_empty_reason():
+    match = Match(PRESETS["duelo"])
+    with pytest.raises(ValueError, match="reason"):
+        match.end("")
+    assert not match.is_over
+
+
+def test_end_refuses_a_match_already_over():
+    match = Match(PRESETS["duelo"])
+    match.finish_round(result((0, 10), 1))
+    with pytest.raises(ValueError, match="over"):
+        match.end("restart")
+    assert match.winner == 1 and match.ended_by == "goal"
