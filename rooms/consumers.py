@@ -35,8 +35,12 @@ from django.utils.translation import gettext as _
 
 from domino_site.asyncdb import db_async
 from domino_site.client_ip import scope_ip_hash
+from games import services as game_services
 from games.engine import IllegalAction
+from rooms import selectors, watchers
+from rooms import services as room_services
 from rooms.chat import CHAT_EVERY
+from rooms.errors import ServiceError, error_message
 from rooms.events import LOBBY_GROUP, guest_key, room_group
 from rooms.messages import (
     MAX_FRAME_BYTES,
@@ -47,6 +51,7 @@ from rooms.messages import (
     RateLimiter,
     parse_message,
 )
+from rooms.models import Room
 from rooms.selectors import compose_state
 from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
@@ -91,18 +96,14 @@ class Viewer:
 
 
 def _room(code: str):
-    from rooms.selectors import room_for_code
-
     try:
-        return room_for_code(code)
+        return selectors.room_for_code(code)
     except (ObjectDoesNotExist, Http404):
         return None
 
 
 def _seat(room, viewer: Viewer):
-    from rooms.selectors import viewer_seat
-
-    return viewer_seat(room=room, user=viewer.user, guest_token=viewer.guest_token)
+    return selectors.viewer_seat(room=room, user=viewer.user, guest_token=viewer.guest_token)
 
 
 def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | None]:
@@ -128,9 +129,7 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
 
 
 def _connect_seat(room, index: int, viewer: Viewer) -> str | None:
-    from rooms.services import seat_connected
-
-    return seat_connected(
+    return room_services.seat_connected(
         room=room, index=index, channel_name=viewer.channel_name, ip_hash=viewer.ip_hash
     )
 
@@ -164,11 +163,8 @@ def _consistent_state(room, seat) -> dict:
     move would then be refused as stale). Every change bumps ``room.version`` in
     its own transaction, so an unchanged version after the read proves the read
     saw one state."""
-    from rooms.models import Room
-    from rooms.selectors import room_state
-
     for _attempt in range(10):
-        state = room_state(room=room, viewer=seat)
+        state = selectors.room_state(room=room, viewer=seat)
         now = Room.objects.filter(pk=room.pk).values_list("version", flat=True).first()
         if now == state["version"]:
             return state
@@ -189,44 +185,38 @@ def rebind_if_released(viewer: Viewer, index: int) -> str | None:
 
 
 def close_socket(viewer: Viewer, index: int) -> None:
-    from rooms.services import seat_disconnected
-
     room = _room(viewer.code)
     if room is not None:
-        seat_disconnected(room=room, index=index, channel_name=viewer.channel_name)
+        room_services.seat_disconnected(room=room, index=index, channel_name=viewer.channel_name)
 
 
-def _error(code: str, message: str):
-    from rooms.errors import ServiceError
-
-    return ServiceError(code, message)
+def _take_a_seat() -> ServiceError:
+    """The refusal of a table command from a socket with no seat."""
+    return ServiceError("not_seated", _("Take a seat first."))
 
 
 def _need_seat(seat) -> None:
     if seat is None:
-        raise _error("not_seated", _("Take a seat first."))
+        raise _take_a_seat()
 
 
 def execute(viewer: Viewer, cmd: Command) -> None:
     """Run one client command through its service (which checks the rules,
     host rights and the stale version, and broadcasts the change)."""
-    from games import services as games
-    from rooms import services as rooms
-
     room = _room(viewer.code)
     if room is None:
-        raise _error("room_closed", _("This room no longer exists."))
+        raise ServiceError("room_closed", _("This room no longer exists."))
     seat = _seat(room, viewer)
     kind, f = cmd.type, cmd.fields
     if kind in MOVE_TYPES:
         _need_seat(seat)
         action = {"type": kind, **{k: v for k, v in f.items() if v is not None}}
-        games.action_apply(
+        game_services.action_apply(
             room=room, seat_index=seat.index, action=action, version=cmd.version, by="person"
         )
         return
     if kind == "sit":
-        rooms.seat_take(
+        room_services.seat_take(
             room=room,
             index=f["seat"],
             user=viewer.user,
@@ -237,39 +227,37 @@ def execute(viewer: Viewer, cmd: Command) -> None:
         return
     _need_seat(seat)
     host_calls = {
-        "add_bot": lambda: rooms.bot_add(room=room, actor=seat, index=f["seat"], level=f["level"]),
-        "remove_bot": lambda: rooms.bot_remove(room=room, actor=seat, index=f["seat"]),
-        "bot_level": lambda: rooms.bot_set_level(
+        "add_bot": lambda: room_services.bot_add(
             room=room, actor=seat, index=f["seat"], level=f["level"]
         ),
-        "start": lambda: rooms.match_start(room=room, actor=seat, **f),
-        "next_round": lambda: rooms.round_next(room=room, actor=seat),
-        "new_match": lambda: rooms.match_new(room=room, actor=seat, **f),
-        "pause": lambda: rooms.room_pause(room=room, actor=seat),
-        "resume": lambda: rooms.room_resume(room=room, actor=seat),
-        "settings": lambda: rooms.room_settings(room=room, actor=seat, **f),
-        "leave": lambda: rooms.seat_leave(room=room, index=seat.index, actor=seat),
-        "ready": lambda: rooms.player_ready(room=room, actor=seat),
-        "annul": lambda: rooms.annul_vote(room=room, actor=seat),
-        "adjust": lambda: rooms.layout_adjust(room=room, actor=seat, **f),
+        "remove_bot": lambda: room_services.bot_remove(room=room, actor=seat, index=f["seat"]),
+        "bot_level": lambda: room_services.bot_set_level(
+            room=room, actor=seat, index=f["seat"], level=f["level"]
+        ),
+        "start": lambda: room_services.match_start(room=room, actor=seat, **f),
+        "next_round": lambda: room_services.round_next(room=room, actor=seat),
+        "new_match": lambda: room_services.match_new(room=room, actor=seat, **f),
+        "pause": lambda: room_services.room_pause(room=room, actor=seat),
+        "resume": lambda: room_services.room_resume(room=room, actor=seat),
+        "settings": lambda: room_services.room_settings(room=room, actor=seat, **f),
+        "leave": lambda: room_services.seat_leave(room=room, index=seat.index, actor=seat),
+        "ready": lambda: room_services.player_ready(room=room, actor=seat),
+        "annul": lambda: room_services.annul_vote(room=room, actor=seat),
+        "adjust": lambda: room_services.layout_adjust(room=room, actor=seat, **f),
     }
     host_calls[kind]()
 
 
 def watch(code: str, channel_name: str, watching: bool) -> None:
     """Count this socket as a watcher of the table, or not any more (rooms.watchers)."""
-    from rooms.watchers import watcher_join, watcher_leave
-
     if watching:
-        watcher_join(code=code, channel_name=channel_name)
+        watchers.watcher_join(code=code, channel_name=channel_name)
     else:
-        watcher_leave(code=code, channel_name=channel_name)
+        watchers.watcher_leave(code=code, channel_name=channel_name)
 
 
 def lobby_rows() -> list[dict]:
-    from rooms.selectors import public_rooms
-
-    return public_rooms()
+    return selectors.public_rooms()
 
 
 def _db(func):
@@ -417,11 +405,8 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
             return
         try:
             await _db(execute)(self.viewer, cmd)
-        except IllegalAction as exc:  # the engine's codes (services may pass them on)
-            await self._send_error(exc.code, str(exc.message), cmd.ref)
-        except Exception as exc:  # noqa: BLE001 - see _service_error
-            code, message = _service_error(exc)
-            await self._send_error(code, message, cmd.ref)
+        except Exception as exc:  # noqa: BLE001 - see refusal_message
+            await self.send_json(refusal_message(exc, cmd.ref))
 
     # -- from the channel layer
     async def seat_state(self, event: dict) -> None:
@@ -467,7 +452,7 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
         the phrase key goes to everyone at the table, watchers included. Bots
         never chat; nothing is stored."""
         if self.seat_index is None:
-            await self._send_error("not_seated", _("Take a seat first."), cmd.ref)
+            await self.send_json(_take_a_seat().as_message(cmd.ref))
             return
         now = time.monotonic()
         if now - self.last_chat < CHAT_EVERY:
@@ -532,19 +517,20 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
         await self._sync_watching()
 
     async def _send_error(self, code: str, message: str, ref: Any = None) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
+        await self.send_json(error_message(code, message, ref))
 
 
-def _service_error(exc: Exception) -> tuple[str, str]:
-    """Map a service failure to a protocol error; anything unexpected is logged."""
-    from rooms.errors import ServiceError
-
+def refusal_message(exc: Exception, ref: Any) -> dict[str, Any]:
+    """The ``error`` message for a failed table command (``reason`` and ``field``
+    kept); anything unexpected is logged."""
     if isinstance(exc, ServiceError):
-        return exc.code, str(getattr(exc, "message", exc))
+        return exc.as_message(ref)
+    if isinstance(exc, IllegalAction):  # the engine's codes (services may pass them on)
+        return error_message(exc.code, exc.message, ref)
     if isinstance(exc, ValueError):  # e.g. a rule knob RuleSet refuses
-        return "bad_message", str(exc)
+        return error_message("bad_message", str(exc), ref)
     log.exception("table command failed", exc_info=exc)
-    return "internal", _("Something went wrong on the server; try again.")
+    return error_message("internal", _("Something went wrong on the server; try again."), ref)
 
 
 class NoSuchSocket(AsyncJsonWebsocketConsumer):
@@ -585,8 +571,9 @@ class LobbyConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
         if isinstance(msg, dict) and msg.get("type") == "ping":
             await self.send_json({"type": "pong", "ref": msg.get("ref")})
         else:
-            await self.send_json({"type": "error", "code": "bad_message", "ref": None,
-                                  "message": _("The lobby socket only answers ping.")})  # fmt: skip
+            await self.send_json(
+                error_message("bad_message", _("The lobby socket only answers ping."))
+            )
 
     async def lobby_changed(self, event: dict) -> None:
         await self._send_rooms(event.get("rooms"))

@@ -12,6 +12,8 @@ A service that raises it has changed nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import ERROR_CODES
@@ -70,16 +72,32 @@ class ServiceError(Exception):
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r}, reason={self.reason!r})"
 
-    def as_message(self, ref: str | None = None) -> dict:
-        """The protocol's ``error`` message body."""
-        body = {"type": "error", "code": self.code, "message": self.message}
-        if self.reason:
-            body["reason"] = self.reason
-        if self.field:
-            body["field"] = self.field
-        if ref is not None:
-            body["ref"] = ref
-        return body
+    def as_message(self, ref: Any = None) -> dict[str, Any]:
+        """The protocol's ``error`` message body for this refusal (`error_message`)."""
+        return error_message(self.code, self.message, ref, reason=self.reason, field=self.field)
+
+
+def error_message(
+    code: str,
+    message: str,
+    ref: Any = None,
+    *,
+    reason: str | None = None,
+    field: str | None = None,
+) -> dict[str, Any]:
+    """The protocol's ``error`` message body, the only one a socket sends.
+
+    ``{"type": "error", "code", "message", "ref"}`` (protocol.md; ``ref`` is the
+    client's, null when it had none), plus ``reason`` and ``field`` when the
+    refusal names them: the table page shows the rule knob's own message for
+    ``field``.
+    """
+    body: dict[str, Any] = {"type": "error", "code": code, "message": str(message), "ref": ref}
+    if reason:
+        body["reason"] = reason
+    if field:
+        body["field"] = field
+    return body
 
 
 # People-facing messages for the knob an engine `InvalidRules` names (the engine

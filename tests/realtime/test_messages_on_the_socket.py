@@ -6,6 +6,7 @@ from asgiref.sync import sync_to_async
 
 from games.engine import ALL_TILES
 from rooms import services
+from rooms.errors import rule_error_message
 from rooms.models import Room
 from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie, solo_room
 
@@ -88,6 +89,24 @@ async def test_malformed_messages_get_bad_message(live, django_user_model, frame
     assert (error["code"], error["ref"]) == ("bad_message", ref)
     assert await player.nothing()
     assert await sync_to_async(_version)(room) == before
+
+
+async def test_a_refusal_that_names_a_rule_knob_reaches_the_socket_with_it(live, django_user_model):
+    """The page shows the knob's own message (static/js/table.js, errorText)."""
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset="parceria")
+    host = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
+    error = await _refused(
+        host, room, {"type": "settings", "options": {"target": 500}}, "bad_message", ref="t"
+    )
+    assert error == {
+        "type": "error",
+        "code": "bad_message",
+        "message": str(rule_error_message("target")),
+        "ref": "t",
+        "reason": "invalid_rules",
+        "field": "target",
+    }
 
 
 def _duelo_for_two(users):
