@@ -41,11 +41,17 @@ def test_sign_up_fill_a_parceria_table_with_bots_and_play_a_round(
     lobby.goto(server_url + "/")
     expect(lobby.locator(f'[data-room="{code}"]')).to_be_visible()
 
+    levels = ["easy", "medium", "hard"]  # both level menus (static/js/table/state.js)
+    new_bots = page.locator("[data-new-bot-level] option")
+    assert new_bots.evaluate_all("os => os.map((o) => o.value)") == levels
     for index in (1, 2, 3):
         before = version(page)
         page.click(f'[data-seat="{index}"] [data-action="add_bot"]')
         wait_for_change(page, before)
         expect(page.locator(f'[data-seat="{index}"]')).to_contain_class("kind-bot")
+    bot_level = page.locator('[data-seat="1"] [data-bot-level]')
+    assert bot_level.locator("option").evaluate_all("os => os.map((o) => o.value)") == levels
+    expect(bot_level).to_have_value("medium")
     page.click('[data-action="start"]')
     expect(page.locator("[data-hand] [data-tile]").first).to_be_visible()
     page.wait_for_timeout(300)

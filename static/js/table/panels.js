@@ -7,6 +7,7 @@ import { backSVG, tileSVG } from "../tiles.js";
 import { adjustToggle } from "./chain.js";
 import {
   $,
+  BOT_LEVELS,
   can,
   isMyTurn,
   levelName,
@@ -122,7 +123,7 @@ export function renderHost() {
     if (status === "waiting") b.push(...aloneButton());
     if (status === "playing" && !s.room.paused) b.push(actionButton("pause", t("Pause")));
     if (s.room.paused) b.push(actionButton("resume", t("Resume"), "primary"));
-    const levels = ["easy", "medium", "hard"].map(
+    const levels = BOT_LEVELS.map(
       (l) => html`<option value=${l} .selected=${l === state.botLevel}>${levelName(l)}</option>`,
     );
     const hasEmpty = s.seats.some((x) => x.kind === "empty");

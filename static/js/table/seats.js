@@ -3,7 +3,7 @@
 
 import { css, html, keyed, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
-import { levelName, mySeat, page, position, seatName, snap, t } from "./state.js";
+import { BOT_LEVELS, levelName, mySeat, page, position, seatName, snap, t } from "./state.js";
 
 export const ICON_CROWN = html`<svg class="icon crown" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18h18l-1.5-10-4.5 4-3-7-3 7-4.5-4z"/></svg>`;
 export const ICON_BOT = html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><rect x="4" y="8" width="16" height="12" rx="3"/><circle cx="9" cy="14" r="1.6" class="cut"/><circle cx="15" cy="14" r="1.6" class="cut"/><path d="M12 3v5" stroke-width="2"/></svg>`;
@@ -102,7 +102,7 @@ function seatActions(seat) {
     buttons.push(html`<button type="button" class="chip" data-action="add_bot" data-seat-index=${seat.index}>${ICON_BOT}${t("Add bot")}</button>`);
   }
   if (host && seat.kind === "bot") {
-    const options = ["easy", "medium", "hard"].map(
+    const options = BOT_LEVELS.map(
       (l) => html`<option value=${l} .selected=${l === seat.bot_level}>${levelName(l)}</option>`,
     );
     buttons.push(

@@ -86,6 +86,9 @@ export function position(index) {
   return ["bottom", "right", "top", "left"][rel];
 }
 
+// The bots' levels, weakest first (protocol.md `add_bot`; rooms.models.BOT_LEVELS).
+export const BOT_LEVELS = ["easy", "medium", "hard"];
+
 export function levelName(level) {
   return { easy: t("easy"), medium: t("medium"), hard: t("hard") }[level] || level;
 }
