@@ -1,6 +1,7 @@
 # make run    - create .venv if needed, install, migrate, serve on http://127.0.0.1:8000
 # make test   - the whole test suite (PYTEST_ARGS="..." to pass options)
-# make lint   - ruff (check and format --check), then mypy (its scope and strictness: [tool.mypy] in pyproject.toml)
+# make lint   - ruff (check and format --check), import-linter's contracts, then mypy
+#               (contracts: [tool.importlinter], mypy's scope and strictness: [tool.mypy] in pyproject.toml)
 # make bench  - every bench/*.py (prints ratios, never fails on speed)
 # make messages - regenerate locale/*/LC_MESSAGES/django.{po,mo} (needs gettext)
 #
@@ -41,6 +42,7 @@ test: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 bench: venv

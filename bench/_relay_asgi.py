@@ -12,7 +12,7 @@ that only the load benchmark mounts:
   with (a move has to be relayed to four sockets at least this fast).
 * ``GET /bench/stats``: JSON counters of this process: every database query
   (an execute wrapper installed on each new connection, all threads alike),
-  calls of ``games.services.action_apply`` and the time spent in them, the
+  calls of ``rooms.services.action_apply`` and the time spent in them, the
   process' CPU time and resident memory. The bench takes differences.
 """
 
@@ -36,7 +36,7 @@ from channels.routing import URLRouter  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
-import games.services  # noqa: E402
+import rooms.services  # noqa: E402
 from domino_site.asgi import application as site_application  # noqa: E402
 
 
@@ -112,7 +112,7 @@ connection_created.connect(_on_connection_created, weak=False)
 
 # ------------------------------------------------------------------ moves
 
-_action_apply = games.services.action_apply
+_action_apply = rooms.services.action_apply
 
 
 @functools.wraps(_action_apply)
@@ -133,8 +133,8 @@ def _timed_action_apply(*args, **kwargs):
             counters.move_seconds += elapsed
 
 
-# The table consumer calls it through the module (``games.action_apply(...)``).
-games.services.action_apply = _timed_action_apply
+# The table consumer calls it through the package (``room_services.action_apply(...)``).
+rooms.services.action_apply = _timed_action_apply
 
 
 # ------------------------------------------------------------------ the relay

@@ -40,7 +40,7 @@ Figures: p50/p95/p99 latency (moves only; the between-match commands count for
 pacing and throughput), moves/s sustained (every command that changed a table,
 completed within the measured window), server-side database queries per move
 (every query of the Daphne processes in the window, divided by those commands)
-and milliseconds per move inside ``games.services.action_apply``, resident
+and milliseconds per move inside ``rooms.services.action_apply``, resident
 memory per open table (VmRSS growth of the Daphne processes while the tables
 were opened and started, divided by the tables), and the CPU used by the
 servers, by this client and by the whole machine (other people's work

@@ -17,8 +17,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 
 from domino_site.liveness import start_heartbeat
-from games.scheduling import start_inprocess_scheduler
 from rooms.routing import websocket_urlpatterns
+from timers.scheduling import start_inprocess_scheduler
 
 
 class SchedulerStarter:

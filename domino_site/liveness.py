@@ -82,7 +82,7 @@ _client: tuple[int, str, Any] | None = None  # (pid, its settings, redis.Redis)
 def _first_host() -> dict[str, Any]:
     from channels_redis.utils import decode_hosts
 
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    config: Any = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
     return dict(decode_hosts(config.get("hosts"))[0])
 
 

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "rooms",
     "records",
     "bots",
+    "timers",  # above the others: wakes rooms' services up (architecture.md, "One direction")
 ]
 
 MIDDLEWARE = [

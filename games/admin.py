@@ -11,9 +11,9 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from domino_site.admin_base import ReadOnlyMixin
 from games.models import Match, Move, Round
 from games.selectors import replay_steps
-from rooms.admin import ReadOnlyMixin
 
 
 def replay_link(rnd: Round) -> str:

@@ -14,6 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.engine import Match as EngineMatch
+from games.engine import Round as EngineRound
+from games.engine import RoundResult
 
 
 class Match(models.Model):
@@ -40,21 +43,21 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{self.room_id} match {self.number}"
 
-    def engine(self) -> engine.Match:
+    def engine(self) -> EngineMatch:
         return engine.Match.from_dict(self.state)
 
     @property
     def scores(self) -> list[int]:
         return list(self.state.get("scores", []))
 
-    def store(self, match: engine.Match) -> None:
+    def store(self, match: EngineMatch) -> None:
         """Copy an engine match into the row's fields (the caller saves)."""
         self.state = match.to_dict()
         self.over = match.is_over
         self.winner = match.winner
         self.ended_by = match.ended_by or ""
 
-    def finish_round(self, result: engine.RoundResult, now: Any = None) -> None:
+    def finish_round(self, result: RoundResult, now: Any = None) -> None:
         """Add a finished round's points through `engine.Match.finish_round`."""
         match = self.engine()
         match.finish_round(result)
@@ -110,7 +113,7 @@ class Round(models.Model):
     def is_over(self) -> bool:
         return self.result is not None
 
-    def engine(self) -> engine.Round:
+    def engine(self) -> EngineRound:
         """The engine state rebuilt from the snapshot (cached on the instance)."""
         cached = getattr(self, "_engine_cache", None)
         if cached is None or cached[0] is not self.state:
@@ -118,7 +121,7 @@ class Round(models.Model):
             self._engine_cache = cached
         return cached[1]
 
-    def store(self, rnd: engine.Round) -> None:
+    def store(self, rnd: EngineRound) -> None:
         """Copy an engine round into the snapshot fields (the caller saves)."""
         self.state = rnd.to_dict()
         self._engine_cache = (self.state, rnd)
@@ -128,7 +131,7 @@ class Round(models.Model):
         """What ``seat`` may know (`engine.Round.view`)."""
         return self.engine().view(seat)
 
-    def replay_engine(self) -> engine.Round:
+    def replay_engine(self) -> EngineRound:
         """The round rebuilt from its deal and its stored moves (checks every move again)."""
         rules = engine.RuleSet.from_dict(self.state["rules"])
         moves = self.moves.order_by("seq").values_list("seat", "action")

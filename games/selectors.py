@@ -12,8 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.errors import ServiceError
 from games.models import Move, Round
-from rooms.errors import ServiceError
 
 
 def finished_round(*, room: Any, number: int, match_number: int | None = None) -> Round | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from domino_site.admin_base import ReadOnlyMixin
 from records.models import MatchLineup, Rating, RatingChange
-from rooms.admin import ReadOnlyMixin
 
 
 @admin.register(Rating)

@@ -1,18 +1,12 @@
-"""Reads of people's records: who may see a finished round, the profile, the
-rating history chart, the ranking, and the rated marker of a table.
-
-Who may see a finished round (its replay page and its JSON alike; site.md):
-
-* a public room's: anyone logged in;
-* a private room's: the people who sat at that table (any of its rounds, or a
-  seat there now), and admins;
-* anyone else gets the answer of an unknown code (404), so nobody learns which
-  private codes exist.
+"""Reads of people's records: the profile, the rating history chart, the
+ranking, and the rated marker of a table. Who may see a room's rounds is the
+rooms' to decide (`rooms.selectors.may_see_rounds`); the profile is told.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,28 +16,26 @@ from django.db.models import Q
 
 from games.models import Match, Round
 from records import rating
-from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
+from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange
 from records.services import lineup_of, table_rated
-from rooms.events import guest_key
-from rooms.models import Room, Seat
 
 RECENT_MATCHES = 10
 RANKING_PAGE_SIZE = 25
 
 
-def _is_user(user: Any) -> bool:
+def is_user(user: Any) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 
 
 def is_admin(user: Any) -> bool:
     """Staff who may inspect rounds in the admin (superusers included)."""
-    return _is_user(user) and user.is_staff and user.has_perm("games.view_round")
+    return is_user(user) and user.is_staff and user.has_perm("games.view_round")
 
 
 # ------------------------------------------------------------------ rated tables
 
 
-def table_marker(*, seats: list[Seat], match: Match | None) -> bool:
+def table_marker(*, seats: Sequence[Any], match: Match | None) -> bool:
     """The "competitive" marker of a table: its seated people make a rated table
     (empty seats aside: a match starts only when they are taken), and a match in
     progress is rated and still played by the people it started with."""
@@ -54,40 +46,6 @@ def table_marker(*, seats: list[Seat], match: Match | None) -> bool:
         return True
     lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
     return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
-
-
-# ------------------------------------------------------------------ who may see
-
-
-def sat_at(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
-    """Whether this person sat at ``room``: dealt one of its rounds, or seated (or
-    holding a reservation) there now."""
-    if _is_user(user):
-        mine = Q(user_id=user.pk)
-        seat = Q(user_id=user.pk) | Q(reserved_user_id=user.pk)
-    elif guest_token:
-        mine = Q(guest_key=guest_key(guest_token))
-        seat = Q(guest_token=guest_token) | Q(reserved_guest_token=guest_token)
-    else:
-        return False
-    return (
-        RoundPlayer.objects.filter(mine, room=room).exists()
-        or Seat.objects.filter(seat, room=room).exists()
-    )
-
-
-def may_see_rounds(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
-    """Whether this person may see ``room``'s finished rounds (module docstring)."""
-    if room.visibility == Room.Visibility.PUBLIC:
-        return _is_user(user)
-    return is_admin(user) or sat_at(room=room, user=user, guest_token=guest_token)
-
-
-def may_open_table(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
-    """A private room's table page exists only for its people (and admins)."""
-    if room.visibility == Room.Visibility.PUBLIC:
-        return True
-    return is_admin(user) or sat_at(room=room, user=user, guest_token=guest_token)
 
 
 # ------------------------------------------------------------------ rating
@@ -141,7 +99,9 @@ def rating_chart(user: Any) -> dict[str, Any] | None:
     if not rows:
         return None
     first = rows[0]
-    values = [(rating.shown(first.mu_before, first.sigma_before), first.sigma_before, None)]
+    values: list[tuple[int, float, RatingChange | None]] = [
+        (rating.shown(first.mu_before, first.sigma_before), first.sigma_before, None)
+    ]
     values += [(rating.shown(r.mu_after, r.sigma_after), r.sigma_after, r) for r in rows]
     spreads = [round(sigma * rating.SCALE) for _, sigma, _ in values]
     low = min(v - s for (v, _, _), s in zip(values, spreads, strict=True))
@@ -230,14 +190,14 @@ class MatchLine:
 
     @property
     def private(self) -> bool:
-        return self.match.room.visibility == Room.Visibility.PRIVATE
+        return self.match.room.is_private
 
 
-def player_stats(person: Any, *, viewer: Any = None, guest_token: str | None = None) -> dict:
-    """The profile of ``person`` as ``viewer`` may see it: matches played, won and
-    lost, rounds, dominoes, average points a round, favourite preset, rating and
-    its history, experience, and the recent matches. A private room's match shows
-    its code, name and replay links only to the people who sat at it (and admins)."""
+def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
+    """The profile of ``person``: matches played, won and lost, rounds, dominoes,
+    average points a round, favourite preset, rating and its history, experience,
+    and the recent matches. A recent match shows its code, name and replay links
+    only where ``may_see_rounds(room)`` (the viewer's right, decided by rooms)."""
     rounds = (
         Round.objects.filter(people__user=person, finished_at__isnull=False)
         .select_related("match", "match__room")
@@ -276,7 +236,7 @@ def player_stats(person: Any, *, viewer: Any = None, guest_token: str | None = N
     for line in recent:
         room = line.match.room
         if room.pk not in seen:
-            seen[room.pk] = may_see_rounds(room=room, user=viewer, guest_token=guest_token)
+            seen[room.pk] = may_see_rounds(room)
         line.visible = seen[room.pk]
         change = changes.get(line.match.pk)
         if change is not None:
@@ -322,9 +282,10 @@ def ranking(*, by: str = "rating", preset: str = ALL_PRESETS, page: Any = 1) -> 
     paginator = Paginator(rows, RANKING_PAGE_SIZE)
     current = paginator.get_page(page)
     start = current.start_index()
-    current.object_list = [
+    rows_shown: Any = [
         _ranking_row(row, position) for position, row in enumerate(current.object_list, start)
     ]
+    current.object_list = rows_shown  # the page shows rows, not models
     return current
 
 
@@ -344,7 +305,7 @@ def _ranking_row(row: Rating, position: int) -> dict[str, Any]:
 
 def ranking_position(*, user: Any, by: str = "rating", preset: str = ALL_PRESETS) -> int | None:
     """Where ``user`` stands in that ranking (None: not in it)."""
-    if not _is_user(user):
+    if not is_user(user):
         return None
     mine = Rating.objects.filter(user=user, preset=preset).first()
     if mine is None:

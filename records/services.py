@@ -20,11 +20,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
+from domino_site.guests import guest_key
+from games.world import now_or
 from records import rating
 from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
-from rooms.events import guest_key
 
 WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at the table
 LOSS_POINTS = 5  # every loser earns 5
@@ -112,7 +112,7 @@ def match_finished(
     transaction that ends it, with the seats as they are at that moment, before
     anyone leaves). Nothing for an annulled match, a match without a winner or an
     unrated one. Returns the changes (overall first, then the preset's)."""
-    now = now or timezone.now()
+    now = now_or(now)
     if not match.over or match.annulled or match.winner is None:
         return []
     lineup = _keep_rated_only_if_same(match.pk, seats)

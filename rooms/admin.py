@@ -7,19 +7,10 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from domino_site.admin_base import ReadOnlyMixin
 from games.models import Match
 from rooms import services
 from rooms.models import Room, Seat
-
-
-class ReadOnlyMixin:
-    """Every field read-only and no adding: all writes go through services."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def get_readonly_fields(self, request, obj=None):
-        return [f.name for f in self.model._meta.fields]
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):

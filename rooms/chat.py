@@ -36,7 +36,7 @@ assert set(PHRASES) == CHAT_PHRASES, "rooms.messages.CHAT_PHRASES and rooms.chat
 CHAT_EVERY = 3.0
 
 
-def phrase_list() -> list[dict[str, str]]:
+def phrase_list() -> list[dict[str, str | bool]]:
     """The phrases for the page, in the active language: ``[{key, text, emote}]``."""
     return [
         {"key": key, "text": gettext(words) if words else emote, "emote": bool(emote)}

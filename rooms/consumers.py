@@ -30,18 +30,18 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.utils.translation import gettext as _
 
 from domino_site.asyncdb import db_async
 from domino_site.client_ip import scope_ip_hash
-from games import services as game_services
+from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms import selectors, watchers
 from rooms import services as room_services
 from rooms.chat import CHAT_EVERY
 from rooms.errors import ServiceError, error_message
-from rooms.events import LOBBY_GROUP, guest_key, room_group
+from rooms.events import LOBBY_GROUP, room_group
 from rooms.messages import (
     MAX_FRAME_BYTES,
     MOVE_TYPES,
@@ -57,9 +57,6 @@ from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
 log = logging.getLogger(__name__)
 
-GUEST_COOKIE = "domino_guest"
-GUEST_SALT = "domino.guest"
-
 CLOSE_REPLACED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
@@ -71,11 +68,8 @@ connects = ConnectLimiter()
 
 def guest_token_from_scope(scope: dict[str, Any]) -> str | None:
     """The guest seat token of the signed cookie, read exactly as the views read it
-    (``request.get_signed_cookie("domino_guest", salt="domino.guest")``, Django's own
-    routine, salts and fallbacks included); None if absent or forged."""
-    request = HttpRequest()
-    request.COOKIES = scope.get("cookies", {})
-    return request.get_signed_cookie(GUEST_COOKIE, default=None, salt=GUEST_SALT)
+    (`domino_site.guests.guest_token_of`); None if absent or forged."""
+    return guest_token_of(scope.get("cookies", {}))
 
 
 @dataclass
@@ -211,7 +205,7 @@ def execute(viewer: Viewer, cmd: Command) -> None:
     if kind in MOVE_TYPES:
         _need_seat(seat)
         action = {"type": kind, **{k: v for k, v in f.items() if v is not None}}
-        game_services.action_apply(
+        room_services.action_apply(
             room=room, seat_index=seat.index, action=action, version=cmd.version, by="person"
         )
         return

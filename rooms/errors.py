@@ -1,103 +1,23 @@
-"""The one error type services raise (protocol.md, ``error`` message).
+"""Refusals as the rooms' pages and sockets word them.
 
-``code`` is one of protocol.md's codes (the engine's `IllegalAction` codes plus
-``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
-``paused``, ``stale``, ``rate_limited``, ``bad_message``); ``reason`` narrows a
-``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
-``need_human``, ``invalid_rules``, ``bad_level``, ``login_required``,
-``not_found``, ``already_seated``, ``not_a_bot``, ``match_in_progress``) for
-pages and tests; ``field`` names the rule knob to fix on ``invalid_rules``.
-A service that raises it has changed nothing.
+The error type itself, its codes and the socket's ``error`` body live in
+`games.errors` (below rooms: games raise it too) and are re-exported here.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import ERROR_CODES
+from games.errors import CODES, ServiceError, error_message, not_seated
 
-SITE_CODES = frozenset(
-    {
-        "not_seated",
-        "not_host",
-        "seat_taken",
-        "room_full",
-        "room_closed",
-        "paused",
-        "stale",
-        "rate_limited",
-        "bad_message",
-    }
-)
-CODES = SITE_CODES | ERROR_CODES
-
-# People-facing messages for the engine's codes (the engine speaks English only).
-ENGINE_MESSAGES = {
-    "not_your_turn": _("It is not your turn."),
-    "round_over": _("The round is over."),
-    "not_in_hand": _("That tile is not in your hand."),
-    "does_not_fit": _("That tile does not fit there."),
-    "end_required": _("That tile fits both ends: choose end A or end B."),
-    "opening_tile_required": _("This round must be opened with the mandatory tile."),
-    "must_play": _("You have a tile that fits: you must play it."),
-    "must_draw": _("Nothing fits: draw from the boneyard."),
-    "boneyard_empty": _("The boneyard is empty: pass instead."),
-    "not_a_draw_game": _("This table has no boneyard to draw from."),
-    "bad_pick": _("That position cannot be picked."),
-    "malformed": _("That action is not understood."),
-}
-
-
-class ServiceError(Exception):
-    """A refused request; the database is untouched."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str | None = None,
-        *,
-        reason: str | None = None,
-        field: str | None = None,
-    ) -> None:
-        assert code in CODES, code
-        text = str(message if message is not None else ENGINE_MESSAGES.get(code, code))
-        super().__init__(text)
-        self.code = code
-        self.message = text
-        self.reason = reason
-        self.field = field
-
-    def __repr__(self) -> str:
-        return f"ServiceError({self.code!r}, {self.message!r}, reason={self.reason!r})"
-
-    def as_message(self, ref: Any = None) -> dict[str, Any]:
-        """The protocol's ``error`` message body for this refusal (`error_message`)."""
-        return error_message(self.code, self.message, ref, reason=self.reason, field=self.field)
-
-
-def error_message(
-    code: str,
-    message: str,
-    ref: Any = None,
-    *,
-    reason: str | None = None,
-    field: str | None = None,
-) -> dict[str, Any]:
-    """The protocol's ``error`` message body, the only one a socket sends.
-
-    ``{"type": "error", "code", "message", "ref"}`` (protocol.md; ``ref`` is the
-    client's, null when it had none), plus ``reason`` and ``field`` when the
-    refusal names them: the table page shows the rule knob's own message for
-    ``field``.
-    """
-    body: dict[str, Any] = {"type": "error", "code": code, "message": str(message), "ref": ref}
-    if reason:
-        body["reason"] = reason
-    if field:
-        body["field"] = field
-    return body
+__all__ = [
+    "CODES",
+    "RULE_ERRORS",
+    "ServiceError",
+    "error_message",
+    "not_seated",
+    "rule_error_message",
+]
 
 
 # People-facing messages for the knob an engine `InvalidRules` names (the engine

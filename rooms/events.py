@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import hashlib
-import hmac
 import logging
 from collections.abc import Sequence
 from datetime import datetime
@@ -44,6 +42,12 @@ from django.db import DatabaseError, transaction
 from django.db import connection as db_connection
 from django.utils import translation
 
+from domino_site.guests import guest_key
+from games.models import Round
+from games.signals import round_due
+from rooms import selectors
+from rooms.models import Seat
+
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
@@ -52,15 +56,6 @@ LOBBY_GROUP = "lobby"
 def room_group(code: str) -> str:
     """The room's group; codes are upper case (a socket may use any case)."""
     return f"room.{code.upper()}"
-
-
-def guest_key(token: str | None) -> str | None:
-    """A keyed digest of a guest seat token: what the room group carries instead
-    of the token itself, so the layer never holds a usable seat credential."""
-    if not token:
-        return None
-    digest = hmac.new(settings.SECRET_KEY.encode(), token.encode(), hashlib.sha256)
-    return digest.hexdigest()[:32]
 
 
 def room_changed(
@@ -76,12 +71,9 @@ def room_changed(
     of ``room.version``; building them waits until after the commit, so no lock
     is held meanwhile.
     """
-    from rooms.models import Seat
-    from rooms.selectors import current_round
-
-    rnd = round if round is not None else current_round(room)
+    rnd = round if round is not None else selectors.current_round(room)
     if seats is None:
-        seats = Seat.objects.filter(room_id=room.pk).order_by("index")
+        seats = list(Seat.objects.filter(room_id=room.pk).order_by("index"))
     rows = _frozen(room), [copy.copy(seat) for seat in seats], _frozen(rnd)
     due = (rnd.pk, rnd.version, rnd.due_at, rnd.due_kind) if rnd is not None else None
 
@@ -109,12 +101,10 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
     """The layer messages of one change: ``("send", channel, message)`` for each
     connected human seat's private part, then ``("group", group, message)`` for
     the public state."""
-    from rooms.selectors import private_part, public_state
-
     # Socket snapshots are in the site's default language whoever made the
     # change (an English page's request must not rename bots for everyone).
     with translation.override(settings.LANGUAGE_CODE):
-        public = public_state(room=room, seats=seats, rnd=rnd)
+        public = selectors.public_state(room=room, seats=seats, rnd=rnd)
     version = room.version
     messages: list[tuple[str, str, dict]] = []
     owners = []
@@ -123,7 +113,7 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
         owners.append([seat.user_id, guest_key(seat.guest_token)] if owns else None)
         if not (owns and seat.connected and seat.channel_name):
             continue
-        private = private_part(rnd, seat.index) if rnd is not None else None
+        private = selectors.private_part(rnd, seat.index) if rnd is not None else None
         message = {"type": "seat.state", "version": version, "seat": seat.index, "private": private}
         messages.append(("send", seat.channel_name, message))
     group_message = {"type": "room.state", "version": version, "public": public, "owners": owners}
@@ -161,12 +151,10 @@ def _broadcast(messages: list[tuple[str, str, dict]], lobby: bool) -> None:
     if layer is None:
         return
     if lobby:
-        from rooms.selectors import public_rooms
-
         # The lobby rows are read once here, not once per lobby socket.
         notice: dict[str, Any] = {"type": "lobby.changed"}
         try:
-            notice["rooms"] = public_rooms()
+            notice["rooms"] = selectors.public_rooms()
         except DatabaseError as exc:  # each lobby socket reads the rows itself
             log.warning("the lobby rows could not be read for the broadcast (%s)", exc)
             _drop_connection()
@@ -206,9 +194,8 @@ def send(layer: Any, group: str, message: dict) -> None:
 
 
 def _schedule(due: tuple[int, int, datetime | None, str | None] | None) -> None:
+    """Announce the round's due action to whoever wakes rounds up (``timers``)."""
     if due is None or due[2] is None:
         return
-    from games.scheduling import schedule_due
-
     round_id, version, due_at, kind = due
-    schedule_due(round_id=round_id, version=version, due_at=due_at, kind=kind)
+    round_due.send(sender=Round, round_id=round_id, version=version, due_at=due_at, kind=kind)

@@ -135,7 +135,7 @@ class CreateRoomForm(forms.Form):
     def options(self) -> dict[str, Any]:
         """The knobs this preset lets a room change that the person set."""
         data = self.cleaned_data
-        allowed = PRESET_OPTIONS.get(data.get("preset"), frozenset())
+        allowed = PRESET_OPTIONS.get(data.get("preset") or "", frozenset())
         options: dict[str, Any] = {}
         for name in OPTION_FIELDS:
             value = data.get(name)
@@ -147,7 +147,7 @@ class CreateRoomForm(forms.Form):
         return options
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.errors:
             return data
         if not data.get("visibility"):
@@ -167,7 +167,7 @@ class CreateRoomForm(forms.Form):
         this preset does not offer goes to the form (or, for a boneyard that runs
         dry, to the hand size that causes it)."""
         message = rule_error_message(field)
-        allowed = PRESET_OPTIONS.get(self.cleaned_data.get("preset"), frozenset())
+        allowed = PRESET_OPTIONS.get(self.cleaned_data.get("preset") or "", frozenset())
         if field not in allowed:
             field = "hand_size" if field == "draw" and "hand_size" in allowed else None
         self.add_error(field, message)

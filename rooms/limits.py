@@ -14,16 +14,16 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 from django.utils.translation import ngettext
 
+from games.world import now_or
 from rooms.models import Room
 
 
 def rooms_opened_recently(
     *, user: Any, guest_token: str | None, now: datetime | None = None
 ) -> int:
-    since = (now or timezone.now()) - settings.ROOM_CREATE_WINDOW
+    since = now_or(now) - settings.ROOM_CREATE_WINDOW
     rooms = Room.objects.filter(created_at__gte=since)
     if user is not None:
         return rooms.filter(created_by=user).count()

@@ -12,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 MAX_FRAME_BYTES = 4096
 MAX_REF_CHARS = 64
@@ -52,7 +52,7 @@ class Command:
     fields: dict[str, Any] = field(default_factory=dict)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -103,6 +103,10 @@ class Room(models.Model):
         return self.status == self.Status.CLOSED
 
     @property
+    def is_private(self) -> bool:
+        return self.visibility == self.Visibility.PRIVATE
+
+    @property
     def invite_path(self) -> str:
         return f"/i/{self.invite_token}/"
 

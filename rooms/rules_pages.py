@@ -204,7 +204,7 @@ def _goal(rules: RuleSet) -> list[str]:
                    "wins the match.") % {"n": rules.target}]  # fmt: skip
     elif rules.goal == "best_of":
         lines = [_("Best of %(n)s rounds: the first to win %(k)s rounds wins the series.")
-                 % {"n": rules.rounds, "k": rules.rounds // 2 + 1}]  # fmt: skip
+                 % {"n": rules.rounds, "k": (rules.rounds or 1) // 2 + 1}]  # fmt: skip
     else:
         lines = [_("A single round decides the game. A new game starts when both players "
                    "accept it; alone at the table, you can restart against the computer.")]  # fmt: skip
@@ -226,6 +226,7 @@ def worked_example(rules: RuleSet) -> dict[str, Any]:
     rnd = Round.from_hands(rules, hands=hands, opener=0)
     rnd.apply(0, rnd.legal_actions(0)[0])
     result = rnd.result
+    assert result is not None, "the example's first tile ends the round"
     left = []
     for index in range(1, rules.seats):
         tiles = hands[index]

@@ -21,8 +21,10 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from domino_site.guests import guest_key
 from games.models import Move, Round
-from records.selectors import match_rating_changes
+from records.models import RoundPlayer
+from records.selectors import is_admin, is_user, match_rating_changes
 from rooms.models import Room, Seat
 
 
@@ -71,7 +73,7 @@ def room_state(*, room: Room, viewer: Seat | None) -> dict[str, Any]:
     seats = list(Seat.objects.filter(room=room).order_by("index"))
     rnd = current_round(room)
     index = viewer.index if viewer is not None and viewer.room_id == room.pk else None
-    if index is not None and not (index < len(seats) and seats[index].pk == viewer.pk):
+    if viewer is None or index is None or not (index < len(seats) and seats[index].pk == viewer.pk):
         index = None
     public = public_state(room=room, seats=seats, rnd=rnd)
     private = private_part(rnd, index) if rnd is not None and index is not None else None
@@ -83,7 +85,7 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
     message of a spectator (no hand, no legal actions, no invite link). Built once
     per change and combined with each seat's `private_part` by `compose_state`."""
     rules = room.ruleset
-    view = rnd.engine().public_view() if rnd is not None else None
+    view = rnd.engine().public_view() if rnd is not None else {}
     counts = view["tile_counts"] if view else None
     return {
         "type": "room",
@@ -303,3 +305,35 @@ def public_rooms() -> list[dict[str, Any]]:
         }
         for room in rooms
     ]
+
+
+# ------------------------------------------------------------------ who may see a room's rounds
+#
+# Its replay page and its JSON alike (site.md): a public room's, anyone logged
+# in; a private room's, the people who sat at that table (any of its rounds, or
+# a seat there now), and admins. Anyone else gets the answer of an unknown code
+# (404), so nobody learns which private codes exist.
+
+
+def sat_at(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
+    """Whether this person sat at ``room``: dealt one of its rounds, or seated (or
+    holding a reservation) there now."""
+    if is_user(user):
+        mine = Q(user_id=user.pk)
+        seat = Q(user_id=user.pk) | Q(reserved_user_id=user.pk)
+    elif guest_token:
+        mine = Q(guest_key=guest_key(guest_token))
+        seat = Q(guest_token=guest_token) | Q(reserved_guest_token=guest_token)
+    else:
+        return False
+    return (
+        RoundPlayer.objects.filter(mine, room=room).exists()
+        or Seat.objects.filter(seat, room=room).exists()
+    )
+
+
+def may_see_rounds(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
+    """Whether this person may see ``room``'s finished rounds (see above)."""
+    if room.visibility == Room.Visibility.PUBLIC:
+        return is_user(user)
+    return is_admin(user) or sat_at(room=room, user=user, guest_token=guest_token)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from domino_site.client_ip import request_ip_hash
+from domino_site.guests import GUEST_COOKIE, GUEST_COOKIE_AGE, GUEST_SALT, guest_token_of
 from games.selectors import finished_round, replay_export, replay_positions
 from records import selectors as records
 from records.models import ALL_PRESETS
@@ -29,17 +30,12 @@ from .chat import phrase_list
 from .errors import RULE_ERRORS
 from .forms import PRESET_LABELS, CreateRoomForm, preset_info
 
-GUEST_COOKIE = "domino_guest"
-GUEST_SALT = "domino.guest"
-GUEST_COOKIE_AGE = 60 * 60 * 24 * 30  # a month: private rooms live 7 days without activity
-
-
 # ------------------------------------------------------------------ guests
 
 
 def guest_token(request: HttpRequest) -> str | None:
     """The guest seat token of the signed cookie (contract.md, "Guests")."""
-    return request.get_signed_cookie(GUEST_COOKIE, default=None, salt=GUEST_SALT)
+    return guest_token_of(request.COOKIES)
 
 
 def _person(request: HttpRequest) -> tuple[Any, str | None]:
@@ -277,13 +273,13 @@ def api_rooms(request: HttpRequest) -> JsonResponse:
 
 
 def _visible_round(request: HttpRequest, code: str, number: int) -> Any:
-    """The finished round this visitor may see (records.selectors.may_see_rounds),
+    """The finished round this visitor may see (rooms.selectors.may_see_rounds),
     or Http404: an unknown code, a round that does not exist and a room the
     visitor may not see all answer alike. A round still in play raises
     ServiceError (``round_in_play``) for those who may see the room."""
     room = selectors.room_for_code(code)
     user, token = _person(request)
-    if room is None or not records.may_see_rounds(room=room, user=user, guest_token=token):
+    if room is None or not selectors.may_see_rounds(room=room, user=user, guest_token=token):
         raise Http404(_("There is no room with this code."))
     match = request.GET.get("match")
     match_number = int(match) if match and match.isdigit() else None
@@ -357,7 +353,12 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     if person is None:
         raise Http404(_("There is no player with this name."))
     user, token = _person(request)
-    stats = records.player_stats(person, viewer=user, guest_token=token)
+    stats = records.player_stats(
+        person,
+        may_see_rounds=lambda room: selectors.may_see_rounds(
+            room=room, user=user, guest_token=token
+        ),
+    )
     for line in stats["recent"]:
         line.preset_label = PRESET_LABELS.get(line.match.room.preset, line.match.room.preset)
     favourite = stats["favourite_preset"]

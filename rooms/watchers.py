@@ -25,8 +25,9 @@ from datetime import datetime
 
 from channels.layers import get_channel_layer
 from django.db import transaction
-from django.utils import timezone
 
+from domino_site import liveness
+from games.world import now_or
 from rooms.events import room_group, send
 from rooms.models import Room, Watcher
 
@@ -41,7 +42,7 @@ def watcher_join(*, code: str, channel_name: str, now: datetime | None = None) -
     if room is None or room.is_closed:
         return None
     Watcher.objects.get_or_create(
-        room=room, channel_name=channel_name, defaults={"joined_at": now or timezone.now()}
+        room=room, channel_name=channel_name, defaults={"joined_at": now_or(now)}
     )
     return _recount(room)
 
@@ -81,8 +82,6 @@ def forget_all() -> int:
 
 def watcher_channels_of(processes: Iterable[str]) -> list[str]:
     """Channel names of watcher sockets that belong to these server processes."""
-    from domino_site import liveness
-
     wanted = set(processes)
     if not wanted:
         return []
@@ -91,8 +90,6 @@ def watcher_channels_of(processes: Iterable[str]) -> list[str]:
 
 
 def watcher_processes() -> set[str]:
-    from domino_site import liveness
-
     heads = Watcher.objects.values_list("channel_name", flat=True)
     return {p for name in heads if (p := liveness.process_of(name))}
 

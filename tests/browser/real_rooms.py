@@ -24,11 +24,12 @@ def build(
     afterwards."""
     from django.core import signing
 
-    from games import services as games
+    from domino_site.guests import GUEST_COOKIE, GUEST_SALT
     from rooms import services
+    from rooms import services as room_services
     from rooms.errors import ServiceError
     from rooms.selectors import room_state
-    from rooms.views import GUEST_COOKIE, GUEST_SALT
+    from rooms.services.base import seats_of
 
     rng = random.Random(seed)
     out = []
@@ -45,12 +46,12 @@ def build(
             services.seat_take(
                 room=room, index=index, guest_token=tokens[index], name=f"P{index + 1}"
             )
-        seats = games.seats_of(room)
+        seats = seats_of(room)
         services.match_start(room=room, actor=seats[0])
         played = 0
         while moves is None or played < moves:
             room.refresh_from_db()
-            seats = games.seats_of(room)
+            seats = seats_of(room)
             views = [room_state(room=room, viewer=seat) for seat in seats]
             if views[0]["round"] is None or views[0]["round"]["result"]:
                 break
@@ -63,7 +64,7 @@ def build(
                 services.room_resume(room=room, actor=seats[0])
                 continue
             try:
-                games.action_apply(room=room, seat_index=index, action=action, version=None)
+                room_services.action_apply(room=room, seat_index=index, action=action, version=None)
             except ServiceError as exc:
                 if exc.code != "paused":
                     raise

@@ -1,8 +1,9 @@
 """Fixtures and helpers for the live-play tests: sockets on the real ASGI app.
 
 * ``live`` -- use it in every test that opens sockets: the in-process scheduler
-  (the ticker) with a clean heap and a movable clock, stopped at the end on the
-  test's own event loop; database connections closed afterwards (Postgres).
+  (the ticker), stopped at the end on the test's own event loop (which empties
+  its heap), in a world whose clock the test moves (`advance`, `sweep`);
+  database connections closed afterwards (Postgres). It yields that world.
 * ``Player`` -- a ``WebsocketCommunicator`` on ``domino_site.asgi.application``
   that keeps every frame it received (for the hidden-information checks).
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -22,9 +22,14 @@ from django.db import connections
 from django.http import HttpResponse
 from django.test import Client
 
+from domino_site.asyncdb import db_async
+from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 from domino_site.liveness import heartbeat
-from games.ticker import ticker
-from rooms.consumers import GUEST_COOKIE, GUEST_SALT, connects
+from games.world import use_world, world
+from rooms.consumers import connects
+from rooms.services import rooms_sweep
+from tests.worlds import TestWorld
+from timers.ticker import ticker
 
 ORIGIN = b"http://localhost"
 TIMEOUT = 5
@@ -32,13 +37,14 @@ TIMEOUT = 5
 
 @pytest.fixture
 async def live(settings):
-    """The embedded scheduler, reset for this test; yields the ticker."""
+    """The embedded scheduler for this test, in a world of its own; yields the world."""
     settings.DOMINO_SCHEDULER = "inprocess"
     settings.BOT_DELAY_SECONDS = 0
-    ticker.reset()
+    world = TestWorld()
+    previous = use_world(world)
     connects.clear()  # the per-process connect limit counts this test's sockets only
     channel_layers.backends.clear()  # a layer made on another test's loop is bound to it
-    yield ticker
+    yield world
     # A failed test may leave sockets open: close them, never wait forever.
     for player in list(Player.open):
         try:
@@ -47,7 +53,7 @@ async def live(settings):
             pass
     Player.open.clear()
     await ticker.stop()
-    ticker.reset()
+    use_world(previous)
     await heartbeat.stop()  # Redis layer: this loop's heartbeat (domino_site.liveness)
     await asyncio.wait_for(_close_channel_layers(), 5)
     await sync_to_async(connections.close_all)()
@@ -64,21 +70,21 @@ async def _close_channel_layers() -> None:
 
 
 def advance(seconds: float) -> None:
-    """Move the ticker's clock (what the task functions get as ``now``) and wake it."""
-    ticker.offset += timedelta(seconds=seconds)
+    """Move the world's clock (the ticker's and the services') and wake the ticker."""
+    _world().advance(seconds)
     ticker.poke()
 
 
 async def sweep(seconds: float = 0) -> None:
-    """Move the clock, run the sweeper once and wait until it has run."""
-    ticker.offset += timedelta(seconds=seconds)
-    done = ticker.sweeps
-    ticker.sweep_soon()
-    loop = asyncio.get_running_loop()
-    end = loop.time() + TIMEOUT
-    while ticker.sweeps <= done:
-        assert loop.time() < end, "the sweeper did not run"
-        await asyncio.sleep(0.01)
+    """Move the clock, then run the sweeper once, as the ticker does every 5 s."""
+    _world().advance(seconds)
+    await asyncio.wait_for(db_async(rooms_sweep)(now=world().now()), TIMEOUT)
+
+
+def _world() -> TestWorld:
+    current = world()
+    assert isinstance(current, TestWorld), "use the live fixture"
+    return current
 
 
 def session_cookie(user) -> str:

@@ -87,15 +87,16 @@ async def test_pause_freezes_the_clock_and_the_bots(live, django_user_model, set
     room, cookie = await _solo(django_user_model, move_seconds=10)
     player = await Player.table(room.code, cookie)
     await player.send({"type": "start"})
-    mine = await player.until(my_turn)
-    assert mine["round"]["deadline"] is not None
+    # A turn with a choice runs on the clock (a turn with nothing but pass is
+    # passed by the server after a second, with no deadline shown: wait past it).
+    await player.until(lambda s: my_turn(s) and s["round"]["deadline"] is not None)
     await player.send({"type": "pause"})
     paused = await player.until(lambda s: s["room"]["paused"])
     assert paused["round"]["deadline"] is None
     assert 9000 <= paused["round"]["remaining_ms"] <= 10000
     advance(120)  # two minutes frozen: no timeout move
     assert await player.nothing(0.3)
-    # Back to the services' clock (they get the real time from the socket).
+    # Back to the real clock: the deadline below is compared with timezone.now().
     live.offset = timedelta(0)
     await player.send({"type": "resume"})
     resumed = await player.until(lambda s: not s["room"]["paused"])

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services as games
 from rooms import services
+from rooms import services as room_services
 from rooms.models import Room, Seat, Watcher
 from tests.realtime.conftest import Player, advance, session_cookie
 from tests.site.helpers import set_deal
@@ -40,7 +40,7 @@ async def frame(player: Player, kind: str) -> dict:
 
 def _blocked_deal(room):
     set_deal(Room.objects.get(pk=room.pk), hands=[["6-6", "1-2"], ["0-3", "4-5"]], opener=0)
-    games.action_apply(
+    room_services.action_apply(
         room=Room.objects.get(pk=room.pk),
         seat_index=0,
         action={"type": "play", "tile": "6-6"},
@@ -78,7 +78,7 @@ async def _finish_duel(room):
             if eng.is_over:
                 return
             turn = eng.turn
-            games.action_apply(
+            room_services.action_apply(
                 room=Room.objects.get(pk=room.pk),
                 seat_index=turn,
                 action=eng.legal_actions(turn)[0].to_dict(),

@@ -1,13 +1,16 @@
-"""The in-process scheduler (games/ticker.py) and the scheduling seam."""
+"""The in-process scheduler (timers/ticker.py) and the scheduling seam."""
 
 import asyncio
 from datetime import timedelta
 
 from django.utils import timezone
 
-from games import scheduling
-from games import ticker as ticker_module
-from games.ticker import Ticker
+from games.world import use_world
+from tests.worlds import TestWorld
+from timers import scheduling
+from timers import ticker as ticker_module
+from timers.tasks import bot_turn, round_due
+from timers.ticker import Ticker
 
 
 async def _until(predicate, timeout=2.0):
@@ -24,6 +27,8 @@ async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch
     monkeypatch.setattr(ticker_module, "_sweep", lambda now: sweeps.append(now))
     monkeypatch.setattr(ticker_module, "_forget_dead_connections", lambda: 0)
     ticker = Ticker()
+    world = TestWorld()
+    previous = use_world(world)
     now = timezone.now()
     ticker.schedule(1, 5, now - timedelta(seconds=1))  # before start: kept
     ticker.ensure_started()
@@ -33,12 +38,13 @@ async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch
         await _until(lambda: fired and sweeps)
         await asyncio.sleep(0.05)
         assert fired == [(1, 5)]
-        ticker.offset = timedelta(seconds=61)  # a minute later
+        world.advance(61)  # a minute later
         ticker.poke()
         await _until(lambda: len(fired) == 2)
         assert fired[1] == (2, 1)
     finally:
         await ticker.stop()
+        use_world(previous)
 
 
 async def test_a_failing_task_does_not_stop_the_ticker(monkeypatch):
@@ -74,9 +80,6 @@ def test_schedule_due_goes_to_the_ticker_in_the_embedded_mode(settings, monkeypa
 
 
 def test_schedule_due_sends_a_celery_task_with_an_eta(settings, monkeypatch):
-    from bots.tasks import bot_turn
-    from games.tasks import round_due
-
     settings.DOMINO_SCHEDULER = "celery"
     sent = []
     for task in (round_due, bot_turn):
@@ -92,8 +95,6 @@ def test_schedule_due_sends_a_celery_task_with_an_eta(settings, monkeypatch):
 
 
 def test_a_broker_that_does_not_answer_is_logged_not_raised(settings, monkeypatch, caplog):
-    from games.tasks import round_due
-
     settings.DOMINO_SCHEDULER = "celery"
 
     def down(**kwargs):

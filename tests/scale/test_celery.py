@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from domino_site.celery import app
 from games.models import Move, Round
-from games.scheduling import schedule_due
 from rooms import services
 from rooms.models import Seat
+from timers.scheduling import schedule_due
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

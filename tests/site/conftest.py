@@ -1,6 +1,6 @@
 """Fixtures and helpers for the services/selectors tests.
 
-* Deals are known: `games.services.rng_factory` gives seeded generators.
+* Deals are known: the world (`games.world`) deals from seeded generators.
 * Every round left in the database at the end of a test must rebuild from its
   deal and its Moves into exactly its stored snapshot (architecture.md: the
   snapshot is a cache of the Move log).
@@ -9,20 +9,22 @@
 from __future__ import annotations
 
 import itertools
-import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
+from games.world import use_world
+from tests.worlds import TestWorld
 
 T0 = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def seeded_rng(monkeypatch):
-    from games import services
-
-    seeds = itertools.count(1)
-    monkeypatch.setattr(services, "rng_factory", lambda: random.Random(next(seeds)))
+def seeded_world():
+    world = TestWorld(seed=1)
+    previous = use_world(world)
+    yield world
+    use_world(previous)
 
 
 @pytest.fixture(autouse=True)

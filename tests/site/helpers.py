@@ -7,7 +7,9 @@ from datetime import datetime
 from games import services as games
 from games.models import Round
 from rooms import services
+from rooms import services as room_services
 from rooms.models import Room, Seat
+from rooms.services.base import seats_of
 
 
 def fresh(room: Room) -> Room:
@@ -40,7 +42,7 @@ def human_move(room: Room, index: int, now: datetime, version: int | None = None
     rnd = current(room)
     action = rnd.engine().legal_actions(index)[0].to_dict()
     room = fresh(room)
-    return games.action_apply(
+    return room_services.action_apply(
         room=room,
         seat_index=index,
         action=action,
@@ -53,7 +55,7 @@ def fire_due(room: Room, now: datetime) -> bool:
     rnd = current(room)
     if rnd is None or rnd.due_at is None:
         return False
-    return games.round_due_fire(round_id=rnd.pk, version=rnd.version, now=now)
+    return room_services.round_due_fire(round_id=rnd.pk, version=rnd.version, now=now)
 
 
 def play_round(room: Room, now: datetime, limit: int = 200) -> Round:
@@ -83,8 +85,8 @@ def set_deal(room: Room, hands, boneyard=(), opener: int | None = 0, **kw) -> Ro
     eng = engine.Round.from_hands(room.ruleset, hands=hands, boneyard=boneyard, opener=opener, **kw)
     rnd.deal = eng.initial
     rnd.store(eng)
-    seats = games.seats_of(fresh(room))
-    rnd.due_at, rnd.due_kind = games.compute_due(fresh(room), rnd, seats)
+    seats = seats_of(fresh(room))
+    rnd.due_at, rnd.due_kind = room_services.compute_due(fresh(room), rnd, seats)
     rnd.save()
     return rnd
 

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from games import services as games
 from games.models import Move, Round
 from rooms import services
+from rooms import services as room_services
 from rooms.selectors import room_state
 from tests.site.helpers import current, fire_due, fresh, seat, set_deal, two_humans
 
@@ -22,7 +22,7 @@ def blocked_duel(make_user, clock, **kw):
     room, ana, bruno = two_humans(make_user, clock(), preset="sem_monte", **kw)
     services.match_start(room=room, actor=ana, now=clock())
     set_deal(fresh(room), hands=[["6-6", "1-2"], ["0-3", "4-5"]], opener=0)
-    games.action_apply(
+    room_services.action_apply(
         room=fresh(room),
         seat_index=0,
         action={"type": "play", "tile": "6-6"},
@@ -74,7 +74,7 @@ def test_a_player_who_can_play_or_draw_is_not_passed_for(make_user, clock):
     room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
     services.match_start(room=room, actor=ana, now=clock())
     set_deal(fresh(room), hands=[["6-6", "1-2"], ["0-3", "4-5"]], boneyard=["2-2"], opener=0)
-    games.action_apply(
+    room_services.action_apply(
         room=fresh(room),
         seat_index=0,
         action={"type": "play", "tile": "6-6"},

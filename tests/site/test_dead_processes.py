@@ -170,7 +170,7 @@ def test_redis_not_answering_disconnects_nobody_and_the_sweep_goes_on(
 
 
 def test_the_in_memory_layer_has_no_other_process_to_watch(make_user, clock, settings):
-    # One process: it repairs its own seats at start-up (games.ticker).
+    # One process: it repairs its own seats at start-up (timers.ticker).
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     room, *_ = two_humans(make_user, clock())
     services.match_start(room=room, actor=seat(room, 0), now=clock())

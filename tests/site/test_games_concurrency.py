@@ -8,9 +8,9 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services as games
 from games.models import Move
 from rooms import services
+from rooms import services as room_services
 from rooms.errors import ServiceError
 from tests.site.helpers import current, fresh, two_humans
 
@@ -35,7 +35,7 @@ def test_the_same_move_from_eight_threads_is_stored_once(make_user, clock):
     def send() -> None:
         try:
             barrier.wait(timeout=10)
-            games.action_apply(room=room, seat_index=turn, action=action, version=version)
+            room_services.action_apply(room=room, seat_index=turn, action=action, version=version)
             result = "ok"
         except ServiceError as exc:
             result = exc.code

@@ -9,10 +9,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services as games
 from games.models import Move, Round
 from rooms import services
+from rooms import services as room_services
 from rooms.errors import ServiceError
+from rooms.services import play
 from tests.site.helpers import (
     current,
     fire_due,
@@ -52,7 +53,7 @@ def test_a_play_without_end_is_stored_with_the_end_the_engine_chose(make_user, c
     room, *_ = started_duel(make_user, clock)
     set_deal(room, hands=[["2-6", "1-1"], ["6-5", "0-0"]], boneyard=["3-3"], opener=0)
     human_move(room, 0, clock())  # 2-6 opens: ends 2 and 6
-    games.action_apply(
+    room_services.action_apply(
         room=room, seat_index=1, action={"type": "play", "tile": "5-6"}, version=fresh(room).version
     )
     assert Move.objects.get(seq=2).action == {"type": "play", "tile": "5-6", "end": "B"}
@@ -85,7 +86,7 @@ def test_refusals_are_typed_and_leave_the_database_untouched(make_user, clock, c
         "not_seated": dict(seat_index=7, action=good, version=room.version),
     }
     with pytest.raises(ServiceError) as info:
-        games.action_apply(room=room, **calls[case])
+        room_services.action_apply(room=room, **calls[case])
     assert info.value.code == code
     assert not Move.objects.exists()
     assert fresh(room).version == room.version
@@ -102,7 +103,9 @@ def test_a_person_cannot_move_for_a_bot(make_user, clock):
         rnd = current(room)
     action = rnd.engine().legal_actions(1)[0].to_dict()
     with pytest.raises(ServiceError) as info:
-        games.action_apply(room=room, seat_index=1, action=action, version=fresh(room).version)
+        room_services.action_apply(
+            room=room, seat_index=1, action=action, version=fresh(room).version
+        )
     assert info.value.code == "not_seated"
 
 
@@ -159,11 +162,11 @@ def test_round_due_fire_is_idempotent(make_user, clock):
     room, *_ = started_duel(make_user, clock, move_seconds=10)
     rnd = current(room)
     now = clock.tick(10)
-    assert games.round_due_fire(round_id=rnd.pk, version=rnd.version, now=now)
+    assert room_services.round_due_fire(round_id=rnd.pk, version=rnd.version, now=now)
     # The same wake-up again, a late one and one for a missing round do nothing.
-    assert not games.round_due_fire(round_id=rnd.pk, version=rnd.version, now=now)
-    assert not games.round_due_fire(round_id=rnd.pk, version=rnd.version + 1, now=now)
-    assert not games.round_due_fire(round_id=10**9, version=1, now=now)
+    assert not room_services.round_due_fire(round_id=rnd.pk, version=rnd.version, now=now)
+    assert not room_services.round_due_fire(round_id=rnd.pk, version=rnd.version + 1, now=now)
+    assert not room_services.round_due_fire(round_id=10**9, version=1, now=now)
     assert Move.objects.count() == 1
 
 
@@ -183,9 +186,7 @@ def test_the_bot_is_given_only_its_view(make_user, clock, monkeypatch):
 
         return action_from_dict(view["legal"][0])
 
-    import bots.policies
-
-    monkeypatch.setattr(bots.policies, "choose_action", spy)
+    monkeypatch.setattr(play, "choose_action", spy)
     room = room_with_bots(make_user("ana"), clock(), preset="duelo", level="hard")
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     play_round(room, clock())
@@ -199,10 +200,10 @@ def test_the_bot_is_given_only_its_view(make_user, clock, monkeypatch):
 
 
 def test_an_illegal_bot_answer_falls_back_to_a_legal_move(make_user, clock, monkeypatch):
-    import bots.policies
+
     from games.engine import PASS
 
-    monkeypatch.setattr(bots.policies, "choose_action", lambda *a, **k: PASS)
+    monkeypatch.setattr(play, "choose_action", lambda *a, **k: PASS)
     room = room_with_bots(make_user("ana"), clock(), preset="duelo")
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     rnd = play_round(room, clock())
@@ -266,7 +267,9 @@ def test_queries_per_move_are_constant(make_user, clock):
         version = fresh(room).version
         room_arg = fresh(room)
         with CaptureQueriesContext(connection) as ctx:
-            games.action_apply(room=room_arg, seat_index=turn, action=action, version=version)
+            room_services.action_apply(
+                room=room_arg, seat_index=turn, action=action, version=version
+            )
         counts[number] = len(ctx.captured_queries)
     print(f"\nqueries per action_apply: move 1 = {counts[1]}, move 25 = {counts[25]}")
     assert counts[1] == counts[25]
@@ -290,7 +293,7 @@ def test_every_round_replays_to_its_snapshot_after_a_whole_match(make_user, cloc
 
 
 def test_a_timeout_plays_the_medium_bots_choice(make_user, clock, monkeypatch):
-    import bots.policies
+
     from games.engine import action_from_dict
 
     levels = []
@@ -299,7 +302,7 @@ def test_a_timeout_plays_the_medium_bots_choice(make_user, clock, monkeypatch):
         levels.append((view["seat"], level))
         return action_from_dict(view["legal"][-1])
 
-    monkeypatch.setattr(bots.policies, "choose_action", spy)
+    monkeypatch.setattr(play, "choose_action", spy)
     room, *_ = started_duel(make_user, clock, move_seconds=10)
     turn = current(room).engine().turn
     assert fire_due(room, clock.tick(10))
@@ -327,10 +330,10 @@ def test_a_move_is_broadcast_and_its_next_due_scheduled_after_commit(
         async def group_send(self, group, message):
             sent.append((group, message))
 
-    import games.scheduling
+    import timers.scheduling
 
     monkeypatch.setattr(events, "get_channel_layer", lambda: Layer())
-    monkeypatch.setattr(games.scheduling, "schedule_due", lambda **kw: scheduled.append(kw))
+    monkeypatch.setattr(timers.scheduling, "schedule_due", lambda **kw: scheduled.append(kw))
     room, *_ = started_duel(make_user, clock, move_seconds=20)
     with django_capture_on_commit_callbacks(execute=True):
         human_move(room, current(room).engine().turn, clock())
@@ -352,13 +355,13 @@ def test_the_bot_decides_with_no_lock_held(make_user, clock, monkeypatch):
     from django.db import transaction
 
     inside = []
-    real = games._server_action
+    real = play._server_action
 
     def deciding(rnd, seat, kind):
         inside.append(len(transaction.get_connection().atomic_blocks))
         return real(rnd, seat, kind)
 
-    monkeypatch.setattr(games, "_server_action", deciding)
+    monkeypatch.setattr(play, "_server_action", deciding)
     room = room_with_bots(make_user("ana"), clock(), preset="duelo", level="hard")
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     test_depth = len(transaction.get_connection().atomic_blocks)  # the test's own transaction
@@ -373,15 +376,15 @@ def test_a_timeout_that_loses_the_race_to_the_persons_move_changes_nothing(
     rnd = current(room)
     turn = rnd.engine().turn
     late = clock.tick(20)
-    real = games._server_action
+    real = play._server_action
 
     def racing(rnd_, seat_, kind):
         decided = real(rnd_, seat_, kind)
         human_move(room, turn, late)  # the person's move lands while the timeout decides
         return decided
 
-    monkeypatch.setattr(games, "_server_action", racing)
-    assert not games.round_due_fire(round_id=rnd.pk, version=rnd.version, now=late)
+    monkeypatch.setattr(play, "_server_action", racing)
+    assert not room_services.round_due_fire(round_id=rnd.pk, version=rnd.version, now=late)
     assert list(Move.objects.filter(round=rnd).values_list("seat", "by")) == [(turn, "person")]
     after = current(room)
     assert after.engine().turn == 1 - turn, "the other seat keeps its turn"
@@ -396,18 +399,18 @@ def test_a_bot_that_loses_the_race_to_a_duplicate_wake_up_moves_once(make_user, 
         human_move(room, 0, clock())
         rnd = current(room)
     version = rnd.version
-    real = games._server_action
+    real = play._server_action
     raced = []
 
     def racing(rnd_, seat_, kind):
         decided = real(rnd_, seat_, kind)
         if not raced:  # the same wake-up delivered twice: the copy wins the race
             raced.append("racing")
-            raced[0] = games.round_due_fire(round_id=rnd.pk, version=version, now=clock())
+            raced[0] = room_services.round_due_fire(round_id=rnd.pk, version=version, now=clock())
         return decided
 
-    monkeypatch.setattr(games, "_server_action", racing)
-    assert not games.round_due_fire(round_id=rnd.pk, version=version, now=clock())
+    monkeypatch.setattr(play, "_server_action", racing)
+    assert not room_services.round_due_fire(round_id=rnd.pk, version=version, now=clock())
     assert raced == [True]
     bot_moves = Move.objects.filter(round=rnd, seat=1, by="bot")
     assert bot_moves.count() == 1, "the bot's turn is played exactly once"

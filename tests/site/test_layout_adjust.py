@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import services as games
 from games.models import Move
 from rooms import services
+from rooms import services as room_services
 from rooms.errors import ServiceError
 from rooms.selectors import room_state
 from tests.site.helpers import current, fresh, seat, set_deal, two_humans
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def play(room, index, tile, end, clock):
-    games.action_apply(
+    room_services.action_apply(
         room=fresh(room),
         seat_index=index,
         action={"type": "play", "tile": tile, "end": end},

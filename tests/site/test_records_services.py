@@ -18,6 +18,7 @@ from domino_site.client_ip import ip_hash
 from games.models import Match
 from records import selectors as records
 from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
+from rooms import selectors as room_selectors
 from rooms import services
 from rooms.models import Room
 from tests.site.helpers import current, fresh, play_round, seat
@@ -241,8 +242,8 @@ def test_every_round_remembers_its_humans(make_user, clock):
         (p.index, p.user_id, bool(p.guest_key)) for p in RoundPlayer.objects.filter(round=rnd)
     }
     assert people == {(0, host.pk, False), (1, None, True)}
-    assert records.sat_at(room=room, guest_token="a-guest")
-    assert not records.sat_at(room=room, guest_token="another-guest")
+    assert room_selectors.sat_at(room=room, guest_token="a-guest")
+    assert not room_selectors.sat_at(room=room, guest_token="another-guest")
 
 
 def test_public_rooms_have_no_invite_and_no_guest_seat(make_user, clock):

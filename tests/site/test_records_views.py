@@ -15,9 +15,9 @@ import pytest
 from django.http import HttpResponse
 
 from domino_site.client_ip import ip_hash
+from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 from records.models import Rating
 from rooms import services
-from rooms.views import GUEST_COOKIE, GUEST_SALT
 from tests.site.helpers import current, fresh, play_round, seat
 
 pytestmark = pytest.mark.django_db

@@ -35,10 +35,10 @@ def layer(monkeypatch):
 @pytest.fixture
 def scheduled(monkeypatch):
     calls = []
-    import games.scheduling
+    import timers.scheduling
 
     monkeypatch.setattr(
-        games.scheduling, "schedule_due", lambda **kw: calls.append(kw), raising=True
+        timers.scheduling, "schedule_due", lambda **kw: calls.append(kw), raising=True
     )
     return calls
 

@@ -11,6 +11,7 @@ import pytest
 from games import services as games
 from games.models import Round
 from rooms import services
+from rooms import services as room_services
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
 from tests.site.helpers import current, fresh
@@ -37,7 +38,7 @@ def check_invariants(room: Room) -> None:
         assert rnd.due_at is None, "nothing is due while paused or closed"
     if room.status == "playing":
         assert rnd.finished_at is None and all(not s.is_empty for s in seats)
-        expected = games.compute_due(room, rnd, seats)
+        expected = room_services.compute_due(room, rnd, seats)
         assert (rnd.due_at, rnd.due_kind) == expected, "the stored due time is up to date"
     else:
         assert rnd.finished_at is not None or room.status == "closed"
@@ -118,12 +119,12 @@ def test_random_walk_keeps_the_room_consistent(make_user, clock, seed):
             if humans and rng.random() < 0.8:
                 i = humans[0]
                 action = rng.choice(rnd.engine().legal_actions(i)).to_dict()
-                games.action_apply(
+                room_services.action_apply(
                     room=r, seat_index=i, action=action, version=r.version, now=clock()
                 )
             elif rnd.due_at is not None:
                 clock.now = max(clock.now, rnd.due_at)
-                games.round_due_fire(round_id=rnd.pk, version=rnd.version, now=clock())
+                room_services.round_due_fire(round_id=rnd.pk, version=rnd.version, now=clock())
 
     steps = 0
     for steps in range(1, STEPS + 1):  # noqa: B007 - reported below

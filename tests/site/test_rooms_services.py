@@ -403,7 +403,7 @@ def test_a_move_or_start_in_the_wrong_phase_changes_nothing(make_user, clock):
 
 
 def human_move_refused(room):
-    from games.services import action_apply
+    from rooms.services import action_apply
 
     action_apply(room=room, seat_index=0, action={"type": "pass"}, version=None)
 
@@ -458,7 +458,7 @@ def test_pausing_a_paused_room_or_resuming_a_running_one_is_refused(make_user, c
 
 
 def human_move_refused_at(room, index):
-    from games.services import action_apply
+    from rooms.services import action_apply
 
     rnd = current(room)
     action = rnd.engine().legal_actions(index)[0].to_dict()

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.http import HttpResponse
 
+from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 from rooms import services
 from rooms.models import Room, Seat
-from rooms.views import GUEST_COOKIE, GUEST_SALT
 from tests.site.helpers import play_round, room_with_bots, seat
 
 pytestmark = pytest.mark.django_db

@@ -1,11 +1,12 @@
 """The one scheduling seam (architecture.md, "Timers live in the database").
 
-Services call ``schedule_due`` after commit for the current round's ``due_at``
-(a bot's turn, the move clock, a disconnected player's auto move, a walkover).
+After the commit of a change, ``rooms.events`` sends `games.signals.round_due`
+for the current round's ``due_at`` (a bot's turn, the move clock, a disconnected
+player's auto move, a walkover), and ``schedule_due`` receives it.
 Depending on ``settings.DOMINO_SCHEDULER`` the wake-up is a Celery task with an
 ETA (production) or an entry in the in-process ticker on the ASGI server's
 event loop (the embedded default). Either way the same idempotent function runs,
-``games.services.round_due_fire(round_id=, version=)``, which does nothing unless
+``rooms.services.round_due_fire(round_id=, version=)``, which does nothing unless
 the round is still at ``version`` and due. Nothing else knows which is running.
 
 Losing a wake-up is harmless: the periodic sweeper (Celery beat, or the ticker)
@@ -17,15 +18,26 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+
+from games.world import world
+from timers.tasks import bot_turn, round_due
+from timers.ticker import ticker
 
 log = logging.getLogger(__name__)
 
 # Celery on Redis redelivers ETA tasks that wait longer than the broker's
 # visibility timeout: anything further away than this is left to the sweeper.
 MAX_ETA = timedelta(minutes=10)
+
+
+def on_round_due(
+    sender: Any, *, round_id: int, version: int, due_at: datetime | None, kind: str | None, **_: Any
+) -> None:
+    """The receiver of `games.signals.round_due` (connected by ``timers.apps``)."""
+    schedule_due(round_id=round_id, version=version, due_at=due_at, kind=kind)
 
 
 def schedule_due(
@@ -41,8 +53,6 @@ def schedule_due(
     if scheduler_name() == "celery":
         _schedule_celery(round_id, version, due_at, kind)
     else:
-        from games.ticker import ticker
-
         ticker.schedule(round_id, version, due_at)
 
 
@@ -59,19 +69,14 @@ async def start_inprocess_scheduler() -> None:
     """
     if scheduler_name() != "inprocess":
         return
-    from games.ticker import ticker
-
     ticker.ensure_started()
     await ticker.ready()
 
 
 def _schedule_celery(round_id: int, version: int, due_at: datetime, kind: str | None) -> None:
-    if due_at - timezone.now() > MAX_ETA:
+    if due_at - world().now() > MAX_ETA:
         return  # the sweeper fires it
-    if kind == "bot":
-        from bots.tasks import bot_turn as task
-    else:
-        from games.tasks import round_due as task
+    task = bot_turn if kind == "bot" else round_due
     try:
         task.apply_async(kwargs={"round_id": round_id, "version": version}, eta=due_at)
     except Exception:  # noqa: BLE001 - the sweeper is the safety net

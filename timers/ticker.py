@@ -2,7 +2,7 @@
 
 An asyncio task on the ASGI server's own event loop (the in-memory channel
 layer only works from that loop) that runs the same idempotent task functions
-Celery runs in production: ``games.services.round_due_fire`` when a round's
+Celery runs in production: ``rooms.services.round_due_fire`` when a round's
 ``due_at`` comes, and ``rooms.services.rooms_sweep`` every few seconds (the
 safety net that also fires whatever was missed, e.g. across a restart).
 
@@ -10,8 +10,8 @@ safety net that also fires whatever was missed, e.g. across a restart).
 ``transaction.on_commit`` in worker threads); the heap is guarded by a lock and
 the loop is woken with ``call_soon_threadsafe``.
 
-Tests move time with ``ticker.offset`` (added to the real clock that the task
-functions receive as ``now``) and wake the loop with ``poke()``.
+Its clock is the world's (`games.world`): a test that installs a movable world
+moves the ticker's time with it, and wakes the loop with ``poke()``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,16 @@ import heapq
 import logging
 import threading
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.utils import timezone
 
 from domino_site.asyncdb import db_async
+from games.world import world
+from rooms.models import Seat
+from rooms.services import rooms_sweep, round_due_fire, seat_disconnected
+from rooms.watchers import forget_all
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +40,10 @@ MAX_RUNNING = 4
 
 
 def _fire_round(round_id: int, version: int, now: datetime) -> bool:
-    from games.services import round_due_fire
-
     return round_due_fire(round_id=round_id, version=version, now=now)
 
 
 def _sweep(now: datetime) -> None:
-    from rooms.services import rooms_sweep
-
     rooms_sweep(now=now)
 
 
@@ -52,10 +52,6 @@ def _forget_dead_connections() -> int:
     marked connected belongs to a process that died (killed, crashed): mark it
     disconnected through the service, so that the usual rules (pause, auto
     move, takeover, expiry) apply to it. Returns how many seats it touched."""
-    from rooms.models import Seat
-    from rooms.services import seat_disconnected
-    from rooms.watchers import forget_all
-
     forget_all()  # nobody watches yet either (rooms.watchers)
     stale = Seat.objects.filter(connected=True).exclude(room__status="closed")
     count = 0
@@ -70,14 +66,11 @@ def _forget_dead_connections() -> int:
 
 def _single_process_layer() -> bool:
     """The in-memory channel layer cannot be shared: every socket is in this process."""
-    from channels.layers import InMemoryChannelLayer, get_channel_layer
-
     return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
 class Ticker:
     def __init__(self) -> None:
-        self.offset = timedelta(0)
         self._heap: list[tuple[datetime, int, int]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -87,12 +80,10 @@ class Ticker:
         self._running: set[tuple[int, int]] = set()
         self._jobs: set[asyncio.Task] = set()
         self._slots: asyncio.Semaphore | None = None
-        self.sweeps = 0  # how many sweeps ran (tests wait on it)
-        self._sweep_due = False
 
     # -------------------------------------------------------------- any thread
     def now(self) -> datetime:
-        return timezone.now() + self.offset
+        return world().now()
 
     def schedule(self, round_id: int, version: int, due_at: datetime) -> None:
         with self._lock:
@@ -108,11 +99,6 @@ class Ticker:
             loop.call_soon_threadsafe(wake.set)
         except RuntimeError:  # the loop closed meanwhile (end of a test)
             pass
-
-    def sweep_soon(self) -> None:
-        """Run the sweeper at the next wake-up instead of waiting for its period."""
-        self._sweep_due = True
-        self.poke()
 
     @property
     def started(self) -> bool:
@@ -160,13 +146,10 @@ class Ticker:
                 pass
         self._loop = None
         self._wake = None
-
-    def reset(self) -> None:
-        """Forget every scheduled entry (tests: the database they point at is gone)."""
+        # A stopped ticker forgets its schedule: the database keeps every due
+        # time, and the first sweep after a start fires whatever was missed.
         with self._lock:
             self._heap.clear()
-        self.offset = timedelta(0)
-        self.sweeps = 0
 
     async def _run(self) -> None:
         await self.ready()
@@ -178,22 +161,22 @@ class Ticker:
                 now = self.now()
                 for round_id, version in self._pop_due(now):
                     self._start(round_id, version, now)
-                if loop.time() >= next_sweep or self._sweep_due:
-                    self._sweep_due = False
+                if loop.time() >= next_sweep:
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
-                    self.sweeps += 1
                 timeout = max(0.0, min(self._seconds_to_next(), next_sweep - loop.time()))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the ticker must never die
                 log.exception("ticker iteration failed")
                 timeout = sweep_every
+            wake = self._wake
+            assert wake is not None, "started: ensure_started made it"
             try:
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                await asyncio.wait_for(wake.wait(), timeout)
             except TimeoutError:
                 pass
-            self._wake.clear()
+            wake.clear()
 
     def _pop_due(self, now: datetime) -> list[tuple[int, int]]:
         due = []
@@ -220,8 +203,10 @@ class Ticker:
         job.add_done_callback(self._jobs.discard)
 
     async def _fire(self, key: tuple[int, int], now: datetime) -> None:
+        slots = self._slots
+        assert slots is not None, "started: ensure_started made it"
         try:
-            async with self._slots:
+            async with slots:
                 await self._guarded(_fire_round, key[0], key[1], now)
         finally:
             self._running.discard(key)

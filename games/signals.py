@@ -1,0 +1,12 @@
+"""What games announce to the layers above them (architecture.md, "One direction").
+
+``round_due``: sent after the commit of a change, with ``round_id``,
+``version``, ``due_at`` and ``kind`` (the round's ``due_kind``), when the round
+has an action due. The timers (``timers.scheduling``) listen and wake
+``rooms.services.round_due_fire`` up at ``due_at``; nobody below them needs to
+know whether Celery or the in-process ticker does it.
+"""
+
+from django.dispatch import Signal
+
+round_due = Signal()

@@ -1,0 +1,59 @@
+"""Every write to rooms and seats, and the play flow around the games' rows.
+
+By use case: `tables` (create, settings, close), `seating` (sit, reserve,
+leave, stand-ins), `bots` (the host's bots), `flow` (start, next round, ready,
+pause, annul, the drawn line), `play` (moves: a person's and the server's),
+`presence` (sockets), `sweep` (the safety net). `base` holds the command
+wrapper they all stand on, `rounds` the steps of dealing and ending, `due` the
+due times.
+
+Every entry point is keyword-only and atomic: it locks the room row first (then
+the round row), raises `ServiceError` before writing anything when it refuses,
+and on success bumps ``room.version`` and tells the change after commit
+(`rooms.services.base.room_command`). ``actor`` is the `Seat` of the person
+acting; ``now`` is injectable.
+"""
+
+from rooms.services.bots import bot_add, bot_remove, bot_set_level
+from rooms.services.due import compute_due
+from rooms.services.flow import (
+    annul_vote,
+    layout_adjust,
+    match_new,
+    match_start,
+    player_ready,
+    room_pause,
+    room_resume,
+    round_next,
+)
+from rooms.services.play import action_apply, round_due_fire
+from rooms.services.presence import seat_connected, seat_disconnected
+from rooms.services.seating import seat_leave, seat_take, seat_take_by_invite
+from rooms.services.sweep import rooms_sweep
+from rooms.services.tables import room_close, room_create, room_settings
+
+__all__ = [
+    "action_apply",
+    "annul_vote",
+    "bot_add",
+    "bot_remove",
+    "bot_set_level",
+    "compute_due",
+    "layout_adjust",
+    "match_new",
+    "match_start",
+    "player_ready",
+    "room_close",
+    "room_create",
+    "room_pause",
+    "room_resume",
+    "room_settings",
+    "round_due_fire",
+    "round_next",
+    "rooms_sweep",
+    "seat_connected",
+    "seat_disconnected",
+    "seat_leave",
+    "seat_take",
+    "seat_take_by_invite",
+]

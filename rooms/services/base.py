@@ -1,0 +1,290 @@
+"""What every room service stands on: the command wrapper, the locks, the checks.
+
+A service that changes a room is a *command*::
+
+    @room_command(lobby=True)
+    def bot_add(table: Table, *, actor: Seat, index: int, level: str = "medium") -> Seat:
+        ...
+
+The wrapper gives it the public signature ``bot_add(*, room, actor, index,
+level, now=None)``, opens the transaction, takes the room's lock (always the
+first lock taken; then the current round's), reads the seats, and hands all of
+it over as a `Table`. When the command returns, the room's version goes up by
+one and the change is told after commit (`rooms.events.room_changed`); when it
+raises, nothing was written and nobody is told. A command that finds nothing
+to change says so with `Table.unchanged`. Nobody has to remember to bump and
+tell last.
+
+Helpers whose names end in ``_locked`` expect the room's lock held (Zulip's
+``do_*``): they are steps inside a command, never entry points.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games import engine
+from games import services as games
+from games.models import Round
+from games.world import now_or
+from records import selectors as records_read
+from rooms.errors import ServiceError, not_seated, rule_error_message
+from rooms.events import room_changed
+from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat
+
+R = TypeVar("R")
+
+
+# ---------------------------------------------------------------------- the command
+
+
+@dataclass
+class Table:
+    """One room under its lock, for one command: what it reads and what it changes.
+
+    ``rnd`` is the room's current round (set it when the command deals a new
+    one), ``lobby`` whether the lobby's list may change (seats, status, the rated
+    marker), ``changed`` False when the command changed nothing.
+    """
+
+    room: Room
+    now: datetime
+    rnd: Round | None
+    seats: list[Seat]
+    lobby: bool = False
+    changed: bool = True
+    seats_as_held: bool = False  # tell from ``seats`` as held instead of re-reading them
+
+    @property
+    def dealt(self) -> Round:
+        """``rnd`` where the command has just dealt or found one."""
+        assert self.rnd is not None, "no round at this table"
+        return self.rnd
+
+    def unchanged(self) -> None:
+        """Nothing was written: no new version, nobody told."""
+        self.changed = False
+
+
+def room_command(
+    *, lobby: bool = False, open_only: bool = True
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Make ``func(table, **kwargs)`` the atomic, keyword-only service
+    ``func(*, room, now=None, **kwargs)`` (see the module's docstring).
+
+    ``open_only``: a closed room refuses with ``room_closed`` before the command
+    runs; otherwise the command sees it and decides.
+    """
+
+    def decorate(func: Callable[..., R]) -> Callable[..., R]:
+        @functools.wraps(func)
+        @transaction.atomic
+        def run(*, room: Room | int, now: datetime | None = None, **kwargs: Any) -> R:
+            table = lock_table(room, now, open_only=open_only)
+            table.lobby = lobby
+            result = func(table, **kwargs)
+            if table.changed:
+                record_change_locked(table)
+            return result
+
+        return run
+
+    return decorate
+
+
+def lock_table(room: Room | int, now: datetime | None, *, open_only: bool = True) -> Table:
+    """The time, the room locked (refused when closed, if ``open_only``), its
+    current round locked, and its seats."""
+    locked = lock_room(room)
+    if open_only and locked.is_closed:
+        raise closed()
+    return Table(locked, now_or(now), games.lock_current_round(locked), seats_of(locked))
+
+
+def record_change_locked(table: Table) -> None:
+    """The change is recorded: version + 1, activity time, told after commit."""
+    room = table.room
+    room.version += 1
+    room.last_activity_at = table.now
+    seats: Sequence[Seat] | None = table.seats if table.seats_as_held else None
+    if table.lobby:  # every change of the seats tells the lobby: the rated marker follows them
+        match = table.rnd.match if table.rnd is not None else None
+        seats = seats_of(room) if seats is None else seats
+        room.rated = records_read.table_marker(seats=list(seats), match=match)
+    room.save()
+    room_changed(room, lobby=table.lobby, round=table.rnd, seats=seats)
+
+
+def lock_room(room: Room | int) -> Room:
+    """The room row, locked for this transaction (always the first lock taken)."""
+    pk = room.pk if isinstance(room, Room) else room
+    return Room.objects.select_for_update().get(pk=pk)
+
+
+def seats_of(room: Room) -> list[Seat]:
+    """The room's seats in index order (the room lock already serialises writers)."""
+    seats = list(Seat.objects.filter(room_id=room.pk).order_by("index"))
+    for seat in seats:
+        seat.room = room
+    return seats
+
+
+def latest_round(room: Room) -> Round | None:
+    return Round.objects.filter(room_id=room.pk).order_by("-id").first()
+
+
+# ---------------------------------------------------------------------- refusals
+
+
+def closed() -> ServiceError:
+    return ServiceError("room_closed", _("This room is closed."))
+
+
+def paused() -> ServiceError:
+    return ServiceError("paused", _("The game is paused."))
+
+
+def bad(reason: str, message: str, field: str | None = None) -> ServiceError:
+    return ServiceError("bad_message", message, reason=reason, field=field)
+
+
+def wrong_phase() -> ServiceError:
+    return bad("wrong_phase", _("That cannot be done at this point of the game."))
+
+
+def is_user(user: Any) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+def actor_seat(seats: Sequence[Seat], actor: Seat | None) -> Seat:
+    """The actor's seat as it is now: still a human playing it, still the same person."""
+    if actor is None or not 0 <= actor.index < len(seats):
+        raise not_seated()
+    seat = seats[actor.index]
+    same_person = seat.user_id == actor.user_id and seat.guest_token == actor.guest_token
+    if seat.pk != actor.pk or not seat.is_human or not same_person:
+        raise not_seated()
+    return seat
+
+
+def player_seat(seats: Sequence[Seat], actor: Seat | None) -> Seat:
+    """The actor's seat, played by themselves (not by a bot standing in)."""
+    seat = actor_seat(seats, actor)
+    if seat.substitute:
+        raise not_seated()
+    return seat
+
+
+def host_seat(room: Room, seats: Sequence[Seat], actor: Seat | None) -> Seat:
+    seat = player_seat(seats, actor)
+    if room.host_seat != seat.index:
+        raise ServiceError("not_host", _("Only the host can do that."))
+    return seat
+
+
+def seat_at(seats: Sequence[Seat], index: Any) -> Seat:
+    if type(index) is not int or not 0 <= index < len(seats):
+        raise bad("bad_seat", _("There is no such seat."))
+    return seats[index]
+
+
+def check_level(level: Any) -> str:
+    if level not in BOT_LEVELS:
+        raise bad("bad_level", _("A bot plays at easy, medium or hard."))
+    return level
+
+
+def check_move_seconds(value: Any) -> int | None:
+    if value is None or (type(value) is int and value in MOVE_SECONDS_CHOICES):
+        return value
+    raise bad("bad_clock", _("The move clock is 10, 15, 20, 30, 45 or 60 seconds, or none."))
+
+
+def rules_for(preset: Any, options: Any) -> engine.RuleSet:
+    if not isinstance(options, dict):
+        raise bad("invalid_rules", _("The options must be an object of rule knobs."))
+    try:
+        return engine.RuleSet.preset(preset, **options)
+    except engine.InvalidRules as exc:
+        raise bad("invalid_rules", str(rule_error_message(exc.field)), field=exc.field) from None
+    except TypeError:
+        raise bad("invalid_rules", _("Those options are not valid.")) from None
+
+
+# ---------------------------------------------------------------------- seats and people
+
+
+def round_in_play(room: Room) -> bool:
+    return room.status == Room.Status.PLAYING
+
+
+def match_over(rnd: Round | None) -> bool:
+    return rnd is None or rnd.match.over
+
+
+def all_filled(seats: Sequence[Seat]) -> bool:
+    return all(not s.is_empty and not s.leaving for s in seats)
+
+
+def bot_name(level: str) -> str:
+    names = {"easy": _("Bot (easy)"), "medium": _("Bot (medium)"), "hard": _("Bot (hard)")}
+    return str(names.get(level, _("Bot")))
+
+
+def person_name(user: Any, name: str | None) -> str:
+    if name:
+        return name[:80]
+    if is_user(user):
+        return user.get_username()[:80]
+    return str(_("Guest"))
+
+
+def seat_person(
+    seat: Seat, user: Any, guest_token: str | None, name: str, now: datetime, ip_hash: str = ""
+) -> None:
+    """``seat`` is now this person's, not yet connected (the caller saves)."""
+    seat.clear()
+    seat.kind = Seat.Kind.HUMAN
+    seat.user = user if is_user(user) else None
+    seat.guest_token = None if seat.user is not None else guest_token
+    seat.display_name = name
+    seat.seated_at = now
+    seat.ip_hash = ip_hash or ""
+
+
+def ensure_host(room: Room, seats: Sequence[Seat]) -> None:
+    """The host stays while they play the seat; otherwise the longest-seated human
+    who is not leaving becomes host (None when there is nobody)."""
+    current = room.host_seat
+    if current is not None and current < len(seats):
+        seat = seats[current]
+        if seat.active_human and not seat.leaving:
+            return
+    candidates = [s for s in seats if s.active_human and not s.leaving]
+    candidates.sort(key=lambda s: (s.seated_at is None, s.seated_at, s.index))
+    room.host_seat = candidates[0].index if candidates else None
+
+
+def update_humans_since(room: Room, seats: Sequence[Seat], now: datetime) -> None:
+    if any(s.is_human and s.connected for s in seats):
+        room.no_humans_since = None
+    elif room.no_humans_since is None:
+        room.no_humans_since = now
+
+
+def bind_socket(seat: Seat, channel_name: str, now: datetime) -> str | None:
+    """``seat`` is connected through ``channel_name`` now (the caller saves).
+    Returns the channel it replaces (another tab), if any."""
+    old = seat.channel_name if seat.connected and seat.channel_name != channel_name else None
+    seat.connected = True
+    seat.channel_name = channel_name
+    seat.last_seen = now
+    seat.disconnected_at = None
+    return old or None

@@ -1,0 +1,115 @@
+"""When the server acts at a table: the due time of a round, from the rows alone.
+
+A round's ``due_at``/``due_kind`` is what the timers wake up for (site.md,
+"Clocks"): a bot's turn after its human-like pause, the move clock, a
+disconnected person's automatic move, the automatic pass of a person who can
+only pass, the arena's walkover. It is computed from the stored rows only, so
+recomputing it after any change is consistent; paused and closed rooms have none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from games import services as games
+from games.models import Round
+from rooms.models import Room, Seat
+
+AUTO_MOVE_AFTER = timedelta(seconds=30)  # a disconnected human's turn, no clock
+AUTO_PASS_AFTER = timedelta(seconds=1)  # site.md: nothing but pass: the server passes
+WALKOVER_AFTER = timedelta(seconds=60)  # arena: confirm the next round within this
+WALKOVER_PRESETS = frozenset({"arena"})
+
+
+def seat_due(room: Room, seat: Seat, start: datetime) -> tuple[datetime, str] | None:
+    """When the server acts for ``seat`` on a turn that started at ``start``."""
+    if seat.bot_plays:
+        return start + timedelta(seconds=float(settings.BOT_DELAY_SECONDS)), Round.DueKind.BOT
+    if not seat.is_human:
+        return None
+    if room.move_seconds:
+        return start + timedelta(seconds=room.move_seconds), Round.DueKind.CLOCK
+    if not seat.connected:
+        since = max(seat.disconnected_at or start, start)
+        return since + AUTO_MOVE_AFTER, Round.DueKind.AUTO
+    return None
+
+
+def seat_dues(room: Room, rnd: Round, seats: Sequence[Seat]) -> list[tuple[datetime, str, int]]:
+    """``(when, kind, seat index)`` of every seat the round waits for, soonest first."""
+    dues = []
+    eng = rnd.engine()
+    for index in games.acting_seats(eng):
+        if index < len(seats):
+            seat = seats[index]
+            due = seat_due(room, seat, rnd.turn_started_at)
+            # Automatic pass (site.md, seed 004): a person whose only legal action
+            # is to pass, connected or not, passes after about a second.
+            if seat.is_human and not seat.bot_plays and games.only_pass(eng, index):
+                auto = rnd.turn_started_at + AUTO_PASS_AFTER
+                if due is None or auto <= due[0]:
+                    due = (auto, Round.DueKind.PASS)
+            if due is not None:
+                dues.append((due[0], due[1], index))
+    return sorted(dues)
+
+
+def compute_due(
+    room: Room, rnd: Round, seats: Sequence[Seat]
+) -> tuple[datetime | None, str | None]:
+    """The round's next due action: ``(due_at, due_kind)``, or ``(None, None)``."""
+    if room.paused or room.is_closed:
+        return None, None
+    if rnd.finished_at is not None or rnd.engine().is_over:
+        if walkover_pending(room, rnd, seats):
+            return rnd.turn_started_at + WALKOVER_AFTER, Round.DueKind.WALKOVER
+        return None, None
+    if room.status != Room.Status.PLAYING:
+        return None, None
+    dues = seat_dues(room, rnd, seats)
+    if not dues:
+        return None, None
+    return dues[0][0], dues[0][1]
+
+
+def refresh_due(room: Room, rnd: Round | None, seats: Sequence[Seat]) -> None:
+    """Recompute and save ``rnd``'s due time after a change to the room or its seats."""
+    if rnd is None:
+        return
+    due = compute_due(room, rnd, seats)
+    if (rnd.due_at, rnd.due_kind) != due:
+        rnd.due_at, rnd.due_kind = due
+        rnd.save(update_fields=["due_at", "due_kind"])
+
+
+def clear_due(rnd: Round | None) -> None:
+    """Nothing is due on ``rnd`` any more (a new match, a closed room)."""
+    if rnd is not None and rnd.due_at is not None:
+        rnd.due_at, rnd.due_kind = None, None
+        rnd.save(update_fields=["due_at", "due_kind"])
+
+
+def walkover_pending(room: Room, rnd: Round, seats: Sequence[Seat]) -> bool:
+    """The arena between rounds: somebody has not confirmed the next one yet."""
+    return (
+        room.preset in WALKOVER_PRESETS
+        and room.status == Room.Status.BETWEEN_ROUNDS
+        and not rnd.match.over
+        and any(s.active_human and not s.ready for s in seats)
+    )
+
+
+def due_now(room: Room, rnd: Round, seats: Sequence[Seat], now: datetime) -> tuple[str, int] | None:
+    """``(kind, seat index)`` of what is due at ``now`` from these rows, or None
+    (index -1: the walkover, which is nobody's turn)."""
+    if room.is_closed or room.paused or rnd.due_at is None or rnd.due_at > now:
+        return None
+    if rnd.due_kind == Round.DueKind.WALKOVER:
+        return (Round.DueKind.WALKOVER, -1) if walkover_pending(room, rnd, seats) else None
+    if room.status != Room.Status.PLAYING:
+        return None
+    dues = [d for d in seat_dues(room, rnd, seats) if d[0] <= now]
+    return (dues[0][1], dues[0][2]) if dues else None

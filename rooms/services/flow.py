@@ -1,0 +1,242 @@
+"""The match flow a table's people drive: start, next round, ready, pause,
+resume, annul, and bending the drawn line.
+
+site.md, "Rounds and matches": the host starts (every seat filled); the next
+round is dealt by the host or once every human confirms (``next_round``); a
+single-game table (``duelo``) starts the next game once both players accept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games import services as games
+from games.models import Round
+from rooms.errors import ServiceError
+from rooms.models import Room, Seat
+from rooms.services.base import (
+    Table,
+    actor_seat,
+    all_filled,
+    bad,
+    bot_name,
+    host_seat,
+    match_over,
+    paused,
+    player_seat,
+    room_command,
+    wrong_phase,
+)
+from rooms.services.due import clear_due, refresh_due
+from rooms.services.rounds import (
+    SUBSTITUTE_LEVEL,
+    begin_match_locked,
+    deal_if_all_ready_locked,
+    deal_locked,
+    pause_locked,
+    resume_locked,
+    round_stop_locked,
+)
+
+BENDS = ("straight", "left", "right")
+
+
+def _check_startable(seats: Sequence[Seat]) -> None:
+    if not all_filled(seats):
+        raise bad("seats_empty", _("Every seat must be taken (by a person or a bot)."))
+    if not any(s.active_human for s in seats):
+        raise bad("need_human", _("A room needs at least one human."))
+
+
+@room_command(lobby=True)
+def match_start(table: Table, *, actor: Seat, alone: bool = False) -> Round:
+    """The host starts a match (every seat filled): its first round is dealt.
+    Also after a match is over (a new match). With ``alone`` at a two-seat table
+    whose other seat is free, a medium bot takes that seat and a new match starts
+    against it, even if the last match was left unfinished (site.md: the creator
+    may restart alone against the computer)."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    if not alone and _both_accept(room, rnd):
+        _accept_new_match_locked(table, actor)
+        return table.dealt
+    host = host_seat(room, seats, actor)
+    if room.paused:
+        raise paused()
+    if room.status == Room.Status.PLAYING:
+        raise wrong_phase()
+    if alone:
+        _seat_bot_opposite_locked(table, host)
+        if rnd is not None and not rnd.match.over:  # left unfinished: counts for nobody
+            rnd.match.annulled = True
+            games.match_end(match=rnd.match, winner=None, reason="restart", now=table.now)
+    elif not match_over(rnd):
+        raise wrong_phase()
+    _check_startable(seats)
+    clear_due(rnd)
+    begin_match_locked(table)
+    return table.dealt
+
+
+def match_new(*, room: Room, actor: Seat, alone: bool = False, now: Any = None) -> Round:
+    """ "New match": scores reset, first-round opening again, seats stay."""
+    return match_start(room=room, actor=actor, alone=alone, now=now)
+
+
+def _seat_bot_opposite_locked(table: Table, host: Seat) -> None:
+    seats = table.seats
+    other = seats[1 - host.index] if len(seats) == 2 else None
+    if other is None or not other.is_empty:
+        raise bad("not_alone", _("Playing alone needs a two-seat table with the other seat free."))
+    other.kind = Seat.Kind.BOT
+    other.bot_level = SUBSTITUTE_LEVEL
+    other.display_name = bot_name(other.bot_level)
+    other.seated_at = table.now
+    other.save()
+
+
+def _both_accept(room: Room, rnd: Round | None) -> bool:
+    """Single-round matches (``duelo``): after a game every human accepts the next
+    one (site.md), instead of the host alone starting it."""
+    return (
+        rnd is not None
+        and rnd.match.over
+        and room.ruleset.goal == "single"
+        and room.status == Room.Status.BETWEEN_ROUNDS
+    )
+
+
+def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:
+    """``actor`` accepts a new game (its seat's ``ready``, shown as pending to the
+    others); the last human to accept starts it. Bots always accept."""
+    room, seats = table.room, table.seats
+    seat = player_seat(seats, actor)
+    if room.paused:
+        raise paused()
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+    humans = [s for s in seats if s.active_human and not s.leaving]
+    if not (all_filled(seats) and all(s.ready for s in humans)):
+        table.lobby = False
+        return
+    clear_due(table.rnd)
+    begin_match_locked(table)  # the deal clears every ready flag
+
+
+@room_command(lobby=True)
+def round_next(table: Table, *, actor: Seat) -> Round:
+    """The host deals the next round (tables whose ``next_round`` is ``host``)."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    host_seat(room, seats, actor)
+    if room.paused:
+        raise paused()
+    if room.status != Room.Status.BETWEEN_ROUNDS or rnd is None or match_over(rnd):
+        raise wrong_phase()
+    if room.ruleset.next_round != "host":
+        raise bad("wrong_phase", _("At this table every player confirms the next round."))
+    _check_startable(seats)
+    deal_locked(table, rnd.match)
+    return table.dealt
+
+
+@room_command()
+def player_ready(table: Table, *, actor: Seat) -> None:
+    """A human confirms the next round (``all_ready``); the last one deals it."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    seat = player_seat(seats, actor)
+    if room.status != Room.Status.BETWEEN_ROUNDS or match_over(rnd):
+        raise wrong_phase()
+    if room.ruleset.next_round != "all_ready":
+        raise bad("wrong_phase", _("At this table the host deals the next round."))
+    seat.ready = True
+    seat.save(update_fields=["ready"])
+    if deal_if_all_ready_locked(table):
+        table.lobby = True
+    else:
+        refresh_due(room, rnd, seats)
+
+
+@room_command()
+def room_pause(table: Table, *, actor: Seat) -> None:
+    """The host freezes the clock, the bots and the dealing; the time left is kept."""
+    room = table.room
+    host_seat(room, table.seats, actor)
+    if room.paused:
+        if room.paused_by == "host":  # nothing would change: say so (every message is answered)
+            raise ServiceError("paused", _("The game is already paused."))
+        room.paused_by = "host"  # paused for want of people: now the host's pause
+        return
+    pause_locked(table, "host")
+
+
+@room_command()
+def room_resume(table: Table, *, actor: Seat) -> None:
+    """The host resumes: the clock continues from the remaining time."""
+    host_seat(table.room, table.seats, actor)
+    if not table.room.paused:  # nothing would change: say so (every message is answered)
+        raise bad("not_paused", _("The game is not paused."))
+    resume_locked(table)
+
+
+@room_command()
+def annul_vote(table: Table, *, actor: Seat) -> bool:
+    """A human votes to annul the match; when every human has, it counts for nobody.
+    Returns whether the match is now annulled."""
+    rnd, seats = table.rnd, table.seats
+    seat = player_seat(seats, actor)
+    if rnd is None or rnd.match.over:
+        raise wrong_phase()
+    match = rnd.match
+    votes = sorted(set(match.annul_votes) | {seat.index})
+    match.annul_votes = votes
+    humans = {s.index for s in seats if s.active_human and not s.leaving}
+    annulled = humans <= set(votes)
+    if annulled:
+        match.annulled = True
+        match.save()
+        games.match_end(match=match, winner=None, reason="annulled", now=table.now)
+        round_stop_locked(table)
+        table.lobby = True
+    else:
+        match.save(update_fields=["annul_votes"])
+    return annulled
+
+
+@room_command()
+def layout_adjust(table: Table, *, actor: Seat, at: int, bend: str) -> None:
+    """The seat to act bends the drawn chain at link ``at`` (layout only, not a move)."""
+    room, rnd = table.room, table.rnd
+    seat = actor_seat(table.seats, actor)
+    if rnd is None or rnd.finished_at is not None or room.status != Room.Status.PLAYING:
+        raise ServiceError("round_over")
+    eng = rnd.engine()
+    if seat.index not in games.acting_seats(eng):
+        raise ServiceError("not_your_turn")
+    if bend not in BENDS or type(at) is not int or not 0 <= at < len(eng.chain):
+        raise bad("bad_layout", _("There is no such place on the chain."))
+    if bend != "straight":
+        _check_bend(eng.chain, at)
+    layout = dict(rnd.layout)
+    if bend == "straight":
+        layout.pop(str(at), None)
+    else:
+        layout[str(at)] = bend
+    rnd.layout = layout
+    # For the log ("ajustou a fila"), after the move it followed.
+    entry = {"after": len(eng.history), "seat": seat.index, "at": at, "bend": bend}
+    rnd.adjustments = [*rnd.adjustments, entry]
+    rnd.save(update_fields=["layout", "adjustments"])
+
+
+def _check_bend(chain: Sequence[Any], at: int) -> None:
+    """Seed 002: the line never bends at the first tile of the round, and a double
+    (drawn across the line) neither bends nor is followed by a bend."""
+    if at == 0:
+        raise bad("bad_layout", _("The line cannot bend at the first tile."))
+    link, end = chain[at], chain[at].end
+    inner = next((chain[i] for i in range(at - 1, 0, -1) if chain[i].end == end), chain[0])
+    if link.tile.is_double or inner.tile.is_double:
+        raise bad("bad_layout", _("The line does not bend at a double or right after one."))

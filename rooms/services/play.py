@@ -1,0 +1,229 @@
+"""Moves at a table: a person's, and the ones the server makes when they are due.
+
+`action_apply` is a person's move (or a test's); `round_due_fire` is what the
+timers (Celery or the in-process ticker) and the sweeper call: the bot's move,
+the clock's timeout move, a disconnected player's automatic move, the automatic
+pass of a player with nothing but pass, an arena walkover. Both end in
+`play_locked`, which hands the action to `games.services.apply_action` (the one
+way a move reaches the database) and then settles the table around it.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils.translation import gettext as _
+
+from bots.policies import choose_action
+from games import engine
+from games import services as games
+from games.models import Move, Round
+from games.world import now_or, world
+from rooms.errors import ServiceError, not_seated
+from rooms.models import Room, Seat
+from rooms.services.base import Table, room_command, seats_of
+from rooms.services.due import compute_due, due_now
+from rooms.services.rounds import SUBSTITUTE_LEVEL, round_ended_locked, walkover_locked
+
+log = logging.getLogger(__name__)
+
+TIMEOUT_LEVEL = "medium"  # the bot that plays an expired turn
+
+
+# ---------------------------------------------------------------------- a person's move
+
+
+@room_command()
+def action_apply(
+    table: Table, *, seat_index: int, action: dict, version: int | None, by: str = "person"
+) -> Move:
+    """Apply ``seat_index``'s ``action`` (an action dict) to the room's round.
+
+    ``version`` is the room version the client decided on; any other current
+    version is ``stale``. ``by="person"`` needs a human playing the seat.
+    """
+    room, rnd, seats = table.room, table.rnd, table.seats
+    if version is not None and version != room.version:
+        raise ServiceError("stale", _("The table changed: look again and repeat your move."))
+    if room.paused:
+        raise ServiceError("paused", _("The game is paused."))
+    if rnd is None or room.status != Room.Status.PLAYING or rnd.finished_at is not None:
+        raise ServiceError("round_over")
+    if type(seat_index) is not int or not 0 <= seat_index < len(seats):
+        raise not_seated()
+    if by == Move.By.PERSON and not seats[seat_index].active_human:
+        raise not_seated()
+    try:
+        parsed = engine.action_from_dict(action)
+    except engine.IllegalAction as exc:
+        raise ServiceError(exc.code) from None
+    return play_locked(table, seat_index, parsed, by)
+
+
+def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -> Move:
+    """Apply an action at the locked table (people, bots and timeouts alike): the
+    engine decides, the rows remember, then the seats and the next due time follow."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    assert rnd is not None
+    move = games.apply_action(rnd=rnd, seat_index=seat_index, action=action, by=by, now=table.now)
+    over = rnd.finished_at is not None
+    if over:
+        round_ended_locked(table)
+        table.lobby = True
+    else:
+        table.seats_as_held = True  # nothing about the seats changed: tell from these rows
+    rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
+    rnd.save()
+    return move
+
+
+# ---------------------------------------------------------------------- the server's moves
+
+
+def round_due_fire(*, round_id: int, version: int, now: datetime | None = None) -> bool:
+    """Do the round's due action if it is still at ``version`` and due at ``now``.
+
+    Idempotent: duplicates, retries and late deliveries return False and change
+    nothing. One action per call; the next one is scheduled after commit.
+
+    No search runs under a lock: the bot (or the timeout's medium bot) decides
+    from an unlocked read of the round at its version, then the action is
+    applied under the locks only if the round is still at that version and the
+    same seat is still due; otherwise it decides again on the fresh state (a
+    person's move that won the race stands, and nobody moves twice).
+    """
+    now = now_or(now)
+    for _attempt in range(3):
+        due = _read_due(round_id, now)
+        if due is None or due.version != version:
+            return False
+        if due.kind == Round.DueKind.WALKOVER:
+            return _fire_walkover(due, now)
+        action, by = _server_action(due.rnd, due.seat, due.kind)
+        outcome = _apply_due(due, action, by, now)
+        if outcome != "stale":
+            return outcome == "applied"
+        moved_on = _round_version(round_id)  # the round moved on: look again
+        if moved_on is None:
+            return False
+        version = moved_on
+    return False
+
+
+@dataclass
+class _Due:
+    """A round's due action as read without locks: who acts, how, at which version."""
+
+    rnd: Round
+    version: int
+    kind: str
+    seat: Seat | None
+
+
+def _round_version(round_id: int) -> int | None:
+    return Round.objects.filter(pk=round_id).values_list("version", flat=True).first()
+
+
+def _read_due(round_id: int, now: datetime) -> _Due | None:
+    """The due action of the room's current round ``round_id``, read without locks."""
+    rnd = Round.objects.select_related("match", "room").filter(pk=round_id).first()
+    if rnd is None:
+        return None
+    room = rnd.room
+    latest = Round.objects.filter(room_id=room.pk).order_by("-id").values_list("id", flat=True)
+    if latest.first() != rnd.pk:
+        return None
+    seats = seats_of(room)
+    due = due_now(room, rnd, seats, now)
+    if due is None:
+        return None
+    kind, index = due
+    return _Due(rnd=rnd, version=rnd.version, kind=kind, seat=seats[index] if index >= 0 else None)
+
+
+def _still_due(table: Table, due: _Due) -> bool:
+    """Whether the locked table still waits for the same action at the same version."""
+    rnd = table.rnd
+    if rnd is None or rnd.pk != due.rnd.pk or rnd.version != due.version:
+        return False
+    index = due.seat.index if due.seat is not None else -1
+    return due_now(table.room, rnd, table.seats, table.now) == (due.kind, index)
+
+
+def _apply_due(due: _Due, action: engine.Action, by: str, now: datetime) -> str:
+    """``"applied"``, or ``"stale"`` when the round changed since ``due`` was read."""
+    return _play_due(room=due.rnd.room_id, now=now, due=due, action=action, by=by)
+
+
+@room_command(open_only=False)
+def _play_due(table: Table, *, due: _Due, action: engine.Action, by: str) -> str:
+    if not _still_due(table, due) or due.seat is None:
+        table.unchanged()
+        return "stale"
+    play_locked(table, due.seat.index, action, by)
+    return "applied"
+
+
+def _fire_walkover(due: _Due, now: datetime) -> bool:
+    return _walk_over(room=due.rnd.room_id, now=now, due=due)
+
+
+@room_command(lobby=True, open_only=False)
+def _walk_over(table: Table, *, due: _Due) -> bool:
+    if not _still_due(table, due):
+        table.unchanged()
+        return False
+    losers = {s.index for s in table.seats if s.active_human and not s.ready}
+    walkover_locked(table, losers)
+    return True
+
+
+def _server_action(rnd: Round, seat: Seat | None, kind: str) -> tuple[engine.Action, str]:
+    """What the server plays for ``seat``: its bot, or the timeout's medium bot.
+
+    The policy is handed `Round.view(seat)` only (site.md, "Bots").
+    """
+    assert seat is not None
+    eng = rnd.engine()
+    if kind == Round.DueKind.PASS:  # the only legal action: logged "passou (automático)"
+        return engine.PASS, Move.By.AUTO
+    rng = world().rng()
+    legal = eng.legal_actions(seat.index)
+    if kind == Round.DueKind.BOT:
+        by = Move.By.SUBSTITUTE if seat.substitute else Move.By.BOT
+        level = seat.bot_level or SUBSTITUTE_LEVEL
+    else:
+        by = Move.By.TIMEOUT
+        level = TIMEOUT_LEVEL
+        if eng.pending_picks:  # rules.md: an expired pick is made at random
+            return rng.choice(legal), by
+    return bot_choice(rnd, seat.index, level, rng, legal), by
+
+
+def bot_choice(
+    rnd: Round, index: int, level: str, rng: random.Random, legal: list[engine.Action]
+) -> engine.Action:
+    """``bots.policies.choose_action`` on the seat's view; the first legal action when
+    the policy fails or answers something illegal (a bot never stalls a table)."""
+    view = rnd.view(index)
+    scores = tuple(rnd.match.scores) or None
+    try:
+        action = choose_action(view, level, rng, scores=scores)
+    except Exception:  # noqa: BLE001 - a failing bot must not block the round
+        log.exception("bot policy %s failed on round %s", level, rnd.pk)
+        return legal[0]
+    if isinstance(action, dict):
+        try:
+            action = engine.action_from_dict(action)
+        except engine.IllegalAction:
+            return legal[0]
+    probe = rnd.engine().clone()
+    try:
+        probe.apply(index, action)
+    except engine.IllegalAction:
+        log.error("bot policy %s chose illegal %r on round %s", level, action, rnd.pk)
+        return legal[0]
+    return action

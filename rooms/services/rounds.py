@@ -1,0 +1,186 @@
+"""The play flow's steps under the room's lock: dealing, a round's end, the
+seats after a result, walkovers, pausing and resuming.
+
+Each takes the command's `Table` (the room, its current round and its seats,
+all locked) and changes it; the command records and tells the change. The
+rows of matches, rounds and moves are written by `games.services` only; what
+happens to the seats is decided here from what it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from games import services as games
+from games.models import Match
+from records import services as records
+from rooms.models import Room, Seat
+from rooms.services.base import Table, all_filled, ensure_host, seat_person, update_humans_since
+from rooms.services.due import compute_due
+
+SUBSTITUTE_LEVEL = "medium"  # the bot that stands in for a person who left or is away
+
+
+def players_of(seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """Who sits where when a round is dealt (kept on the round for the admin)."""
+    return [
+        {
+            "index": s.index,
+            "kind": s.kind,
+            "user": s.user_id,
+            "guest": bool(s.guest_token),
+            "name": s.display_name,
+            "bot_level": s.bot_level,
+        }
+        for s in seats
+    ]
+
+
+# ---------------------------------------------------------------------- dealing
+
+
+def begin_match_locked(table: Table) -> None:
+    """A new match at the table, and its first round dealt."""
+    match = games.match_begin(room=table.room, now=table.now)
+    records.match_started(match=match, seats=table.seats)
+    deal_locked(table, match)
+
+
+def deal_locked(table: Table, match: Match) -> None:
+    """Deal ``match``'s next round and start playing it; it becomes ``table.rnd``."""
+    room, seats = table.room, table.seats
+    rnd = games.round_deal(match=match, players=players_of(seats), now=table.now)
+    rnd.room = room
+    room.status = Room.Status.PLAYING
+    for seat in seats:
+        if seat.ready:
+            seat.ready = False
+            seat.save(update_fields=["ready"])
+    rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
+    rnd.save()
+    records.round_dealt(rnd=rnd, seats=seats)
+    table.rnd = rnd
+
+
+def deal_if_all_ready_locked(table: Table) -> bool:
+    """Where every human confirms the next round: deal once they all have."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    if (
+        room.status != Room.Status.BETWEEN_ROUNDS
+        or room.paused
+        or rnd is None
+        or rnd.match.over
+        or room.ruleset.next_round != "all_ready"
+        or not all_filled(seats)
+    ):
+        return False
+    humans = [s for s in seats if s.active_human]
+    if not humans or not all(s.ready for s in humans):
+        return False
+    deal_locked(table, rnd.match)
+    return True
+
+
+# ---------------------------------------------------------------------- endings
+
+
+def round_ended_locked(table: Table) -> None:
+    """``table.rnd`` reached its result (already scored by `games.apply_action`):
+    the experience and ratings of a finished match, then the seats change."""
+    room, rnd = table.room, table.rnd
+    assert rnd is not None
+    if rnd.match.over:  # with the seats as they were dealt
+        records.match_finished(
+            match=rnd.match, preset=room.preset, seats=table.seats, now=table.now
+        )
+    room.status = Room.Status.BETWEEN_ROUNDS
+    seats_after_round_locked(table)
+
+
+def round_stop_locked(table: Table) -> None:
+    """The match ended without the round's result (walkover, annulment): the
+    round stops, if it was still being played, and the seats change."""
+    rnd = table.rnd
+    if rnd is not None:
+        games.round_stop(rnd=rnd, now=table.now)
+    table.room.status = Room.Status.BETWEEN_ROUNDS
+    seats_after_round_locked(table)
+    if rnd is not None:
+        rnd.due_at, rnd.due_kind = compute_due(table.room, rnd, table.seats)
+        rnd.save()
+
+
+def walkover_locked(table: Table, losers: set[int]) -> None:
+    """The arena's W.O.: the seats in ``losers`` lose the series."""
+    rnd = table.rnd
+    assert rnd is not None
+    rules = table.room.ruleset
+    losing_sides = {rules.side_of(i) for i in losers}
+    others = [side for side in range(rules.sides) if side not in losing_sides]
+    winner = others[0] if len(others) == 1 else None
+    games.match_end(match=rnd.match, winner=winner, reason="walkover", now=table.now)
+    records.match_finished(
+        match=rnd.match, preset=table.room.preset, seats=table.seats, now=table.now
+    )
+    round_stop_locked(table)
+
+
+def seats_after_round_locked(table: Table) -> None:
+    """At a round's result: reservations are honoured, leaving seats (a removed bot,
+    a human who left or was replaced while away) are freed; then the host is checked."""
+    room, seats, now = table.room, table.seats, table.now
+    for seat in seats:
+        if seat.is_reserved and seat.active_human:
+            # Its human came back before the result: the seat stays theirs.
+            seat.clear_reservation()
+            seat.save()
+        elif seat.is_reserved:
+            user, token, name = seat.reserved_user, seat.reserved_guest_token, seat.reserved_name
+            ip_hash = seat.reserved_ip_hash
+            seat.clear()
+            seat.clear_reservation()
+            seat_person(seat, user, token, name, now, ip_hash)
+            seat.save()
+        elif seat.leaving:
+            seat.clear()
+            seat.save()
+        elif seat.ready:
+            seat.ready = False
+            seat.save(update_fields=["ready"])
+    ensure_host(room, seats)
+    update_humans_since(room, seats, now)
+
+
+# ---------------------------------------------------------------------- pausing
+
+
+def pause_locked(table: Table, by: str) -> None:
+    """Freeze the clock, the bots and the dealing; the time left is kept."""
+    room, rnd, now = table.room, table.rnd, table.now
+    room.paused = True
+    room.paused_by = by
+    room.paused_at = now
+    if rnd is not None:
+        rnd.remaining_ms = None
+        if rnd.due_at is not None:
+            left = (rnd.due_at - now).total_seconds() * 1000
+            rnd.remaining_ms = max(0, int(left))
+        rnd.due_at, rnd.due_kind = None, None
+        rnd.save(update_fields=["due_at", "due_kind", "remaining_ms"])
+
+
+def resume_locked(table: Table) -> None:
+    """Continue from the same remaining time: the turn's start moves by the pause."""
+    room, rnd, now = table.room, table.rnd, table.now
+    paused_for = now - room.paused_at if room.paused_at else timedelta(0)
+    room.paused = False
+    room.paused_by = ""
+    room.paused_at = None
+    if rnd is not None:
+        rnd.turn_started_at += max(paused_for, timedelta(0))
+        rnd.remaining_ms = None
+        rnd.due_at, rnd.due_kind = compute_due(room, rnd, table.seats)
+        rnd.save(update_fields=["turn_started_at", "remaining_ms", "due_at", "due_kind"])
+    deal_if_all_ready_locked(table)

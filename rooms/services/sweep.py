@@ -1,0 +1,229 @@
+"""The sweeper: the safety net that Celery beat or the in-process ticker runs
+every few seconds (architecture.md, "a sweeper as the safety net for timers").
+
+It disconnects the seats of a server process that died (Redis layer), fires due
+actions whose wake-up was lost, lets a bot take the seat of a person away for 2
+minutes, pauses rooms with no connected person, closes public rooms 2 minutes
+after their last person and private rooms after 7 days without activity. Every
+step is idempotent and one failing room never stops the others.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, Value
+from django.db.models.functions import StrIndex, Substr
+
+from domino_site import liveness
+from games.models import Round
+from games.world import now_or
+from rooms import watchers as watching
+from rooms.models import Room, Seat, Watcher
+from rooms.services.base import Table, lock_table, room_command, update_humans_since
+from rooms.services.play import round_due_fire
+from rooms.services.presence import seat_disconnected
+from rooms.services.rounds import pause_locked
+from rooms.services.seating import leave_locked
+from rooms.services.tables import room_close
+
+log = logging.getLogger(__name__)
+
+TAKEOVER_AFTER = timedelta(minutes=2)  # away this long: a bot takes the seat
+PUBLIC_EMPTY_CLOSE_AFTER = timedelta(minutes=2)
+PRIVATE_EXPIRE_AFTER = timedelta(days=7)
+IN_PLAY = (Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS)
+
+
+def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """One pass of the sweeper at ``now``; returns what it did, counted."""
+    now = now_or(now)
+    done = {"dead_sockets": 0, "fired": 0, "takeovers": 0, "paused": 0, "closed": 0}
+    for room_id, index, channel_name in _seats_of_dead_processes(now):
+        done["dead_sockets"] += _safely(_sweep_dead_socket, room_id, index, channel_name, now)
+    _safely(_sweep_dead_watchers, now)
+    due = Round.objects.filter(
+        due_at__lte=now, room__status__in=IN_PLAY, room__paused=False
+    ).values_list("id", "version")
+    for round_id, version in list(due):
+        done["fired"] += _safely(round_due_fire, round_id=round_id, version=version, now=now)
+    away = Seat.objects.filter(
+        kind=Seat.Kind.HUMAN,
+        substitute=False,
+        connected=False,
+        disconnected_at__lte=now - TAKEOVER_AFTER,
+        room__status__in=IN_PLAY,
+        room__paused=False,
+    ).values_list("room_id", "index")
+    for room_id, index in list(away):
+        done["takeovers"] += _safely(_sweep_takeover, room_id, index, now)
+    open_rooms = Room.objects.exclude(status=Room.Status.CLOSED)
+    connected = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, connected=True)
+    empty = open_rooms.filter(~Exists(connected))
+    for room_id in list(empty.filter(paused=False).values_list("pk", flat=True)):
+        done["paused"] += _safely(_sweep_empty, room_id, now)
+    stale = list(
+        empty.filter(
+            visibility=Room.Visibility.PUBLIC, no_humans_since__lte=now - PUBLIC_EMPTY_CLOSE_AFTER
+        ).values_list("pk", flat=True)
+    )
+    expired = list(
+        open_rooms.filter(
+            visibility=Room.Visibility.PRIVATE, last_activity_at__lte=now - PRIVATE_EXPIRE_AFTER
+        ).values_list("pk", flat=True)
+    )
+    for room_id in stale:
+        done["closed"] += _safely(_close_if, room_id, now, "empty", _public_empty_for)
+    for room_id in expired:
+        done["closed"] += _safely(_close_if, room_id, now, "expired", _private_expired)
+    return done
+
+
+def _safely(func: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
+    """One failing room must not stop the sweep of the others."""
+    try:
+        return int(bool(func(*args, **kwargs)))
+    except Exception:  # noqa: BLE001 - logged; the next sweep tries again
+        log.exception("sweep step %s%r failed", getattr(func, "__name__", func), args)
+        return 0
+
+
+def _seats_of_dead_processes(now: datetime) -> list[tuple[int, int, str]]:
+    """Connected human seats whose socket lives in a server process that has not
+    beaten for a TTL (``domino_site.liveness``; Redis layer only). A seat bound
+    less than a TTL ago is left alone: its process may not have beaten yet.
+
+    The database is asked for the distinct processes first (the part of the
+    channel names up to ``!``: a handful of rows), Redis about those, and the
+    database again only for the seats of dead ones."""
+    if not liveness.enabled():
+        return []
+    bound_before = now - timedelta(seconds=liveness.ttl_seconds())
+    candidates = (
+        Seat.objects.filter(kind=Seat.Kind.HUMAN, connected=True, last_seen__lte=bound_before)
+        .exclude(room__status=Room.Status.CLOSED)
+        .exclude(channel_name="")
+    )
+    heads = candidates.annotate(
+        head=Substr("channel_name", 1, StrIndex("channel_name", Value("!")))
+    ).values_list("head", flat=True)
+    processes = {p for head in set(heads.distinct()) if (p := liveness.process_of(head))}
+    dead = liveness.dead_processes(processes)
+    if not dead:
+        return []
+    of_dead = Q()
+    for process in dead:
+        of_dead |= Q(channel_name__contains=f"{process}!")
+    rows = (
+        candidates.filter(of_dead)
+        .order_by("room_id", "index")
+        .values_list("room_id", "index", "channel_name")
+    )
+    return [row for row in rows if liveness.process_of(row[2]) in dead]
+
+
+def _sweep_dead_watchers(now: datetime) -> int:
+    """Watcher sockets (``rooms.watchers``) of a server process that died: they no
+    longer count. Same rule as for seats: a socket younger than a TTL is left alone."""
+    if not liveness.enabled():
+        return 0
+    dead = liveness.dead_processes(watching.watcher_processes())
+    if not dead:
+        return 0
+    old = now - timedelta(seconds=liveness.ttl_seconds())
+    names = [
+        name
+        for name in watching.watcher_channels_of(dead)
+        if Watcher.objects.filter(channel_name=name, joined_at__lte=old).exists()
+    ]
+    return watching.forget_channels(names)
+
+
+def _sweep_dead_socket(room_id: int, index: int, channel_name: str, now: datetime) -> bool:
+    """The socket's server process died without closing it: exactly as if it had
+    closed (``seat_disconnected``: pause, automatic move, takeover, expiry follow)."""
+    bound = Seat.objects.filter(
+        room_id=room_id, index=index, connected=True, channel_name=channel_name
+    )
+    if not bound.exists():  # reconnected (or gone) meanwhile
+        return False
+    seat_disconnected(room=room_id, index=index, channel_name=channel_name, now=now)
+    return True
+
+
+def _sweep_takeover(room_id: int, index: int, now: datetime) -> bool:
+    return _take_over_away_seat(room=room_id, index=index, now=now)
+
+
+@room_command(lobby=True, open_only=False)
+def _take_over_away_seat(table: Table, *, index: int) -> bool:
+    """Two minutes away counts as leaving: a bot stands in during a round (coming
+    back before the result returns the seat); between rounds the seat empties."""
+    room, now = table.room, table.now
+    seat = table.seats[index]
+    if (
+        room.status not in IN_PLAY
+        or room.paused
+        or not seat.is_human
+        or seat.substitute
+        or seat.connected
+        or seat.disconnected_at is None
+        or seat.disconnected_at > now - TAKEOVER_AFTER
+    ):
+        table.unchanged()
+        return False
+    leave_locked(table, seat, "away")
+    update_humans_since(room, table.seats, now)
+    return True
+
+
+def _sweep_empty(room_id: int, now: datetime) -> bool:
+    return _pause_empty_room(room=room_id, now=now)
+
+
+@room_command(lobby=True, open_only=False)
+def _pause_empty_room(table: Table) -> bool:
+    """Nobody is connected: the room notes since when, and pauses a game."""
+    room, seats = table.room, table.seats
+    if room.is_closed or any(s.is_human and s.connected for s in seats):
+        table.unchanged()
+        return False
+    changed = room.no_humans_since is None
+    update_humans_since(room, seats, table.now)
+    paused = not room.paused and room.status != Room.Status.WAITING
+    if paused:
+        pause_locked(table, "empty")
+    if not (changed or paused):
+        table.unchanged()
+    return paused
+
+
+def _public_empty_for(room: Room, seats: Sequence[Seat], now: datetime) -> bool:
+    return (
+        room.visibility == Room.Visibility.PUBLIC
+        and not any(s.is_human and s.connected for s in seats)
+        and room.no_humans_since is not None
+        and room.no_humans_since <= now - PUBLIC_EMPTY_CLOSE_AFTER
+    )
+
+
+def _private_expired(room: Room, seats: Sequence[Seat], now: datetime) -> bool:
+    return (
+        room.visibility == Room.Visibility.PRIVATE
+        and room.last_activity_at <= now - PRIVATE_EXPIRE_AFTER
+    )
+
+
+@transaction.atomic
+def _close_if(
+    room_id: int, now: datetime, reason: str, check: Callable[[Room, list[Seat], datetime], bool]
+) -> bool:
+    table = lock_table(room_id, now, open_only=False)
+    if table.room.is_closed or not check(table.room, table.seats, now):
+        return False
+    room_close(room=table.room, reason=reason, now=now)
+    return True

@@ -1,0 +1,37 @@
+"""Celery tasks: thin wrappers around idempotent services (their names are the
+ones the workers and beat know: ``games.round_due``, ``bots.bot_turn``,
+``rooms.sweep``).
+
+A task carries ``(round_id, version)`` and does nothing if the round moved on,
+so duplicates, retries and late deliveries are harmless (hence ``acks_late``:
+a task lost with its worker is delivered again). ``bots.bot_turn`` is the same
+service kept apart so that a deployment can route bot turns (the hard bot
+thinks for a while) to their own queue and workers:
+``CELERY_TASK_ROUTES={"bots.bot_turn": {"queue": "bots"}}``.
+"""
+
+from celery import shared_task
+
+from rooms.services import rooms_sweep, round_due_fire
+
+TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+@shared_task(name="games.round_due", **TASK_OPTIONS)
+def round_due(*, round_id: int, version: int) -> bool:
+    """The round's due action: the clock's timeout move, a disconnected player's
+    auto move, a walkover (and a bot's turn when it was not routed to bots)."""
+    return round_due_fire(round_id=round_id, version=version)
+
+
+@shared_task(name="bots.bot_turn", **TASK_OPTIONS)
+def bot_turn(*, round_id: int, version: int) -> bool:
+    """A bot's turn: the same service as any due action."""
+    return round_due_fire(round_id=round_id, version=version)
+
+
+@shared_task(name="rooms.sweep", **TASK_OPTIONS)
+def sweep() -> None:
+    """The periodic sweeper (Celery beat): room expiry, disconnect grace,
+    walkovers and every due action whose wake-up was lost."""
+    rooms_sweep()
