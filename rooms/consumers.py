@@ -1,7 +1,8 @@
 """Channels consumers: the table socket and the lobby socket (protocol.md).
 
 Thin: they parse (``rooms.messages``), authorise (who is this socket: a session
-user or a guest seat cookie) and call the services in a worker thread
+user or a guest seat cookie) and call the sync side (``rooms.sockets``, one
+service each) in a worker thread
 (``database_sync_to_async(..., thread_sensitive=False)``: a sync consumer would
 serialise every table of the process on one thread).
 
@@ -24,36 +25,40 @@ import logging
 import os
 import time
 import weakref
-from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
-from django.http import Http404
 from django.utils.translation import gettext as _
 
 from domino_site.asyncdb import db_async
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
-from rooms import selectors, watchers
-from rooms import services as room_services
 from rooms.chat import CHAT_EVERY
 from rooms.errors import ServiceError, error_message
 from rooms.events import LOBBY_GROUP, room_group
 from rooms.messages import (
     MAX_FRAME_BYTES,
-    MOVE_TYPES,
     BadMessage,
     Command,
     ConnectLimiter,
     RateLimiter,
     parse_message,
 )
-from rooms.models import Room
 from rooms.selectors import compose_state
 from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
+from rooms.sockets import (
+    Viewer,
+    close_socket,
+    execute,
+    lobby_rows,
+    open_socket,
+    read_snapshot,
+    rebind_if_released,
+    take_a_seat,
+    watch,
+)
 
 log = logging.getLogger(__name__)
 
@@ -70,188 +75,6 @@ def guest_token_from_scope(scope: dict[str, Any]) -> str | None:
     """The guest seat token of the signed cookie, read exactly as the views read it
     (`domino_site.guests.guest_token_of`); None if absent or forged."""
     return guest_token_of(scope.get("cookies", {}))
-
-
-@dataclass
-class Viewer:
-    """Who a table socket is: fixed at connect; the seat may change later."""
-
-    code: str
-    user: Any  # a User, or None for an anonymous socket
-    guest_token: str | None
-    channel_name: str
-    # Keyed hash of the address the socket comes from (domino_site.client_ip): kept
-    # on the seat it binds or takes, for the rated-table rule.
-    ip_hash: str = ""
-
-
-# ----------------------------------------------------------------- sync side
-# Everything below up to the consumers runs in a worker thread.
-
-
-def _room(code: str):
-    try:
-        return selectors.room_for_code(code)
-    except (ObjectDoesNotExist, Http404):
-        return None
-
-
-def _seat(room, viewer: Viewer):
-    return selectors.viewer_seat(room=room, user=viewer.user, guest_token=viewer.guest_token)
-
-
-def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | None]:
-    """Authorise a new table socket and bind it to its seat.
-
-    Returns ``(outcome, snapshot, seat index, replaced channel)``; outcome is
-    ``"ok"``, ``"not_found"`` or ``"forbidden"`` (a private room is only for
-    the people seated in it; they got there through the invite link).
-    """
-    room = _room(viewer.code)
-    if room is None:
-        return "not_found", None, None, None
-    seat = _seat(room, viewer)
-    # Private rooms are for the people seated there (they came by the invite
-    # link); public rooms are watched by accounts only (protocol.md).
-    if seat is None and (room.visibility != "public" or viewer.user is None):
-        return "forbidden", None, None, None
-    replaced = None
-    if seat is not None and room.status != "closed":
-        replaced = _connect_seat(room, seat.index, viewer)
-    snapshot, index = read_snapshot(viewer, seat.index if seat else None)
-    return "ok", snapshot, index, replaced
-
-
-def _connect_seat(room, index: int, viewer: Viewer) -> str | None:
-    return room_services.seat_connected(
-        room=room, index=index, channel_name=viewer.channel_name, ip_hash=viewer.ip_hash
-    )
-
-
-def read_snapshot(viewer: Viewer, known_index: int | None) -> tuple[dict | None, int | None]:
-    """This viewer's ``room`` message body and seat index. A seat that became
-    this viewer's since the last read (sat down, reservation honoured, a seat
-    given back) is bound to this socket first."""
-    room = _room(viewer.code)
-    if room is None:
-        return None, None
-    seat = _seat(room, viewer)
-    if (
-        seat is not None
-        and seat.index != known_index
-        and seat.channel_name != viewer.channel_name
-        and room.status != "closed"
-    ):
-        # The seat became this viewer's while connected (sat down, a reservation
-        # honoured at the result): bind it to this socket.
-        _connect_seat(room, seat.index, viewer)
-        room = _room(viewer.code)
-        seat = _seat(room, viewer)
-    return _consistent_state(room, seat), (seat.index if seat else None)
-
-
-def _consistent_state(room, seat) -> dict:
-    """``room_state`` whose content is the one of its ``version``: the selector reads
-    several rows one after the other, and a move committed in between would give
-    a snapshot labelled with an older version than its content (the client's next
-    move would then be refused as stale). Every change bumps ``room.version`` in
-    its own transaction, so an unchanged version after the read proves the read
-    saw one state."""
-    for _attempt in range(10):
-        state = selectors.room_state(room=room, viewer=seat)
-        now = Room.objects.filter(pk=room.pk).values_list("version", flat=True).first()
-        if now == state["version"]:
-            return state
-        room.refresh_from_db()
-        if seat is not None:
-            seat.refresh_from_db()
-    return state
-
-
-def rebind_if_released(viewer: Viewer, index: int) -> str | None:
-    """Bind seat ``index`` to this live socket again if the server let it go
-    (its process judged dead after a stall: no channel is bound to it now)."""
-    room = _room(viewer.code)
-    seat = _seat(room, viewer) if room is not None else None
-    if seat is None or seat.index != index or seat.connected or seat.channel_name:
-        return None
-    return _connect_seat(room, index, viewer)
-
-
-def close_socket(viewer: Viewer, index: int) -> None:
-    room = _room(viewer.code)
-    if room is not None:
-        room_services.seat_disconnected(room=room, index=index, channel_name=viewer.channel_name)
-
-
-def _take_a_seat() -> ServiceError:
-    """The refusal of a table command from a socket with no seat."""
-    return ServiceError("not_seated", _("Take a seat first."))
-
-
-def _need_seat(seat) -> None:
-    if seat is None:
-        raise _take_a_seat()
-
-
-def execute(viewer: Viewer, cmd: Command) -> None:
-    """Run one client command through its service (which checks the rules,
-    host rights and the stale version, and broadcasts the change)."""
-    room = _room(viewer.code)
-    if room is None:
-        raise ServiceError("room_closed", _("This room no longer exists."))
-    seat = _seat(room, viewer)
-    kind, f = cmd.type, cmd.fields
-    if kind in MOVE_TYPES:
-        _need_seat(seat)
-        action = {"type": kind, **{k: v for k, v in f.items() if v is not None}}
-        room_services.action_apply(
-            room=room, seat_index=seat.index, action=action, version=cmd.version, by="person"
-        )
-        return
-    if kind == "sit":
-        room_services.seat_take(
-            room=room,
-            index=f["seat"],
-            user=viewer.user,
-            guest_token=viewer.guest_token,
-            channel_name=viewer.channel_name,
-            ip_hash=viewer.ip_hash,
-        )
-        return
-    _need_seat(seat)
-    host_calls = {
-        "add_bot": lambda: room_services.bot_add(
-            room=room, actor=seat, index=f["seat"], level=f["level"]
-        ),
-        "remove_bot": lambda: room_services.bot_remove(room=room, actor=seat, index=f["seat"]),
-        "bot_level": lambda: room_services.bot_set_level(
-            room=room, actor=seat, index=f["seat"], level=f["level"]
-        ),
-        "start": lambda: room_services.match_start(room=room, actor=seat, **f),
-        "next_round": lambda: room_services.round_next(room=room, actor=seat),
-        "new_match": lambda: room_services.match_new(room=room, actor=seat, **f),
-        "pause": lambda: room_services.room_pause(room=room, actor=seat),
-        "resume": lambda: room_services.room_resume(room=room, actor=seat),
-        "settings": lambda: room_services.room_settings(room=room, actor=seat, **f),
-        "leave": lambda: room_services.seat_leave(room=room, index=seat.index, actor=seat),
-        "ready": lambda: room_services.player_ready(room=room, actor=seat),
-        "annul": lambda: room_services.annul_vote(room=room, actor=seat),
-        "adjust": lambda: room_services.layout_adjust(room=room, actor=seat, **f),
-    }
-    host_calls[kind]()
-
-
-def watch(code: str, channel_name: str, watching: bool) -> None:
-    """Count this socket as a watcher of the table, or not any more (rooms.watchers)."""
-    if watching:
-        watchers.watcher_join(code=code, channel_name=channel_name)
-    else:
-        watchers.watcher_leave(code=code, channel_name=channel_name)
-
-
-def lobby_rows() -> list[dict]:
-    return selectors.public_rooms()
 
 
 def _db(func):
@@ -446,7 +269,7 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
         the phrase key goes to everyone at the table, watchers included. Bots
         never chat; nothing is stored."""
         if self.seat_index is None:
-            await self.send_json(_take_a_seat().as_message(cmd.ref))
+            await self.send_json(take_a_seat().as_message(cmd.ref))
             return
         now = time.monotonic()
         if now - self.last_chat < CHAT_EVERY:

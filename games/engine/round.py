@@ -26,6 +26,12 @@ Choices the spec leaves open, decided here:
   positions run out (never in practice) the round is drawn.
 * With ``previous`` given but ``first_of_match`` false and no previous round
   (tests), the first-round opening rule is used.
+
+Why one long module: it is the one mutable `Round` (as python-chess keeps its
+`Board` whole). Every rule of a round reads and writes the same hands, chain,
+boneyard and turn, and splitting it would spread one state over modules that
+each need all of it; the small values it uses live in ``tiles.py``, ``rules.py``
+and ``actions.py``.
 """
 
 from __future__ import annotations

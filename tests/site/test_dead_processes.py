@@ -15,6 +15,7 @@ from channels.layers import channel_layers
 from domino_site import liveness
 from games import services as games
 from rooms import services
+from rooms.services import sweep
 from tests.site.helpers import current, fresh, human_move, room_with_bots, seat, two_humans
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +78,7 @@ def test_the_seat_of_a_dead_process_is_disconnected_and_the_auto_move_follows(
         calls.append((kw["index"], kw["channel_name"]))
         return real(**kw)
 
-    monkeypatch.setattr(services, "seat_disconnected", spy)
+    monkeypatch.setattr(sweep, "seat_disconnected", spy)  # as the sweeper calls it
     now = clock.tick(TTL + 1)
     assert services.rooms_sweep(now=now)["dead_sockets"] == 1
     assert calls == [(1, gone)]

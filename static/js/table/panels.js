@@ -1,6 +1,8 @@
 // Everything around the felt: the actions under the table, the scores, the
 // host's controls and room settings, the log, the round result (and the
 // series' walkover), the title's extras, and the notices (banner, toast).
+// Longer than the other parts because each panel is a short template of its
+// own; they share one render pass and the state readings imported below.
 
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG, tileSVG } from "../tiles.js";
