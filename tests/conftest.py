@@ -20,6 +20,8 @@ from functools import cache
 
 import pytest
 
+from domino_site import liveness
+
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
@@ -92,8 +94,6 @@ def redis_up_for_a_while():
     (domino_site.liveness) is old, so the sweeper may judge processes dead at once.
     The marker is put back as it was afterwards."""
     import redis
-
-    from domino_site import liveness
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     epoch = client.get(liveness.EPOCH_KEY)

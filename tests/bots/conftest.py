@@ -10,6 +10,7 @@ import random
 import pytest
 
 from bots import search
+from bots.policies import choose_action
 from games.engine import Round
 
 
@@ -24,8 +25,6 @@ HARD_BUDGET_MS = 4
 def play_round(rnd: Round, levels, rng: random.Random, check=None, scores=None):
     """Play ``rnd`` to its end with bots of ``levels`` (one per seat); ``check(view, action)``
     sees every decision."""
-    from bots.policies import choose_action
-
     while not rnd.is_over:
         seats = [rnd.turn] if rnd.turn is not None else sorted(rnd.pending_picks)
         for seat in seats:

@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+import bots.policies
 from bots.policies import LEVELS, choose_action
 from games.engine import PRESETS, Match, Pick, Play, Round, Tile
 
@@ -129,8 +130,6 @@ def test_hard_is_deterministic_for_a_given_rng_and_budget():
 
 def test_the_docstring_example_holds():
     import doctest
-
-    import bots.policies
 
     failures, _ = doctest.testmod(bots.policies)
     assert failures == 0
