@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from games.models import Round
 from games.world import use_world
 from tests.worlds import TestWorld
 
@@ -36,8 +37,6 @@ def rounds_replay_to_snapshot(request):
         return
     request.getfixturevalue("_django_db_helper")  # so this check runs before the flush
     yield
-    from games.models import Round
-
     for rnd in Round.objects.all():
         assert rnd.replay_matches_snapshot(), f"round {rnd.pk} differs from its Moves"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from games import engine
 from games import services as games
 from games.models import Round
 from rooms import services
@@ -78,8 +79,6 @@ def play_round(room: Room, now: datetime, limit: int = 200) -> Round:
 
 def set_deal(room: Room, hands, boneyard=(), opener: int | None = 0, **kw) -> Round:
     """Replace the current round's deal (before any move) with known hands."""
-    from games import engine
-
     rnd = current(room)
     assert not rnd.moves.exists()
     eng = engine.Round.from_hands(room.ruleset, hands=hands, boneyard=boneyard, opener=opener, **kw)

@@ -9,8 +9,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import timers.scheduling
+from games.engine import PASS, action_from_dict
 from games.models import Move, Round
-from rooms import services
+from rooms import events, services
 from rooms import services as room_services
 from rooms.errors import ServiceError
 from rooms.services import play
@@ -182,8 +184,6 @@ def test_the_bot_is_given_only_its_view(make_user, clock, monkeypatch):
 
     def spy(view, level, rng, **kw):
         seen.append((view, level))
-        from games.engine import action_from_dict
-
         return action_from_dict(view["legal"][0])
 
     monkeypatch.setattr(play, "choose_action", spy)
@@ -200,9 +200,6 @@ def test_the_bot_is_given_only_its_view(make_user, clock, monkeypatch):
 
 
 def test_an_illegal_bot_answer_falls_back_to_a_legal_move(make_user, clock, monkeypatch):
-
-    from games.engine import PASS
-
     monkeypatch.setattr(play, "choose_action", lambda *a, **k: PASS)
     room = room_with_bots(make_user("ana"), clock(), preset="duelo")
     services.match_start(room=room, actor=seat(room, 0), now=clock())
@@ -293,9 +290,6 @@ def test_every_round_replays_to_its_snapshot_after_a_whole_match(make_user, cloc
 
 
 def test_a_timeout_plays_the_medium_bots_choice(make_user, clock, monkeypatch):
-
-    from games.engine import action_from_dict
-
     levels = []
 
     def spy(view, level, rng, **kw):
@@ -322,15 +316,11 @@ def test_without_a_bot_policy_the_first_legal_action_is_played(make_user, clock,
 def test_a_move_is_broadcast_and_its_next_due_scheduled_after_commit(
     make_user, clock, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from rooms import events
-
     sent, scheduled = [], []
 
     class Layer:
         async def group_send(self, group, message):
             sent.append((group, message))
-
-    import timers.scheduling
 
     monkeypatch.setattr(events, "get_channel_layer", lambda: Layer())
     monkeypatch.setattr(timers.scheduling, "schedule_due", lambda **kw: scheduled.append(kw))

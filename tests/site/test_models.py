@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 from games.models import Move
+from rooms import services
 from rooms.models import CODE_ALPHABET, new_room_code
 from tests.site.helpers import current, human_move, two_humans
 
@@ -28,8 +29,6 @@ def test_room_codes_are_short_and_unambiguous():
 
 
 def test_a_sequence_number_is_unique_per_round(make_user, clock):
-    from rooms import services
-
     room, ana, _ = two_humans(make_user, clock())
     services.match_start(room=room, actor=ana, now=clock())
     move = human_move(room, current(room).engine().turn, clock())

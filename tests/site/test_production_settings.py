@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from domino_site.security import DEV_SECRET_KEY, secret_key_problem
+from rooms import services
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -168,8 +169,6 @@ INLINE_STYLE = re.compile(r"<[^>]+\sstyle\s*=", re.I)
 
 @pytest.mark.django_db
 def test_the_pages_carry_no_inline_script_handler_or_style(client, django_user_model):
-    from rooms import services
-
     ana = django_user_model.objects.create_user("ana", password="x", is_staff=True)
     room = services.room_create(user=ana, name="Mesa", preset="parceria")
     pages = ["/", "/accounts/login/", "/accounts/signup/", "/ranking/", "/admin/login/"]

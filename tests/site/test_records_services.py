@@ -20,6 +20,7 @@ from records import selectors as records
 from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
 from rooms import selectors as room_selectors
 from rooms import services
+from rooms.errors import ServiceError
 from rooms.models import Room
 from tests.site.helpers import current, fresh, play_round, seat
 
@@ -247,8 +248,6 @@ def test_every_round_remembers_its_humans(make_user, clock):
 
 
 def test_public_rooms_have_no_invite_and_no_guest_seat(make_user, clock):
-    from rooms.errors import ServiceError
-
     room = services.room_create(user=make_user(), name="Mesa", preset="duelo", now=clock())
     with pytest.raises(ServiceError) as info:
         services.seat_take_by_invite(token=room.invite_token, guest_token="g", now=clock())

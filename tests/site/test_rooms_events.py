@@ -7,7 +7,8 @@ import asyncio
 import pytest
 from django.db import transaction
 
-from rooms import events, services
+import timers.scheduling
+from rooms import events, selectors, services
 from rooms.errors import ServiceError
 from tests.site.helpers import current, fresh, seat, two_humans
 
@@ -35,8 +36,6 @@ def layer(monkeypatch):
 @pytest.fixture
 def scheduled(monkeypatch):
     calls = []
-    import timers.scheduling
-
     monkeypatch.setattr(
         timers.scheduling, "schedule_due", lambda **kw: calls.append(kw), raising=True
     )
@@ -152,8 +151,6 @@ def test_a_database_failure_after_the_commit_still_tells_the_room(
     Built again on a new connection, or at worst a bare ``room.changed`` notice
     (each socket re-reads the room)."""
     from django.db import OperationalError
-
-    from rooms import selectors
 
     room, ana, _ = two_humans(make_user, clock(), move_seconds=30)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:

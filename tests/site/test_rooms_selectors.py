@@ -7,7 +7,17 @@ import json
 import pytest
 
 from rooms import selectors, services
-from tests.site.helpers import current, fresh, human_move, play_round, seat, set_deal, two_humans
+from tests.site.helpers import (
+    current,
+    fire_due,
+    fresh,
+    human_move,
+    play_round,
+    room_with_bots,
+    seat,
+    set_deal,
+    two_humans,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -99,8 +109,6 @@ def test_the_log_says_who_made_each_move(make_user, clock):
 
 
 def services_fire(room, now):
-    from tests.site.helpers import fire_due
-
     assert fire_due(room, now)
 
 
@@ -167,8 +175,6 @@ def test_a_seat_left_during_the_round_is_no_longer_the_viewers(make_user, clock)
 
 
 def test_a_reservation_shows_on_the_seat(make_user, clock):
-    from tests.site.helpers import room_with_bots
-
     room = room_with_bots(make_user("ana"), clock(), preset="duelo")
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     carla = make_user("carla")

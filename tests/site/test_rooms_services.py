@@ -9,6 +9,7 @@ from games.models import Match, Move, Round
 from rooms import services
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
+from rooms.services import action_apply
 from tests.site.helpers import (
     current,
     fire_due,
@@ -403,8 +404,6 @@ def test_a_move_or_start_in_the_wrong_phase_changes_nothing(make_user, clock):
 
 
 def human_move_refused(room):
-    from rooms.services import action_apply
-
     action_apply(room=room, seat_index=0, action={"type": "pass"}, version=None)
 
 
@@ -458,8 +457,6 @@ def test_pausing_a_paused_room_or_resuming_a_running_one_is_refused(make_user, c
 
 
 def human_move_refused_at(room, index):
-    from rooms.services import action_apply
-
     rnd = current(room)
     action = rnd.engine().legal_actions(index)[0].to_dict()
     action_apply(room=room, seat_index=index, action=action, version=fresh(room).version)

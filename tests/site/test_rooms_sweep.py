@@ -10,7 +10,15 @@ from games.models import Move
 from rooms import services
 from rooms.models import Room
 from rooms.selectors import public_rooms, viewer_seat
-from tests.site.helpers import current, fresh, human_move, room_with_bots, seat, two_humans
+from tests.site.helpers import (
+    current,
+    fresh,
+    human_move,
+    play_round,
+    room_with_bots,
+    seat,
+    two_humans,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -161,8 +169,6 @@ def test_two_minutes_away_between_rounds_frees_the_seat(make_user, clock):
     room, ana, bruno = two_humans(make_user, clock(), preset="com_monte")
     services.match_start(room=room, actor=ana, now=clock())
     connect(room, 0, 1, now=clock())
-    from tests.site.helpers import play_round
-
     play_round(room, clock())
     services.seat_disconnected(room=room, index=1, channel_name="chan-1", now=clock())
     assert services.rooms_sweep(now=clock.tick(121))["takeovers"] == 1
