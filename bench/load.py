@@ -392,7 +392,7 @@ def create_tables(count: int) -> list[TableSpec]:
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
-    from rooms import services
+    from rooms import services  # (after django_setup(): the settings are chosen at run time)
 
     _batch += 1
     prefix = f"b{os.getpid()}x{_batch}u"
