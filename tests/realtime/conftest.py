@@ -22,11 +22,14 @@ from django.db import connections
 from django.http import HttpResponse
 from django.test import Client
 
+from domino_site.asgi import application
 from domino_site.asyncdb import db_async
 from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 from domino_site.liveness import heartbeat
 from games.world import use_world, world
+from rooms import services
 from rooms.consumers import connects
+from rooms.models import Seat
 from rooms.services import rooms_sweep
 from tests.worlds import TestWorld
 from timers.ticker import ticker
@@ -105,8 +108,6 @@ class Player:
     open: list[Player] = []  # closed by the ``live`` fixture at the end of a test
 
     def __init__(self, path: str, cookie: str | None = None) -> None:
-        from domino_site.asgi import application
-
         headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
@@ -213,9 +214,6 @@ def dumps(obj: Any) -> str:
 
 def solo_room(user, **kw):
     """A parceria room of ``user`` with three easy bots (sync: wrap in sync_to_async)."""
-    from rooms import services
-    from rooms.models import Seat
-
     room = services.room_create(user=user, name="Mesa", preset="parceria", **kw)
     host = Seat.objects.get(room=room, index=0)
     for index in (1, 2, 3):

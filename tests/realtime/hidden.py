@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine import Round as EngineRound
 from games.engine import RuleSet
+from games.engine.actions import action_from_dict
 from games.models import Round
 
 TILE = re.compile(r"^[0-6]-[0-6]$")
@@ -53,8 +54,6 @@ def round_facts(rnd: Round) -> tuple[list[set[str]], set[str]]:
 
 
 def _history(rnd: Round) -> list:
-    from games.engine.actions import action_from_dict
-
     return [(m.seat, action_from_dict(m.action)) for m in rnd.moves.order_by("seq")]
 
 

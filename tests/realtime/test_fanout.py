@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db.backends.utils import CursorWrapper
 
-from rooms import consumers, events
+from rooms import consumers, events, services
 from rooms.models import Seat
 from rooms.selectors import current_round
 from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie, solo_room
@@ -175,14 +175,10 @@ class SocketQueries:
 
 
 def _duelo(user):
-    from rooms import services
-
     return services.room_create(user=user, name="Duelo", preset="duelo")
 
 
 def _sit(room, user):
-    from rooms import services
-
     services.seat_take(room=room, index=1, user=user)
 
 

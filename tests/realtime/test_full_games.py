@@ -7,6 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from games.models import Round
 from rooms import services
 from rooms.models import Seat
 from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie
@@ -112,8 +113,6 @@ def _a_leak_is_caught(room, frames_by_seat) -> None:
     round ended: never played, never the viewer's. Such a tile exists on every
     deal, for one of the two viewers at least: the round ends as soon as one hand
     is empty, so the other hand is not (a blocked round leaves both)."""
-    from games.models import Round
-
     rnd = Round.objects.select_related("room").get(room=room)
     held, played = round_facts(rnd)
     for viewer in frames_by_seat:

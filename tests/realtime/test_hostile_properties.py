@@ -47,13 +47,14 @@ from asgiref.sync import sync_to_async
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domino_site.asgi import application
 from games.models import Move, Round
 from rooms import messages as protocol
 from rooms import services
 from rooms.consumers import connects
 from rooms.errors import CODES
 from rooms.models import Room, Seat
-from tests.realtime.conftest import Player, guest_cookie, session_cookie
+from tests.realtime.conftest import ORIGIN, Player, guest_cookie, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -673,9 +674,6 @@ async def _close_quietly(player: Player) -> None:
 async def _close_code(path: str, cookie: str | bytes | None = None) -> Any:
     """Open a socket; the close code the server answers with (None: it stays open)."""
     from channels.testing import WebsocketCommunicator
-
-    from domino_site.asgi import application
-    from tests.realtime.conftest import ORIGIN
 
     headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
     if cookie is not None:

@@ -6,6 +6,7 @@ from asgiref.sync import sync_to_async
 
 from games.engine import ALL_TILES
 from rooms import services
+from rooms.consumers import connects
 from rooms.errors import rule_error_message
 from rooms.models import Room
 from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie, solo_room
@@ -152,8 +153,6 @@ async def test_a_lower_case_code_joins_the_same_table_and_gets_its_changes(live,
 
 
 async def test_reconnecting_in_a_loop_is_refused_after_thirty_a_minute(live, django_user_model):
-    from rooms.consumers import connects
-
     connects.clear()
     ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
     room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset="duelo")

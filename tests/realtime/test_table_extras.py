@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
+from games.models import Round
 from rooms import services
 from rooms import services as room_services
 from rooms.models import Room, Seat, Watcher
@@ -70,8 +71,6 @@ async def _finish_duel(room):
     """Play the duel's single game to its end (every seat its first legal action)."""
 
     def play():
-        from games.models import Round
-
         for _ in range(200):
             rnd = Round.objects.filter(room_id=room.pk).order_by("-id").first()
             eng = rnd.engine()
