@@ -93,6 +93,9 @@ class Round(models.Model):
     # Who adjusted the layout and when, for the log ("ajustou a fila"): a list of
     # {"after": move seq, "seat", "at", "bend"}; not moves either.
     adjustments = models.JSONField(_("layout adjustments"), default=list, blank=True)
+    # `Move.by` of each move in order (a copy kept with the snapshot, so the log
+    # is built without reading the moves; rounds stored before it have none).
+    movers = models.JSONField(_("made by"), default=list, blank=True)
     remaining_ms = models.PositiveIntegerField(_("remaining (ms, paused)"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), default=timezone.now, db_index=True)
@@ -136,6 +139,10 @@ class Round(models.Model):
         rules = engine.RuleSet.from_dict(self.state["rules"])
         moves = self.moves.order_by("seq").values_list("seat", "action")
         return engine.Round.replay(rules, self.deal, list(moves))
+
+    #: What a move changes on the row (`games.services.apply_action`), for a save
+    #: that writes only these.
+    MOVE_FIELDS = ("state", "result", "movers", "version", "turn_started_at", "finished_at")
 
     def replay_matches_snapshot(self) -> bool:
         return self.replay_engine().to_dict() == self.state

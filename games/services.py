@@ -106,7 +106,8 @@ def apply_action(
     code and nothing is written); then the `Move` is stored with the end the engine
     resolved, and the snapshot takes ``version + 1``. When the round ends its
     result is scored into the match (saved). ``rnd`` itself is left for the caller
-    to save once it has set the next due time: one write per move.
+    to save once it has set the next due time: one write per move, of
+    `Round.MOVE_FIELDS` and the due time.
     """
     eng = rnd.engine()
     picking = eng.pending_picks
@@ -127,6 +128,7 @@ def apply_action(
         created_at=now,
     )
     rnd.store(eng)
+    rnd.movers = [*rnd.movers, by]
     rnd.version += 1
     if not same_pick_round:
         rnd.turn_started_at = now

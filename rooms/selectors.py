@@ -249,9 +249,13 @@ def iso_utc(moment: datetime) -> str:
 
 def _log(rnd: Round, view: dict[str, Any]) -> list[dict[str, Any]]:
     """The round's moves for people: the view's public history with who made each."""
-    by = dict(Move.objects.filter(round=rnd).values_list("seq", "by"))
+    history = view["history"]
+    if len(rnd.movers) == len(history):
+        by = dict(enumerate(rnd.movers, start=1))
+    else:  # a round stored before `Round.movers`
+        by = dict(Move.objects.filter(round=rnd).values_list("seq", "by"))
     log = []
-    for seq, entry in enumerate(view["history"], start=1):
+    for seq, entry in enumerate(history, start=1):
         item = {
             "seq": seq,
             "seat": entry["seat"],

@@ -61,6 +61,7 @@ class Table:
     lobby: bool = False
     changed: bool = True
     seats_as_held: bool = False  # tell from ``seats`` as held instead of re-reading them
+    room_fields: list[str] | None = None  # the room's only changed fields (None: any)
 
     @property
     def dealt(self) -> Round:
@@ -118,7 +119,8 @@ def record_change_locked(table: Table) -> None:
         match = table.rnd.match if table.rnd is not None else None
         seats = seats_of(room) if seats is None else seats
         room.rated = records_read.table_marker(seats=list(seats), match=match)
-    room.save()
+    fields = table.room_fields
+    room.save(update_fields=[*fields, "rated"] if fields and table.lobby else fields)
     room_changed(room, lobby=table.lobby, round=table.rnd, seats=seats)
 
 

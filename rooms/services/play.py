@@ -69,14 +69,14 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
     room, rnd, seats = table.room, table.rnd, table.seats
     assert rnd is not None
     move = games.apply_action(rnd=rnd, seat_index=seat_index, action=action, by=by, now=table.now)
-    over = rnd.finished_at is not None
-    if over:
+    if rnd.finished_at is not None:
         round_ended_locked(table)
         table.lobby = True
-    else:
-        table.seats_as_held = True  # nothing about the seats changed: tell from these rows
+    else:  # nothing but the version changed on the room, nothing on the seats
+        table.room_fields = ["version", "last_activity_at"]
+        table.seats_as_held = True
     rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
-    rnd.save()
+    rnd.save(update_fields=[*Round.MOVE_FIELDS, "due_at", "due_kind"])
     return move
 
 
