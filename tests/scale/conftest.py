@@ -225,13 +225,54 @@ class Client:
         await self.ws.close()
 
 
+class RedisServer:
+    """A throw-away redis-server of the drill's own (kill it, start it again): a
+    private ``redis-server`` on a free port, without persistence (``--save ""
+    --appendonly no``), so restarting it loses every key, like a production Redis
+    restarted without persistence. The drills never touch the shared Redis of
+    ``REDIS_URL``."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+        self.log = tempfile.NamedTemporaryFile(prefix="redis-", suffix=".log", delete=False)
+        self.dir = tempfile.mkdtemp(prefix="redis-drill-")
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self, timeout: float = 10) -> RedisServer:
+        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+               "--save", "", "--appendonly", "no", "--dir", self.dir]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        import redis
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                redis.Redis.from_url(self.url(), socket_connect_timeout=0.5).ping()
+                return self
+            except redis.exceptions.ConnectionError:
+                assert self.proc.poll() is None, Path(self.log.name).read_text()
+                time.sleep(0.05)
+        raise AssertionError(f"redis-server did not answer on :{self.port}")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.kill()
+        os.unlink(self.log.name)
+
+
 @pytest.fixture
 def own_redis():
-    """A private ``redis-server`` for one fault drill (tests/scale/drills.py), so
-    that killing it touches nobody else's Redis; stopped at the end."""
+    """A private ``redis-server`` (``RedisServer``) for one fault drill
+    (tests/scale/test_drill_*.py), so that killing it touches nobody else's Redis;
+    stopped at the end."""
     import shutil
-
-    from tests.scale.drills import RedisServer
 
     if shutil.which("redis-server") is None and not os.environ.get("DOMINO_REQUIRE_SERVICES"):
         pytest.skip("needs redis-server on the PATH (apt-get install redis-server)")

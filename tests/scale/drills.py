@@ -1,10 +1,6 @@
 """Helpers of the fault drills (tests/scale/test_drill_*.py): real processes that
 the drills kill and start again.
 
-* ``RedisServer`` -- a private ``redis-server`` on a free port, without
-  persistence (``--save "" --appendonly no``): restarting it loses every key,
-  like a production Redis restarted without persistence. The drills never
-  touch the shared Redis of ``REDIS_URL`` (fixture ``own_redis`` in conftest).
 * ``CeleryProcess`` -- ``celery -A domino_site worker`` or ``beat`` in a
   subprocess (so it can be SIGKILLed), on the test database and a given broker.
 * ``replays_match()`` -- every round in the database rebuilt from its deal and
@@ -22,47 +18,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.scale.conftest import ROOT, free_port, servers_database_url
+from games.models import Round
+from tests.scale.conftest import ROOT, servers_database_url
 
 BIN = Path(sys.executable).parent
-
-
-class RedisServer:
-    """A throw-away redis-server of the drill's own (kill it, start it again)."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.proc: subprocess.Popen | None = None
-        self.log = tempfile.NamedTemporaryFile(prefix="redis-", suffix=".log", delete=False)
-        self.dir = tempfile.mkdtemp(prefix="redis-drill-")
-
-    def url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}"
-
-    def start(self, timeout: float = 10) -> RedisServer:
-        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-               "--save", "", "--appendonly", "no", "--dir", self.dir]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        import redis
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                redis.Redis.from_url(self.url(), socket_connect_timeout=0.5).ping()
-                return self
-            except redis.exceptions.ConnectionError:
-                assert self.proc.poll() is None, Path(self.log.name).read_text()
-                time.sleep(0.05)
-        raise AssertionError(f"redis-server did not answer on :{self.port}")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        self.kill()
-        os.unlink(self.log.name)
 
 
 def process_env(**extra: str) -> dict[str, str]:
@@ -138,8 +97,6 @@ class CeleryProcess:
 def replays_match() -> dict[str, Any]:
     """Every round of the test database against the replay of its moves: the
     rounds checked and those that differ (to be empty)."""
-    from games.models import Round
-
     rounds = list(Round.objects.all())
     return {
         "rounds": len(rounds),

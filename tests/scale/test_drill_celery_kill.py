@@ -18,6 +18,7 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 
 from domino_site.asyncdb import db_async
+from domino_site.celery import app
 from games.models import Move, Round
 from rooms import services
 from tests.scale.conftest import Client
@@ -60,8 +61,6 @@ def _send_late_copy(broker_url: str, round_id: int, version: int) -> str:
     """The lost wake-up delivered late (as Redis' visibility timeout would);
     returns the task's id."""
     from kombu import Connection
-
-    from domino_site.celery import app
 
     with Connection(broker_url) as connection:
         result = app.send_task(
