@@ -15,6 +15,9 @@ import secrets
 import sys
 from typing import Any
 
+from domino_site.guests import GUEST_COOKIE, GUEST_SALT
+from rooms.errors import ServiceError
+
 
 def build(
     rooms: int, seed: int, *, moves: int | None = None, preset: str = "parceria"
@@ -24,12 +27,10 @@ def build(
     afterwards."""
     from django.core import signing
 
-    from domino_site.guests import GUEST_COOKIE, GUEST_SALT
-    from rooms import services
-    from rooms import services as room_services
-    from rooms.errors import ServiceError
-    from rooms.selectors import room_state
-    from rooms.services.base import seats_of
+    from rooms import services  # (models: imported before django.setup() in __main__)
+    from rooms import services as room_services  # (as above)
+    from rooms.selectors import room_state  # (as above)
+    from rooms.services.base import seats_of  # (as above)
 
     rng = random.Random(seed)
     out = []
