@@ -544,6 +544,25 @@ class Table:
     def on_frame(self, sock: Sock, msg: dict, now: float, size: int) -> None:
         raise NotImplementedError
 
+    async def connect(
+        self, servers: list[Daphne], first: int, path: str, cookies: list[str | None]
+    ) -> None:
+        """Four sockets on ``path``, each with its reader: socket ``j`` goes to
+        ``servers[(first + j) % len(servers)]`` with ``cookies[j]``."""
+        self.servers = [servers[(first + j) % len(servers)] for j in range(4)]
+        wss = await asyncio.gather(
+            *(
+                open_socket(
+                    f"ws://127.0.0.1:{srv.port}{path}",
+                    f"http://127.0.0.1:{srv.port}",
+                    cookie,
+                )
+                for srv, cookie in zip(self.servers, cookies, strict=True)
+            )
+        )
+        self.socks = [Sock(ws, self) for ws in wss]
+        self.tasks = [asyncio.create_task(self.reader(s)) for s in self.socks]
+
     async def close(self) -> None:
         self.closing = True
         for sock in self.socks:
@@ -564,19 +583,7 @@ class DominoTable(Table):
 
     async def open(self, servers: list[Daphne], first: int) -> None:
         """Sockets ``j`` go to ``servers[(first + j) % len(servers)]``."""
-        self.servers = [servers[(first + j) % len(servers)] for j in range(4)]
-        wss = await asyncio.gather(
-            *(
-                open_socket(
-                    f"ws://127.0.0.1:{srv.port}/ws/rooms/{self.spec.code}/",
-                    f"http://127.0.0.1:{srv.port}",
-                    cookie,
-                )
-                for srv, cookie in zip(self.servers, self.spec.cookies, strict=True)
-            )
-        )
-        self.socks = [Sock(ws, self) for ws in wss]
-        self.tasks = [asyncio.create_task(self.reader(s)) for s in self.socks]
+        await self.connect(servers, first, f"/ws/rooms/{self.spec.code}/", self.spec.cookies)
         await self.until(lambda: all(s.state is not None for s in self.socks), 60)
 
     async def start(self) -> None:
@@ -715,20 +722,8 @@ class RelayTable(Table):
         self.pad = ""
 
     async def open(self, servers: list[Daphne], first: int) -> None:
-        self.servers = [servers[(first + j) % len(servers)] for j in range(4)]
-        wss = await asyncio.gather(
-            *(
-                open_socket(
-                    f"ws://127.0.0.1:{srv.port}/ws/relay/{self.group}/",
-                    f"http://127.0.0.1:{srv.port}",
-                    None,
-                )
-                for srv in self.servers
-            )
-        )
-        self.socks = [Sock(ws, self) for ws in wss]
         # The consumer joins the group before it accepts: usable at once.
-        self.tasks = [asyncio.create_task(self.reader(s)) for s in self.socks]
+        await self.connect(servers, first, f"/ws/relay/{self.group}/", [None] * 4)
 
     def on_frame(self, sock: Sock, msg: dict, now: float, size: int) -> None:
         n = msg["n"]
@@ -1258,32 +1253,15 @@ class Bench:
                 opened, growth = await self.add_domino(more, servers)
                 self.domino += opened
                 self.rss_growth += growth
-            tables = self.domino[:count]
-            relays = self.relay[:count]
-            self.pad_relay(relays)
-            relay = await self.run(
-                relays,
+            run = await self.run_pair(
+                self.domino[:count],
+                self.relay[:count],
                 servers=servers,
                 mode="paced",
-                target="relay",
-                warmup=args.relay_warmup,
-                seconds=args.relay_seconds,
-            )
-            say(describe(relay))
-            run = await self.run(
-                tables,
-                servers=servers,
-                mode="paced",
-                target="table",
-                warmup=args.warmup,
                 seconds=args.seconds,
+                rss_per_table_kb=self.rss_growth / len(self.domino) if self.domino else None,
             )
-            run.relay_p50, run.relay_p99 = relay.p50, relay.p99
-            run.relay_sustained = relay.sustained
-            run.rss_per_table_kb = self.rss_growth / len(self.domino) if self.domino else None
             self.frame_bytes = run.frame_bytes
-            say(describe(run))
-            self.runs += [relay, run]
         if args.sat_tables:
             await self.saturation(servers, self.domino, self.relay)
             if len(servers) > 1:
@@ -1305,31 +1283,39 @@ class Bench:
             self.domino += opened
             self.rss_growth += growth
             domino, relays = self.domino, self.relay
-        tables, relay_tables = domino[:k], relays[:k]
-        self.pad_relay(relay_tables)
-        relay = await self.run(
-            relay_tables,
-            servers=servers,
-            mode="saturation",
-            target="relay",
-            warmup=args.relay_warmup,
-            seconds=args.relay_seconds,
-        )
-        say(describe(relay))
-        run = await self.run(
+        tables = domino[:k]
+        await self.run_pair(
             tables,
+            relays[:k],
             servers=servers,
             mode="saturation",
-            target="table",
-            warmup=args.warmup,
             seconds=args.sat_seconds,
+            rss_per_table_kb=rss / len(tables) if rss is not None and tables else None,
         )
-        run.relay_sustained = relay.sustained
+
+    async def run_pair(
+        self, tables, relays, *, servers, mode, seconds, rss_per_table_kb=None
+    ) -> Run:
+        """A relay run on `relays` (padded like the snapshots), then a table run on
+        `tables` for `seconds`, in one mode on the same servers: each said as it ends
+        and both kept; the table run, which carries the relay's figures, is returned."""
+        args = self.args
+
+        def measure(group, target, warmup, length):
+            return self.run(
+                group, servers=servers, mode=mode, target=target, warmup=warmup, seconds=length
+            )
+
+        self.pad_relay(relays)
+        relay = await measure(relays, "relay", args.relay_warmup, args.relay_seconds)
+        say(describe(relay))
+        run = await measure(tables, "table", args.warmup, seconds)
         run.relay_p50, run.relay_p99 = relay.p50, relay.p99
-        if rss is not None and tables:
-            run.rss_per_table_kb = rss / len(tables)
+        run.relay_sustained = relay.sustained
+        run.rss_per_table_kb = rss_per_table_kb
         say(describe(run))
         self.runs += [relay, run]
+        return run
 
     async def close_all(self) -> None:
         tables = self.opened
