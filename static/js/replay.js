@@ -1,11 +1,13 @@
 // The replay page of a finished round (/r/<code>/rounds/<n>/): the table's own
-// drawing (board.js, chain.js, tiles.js), every hand face up, the log beside it.
+// drawing (board.js, chain.js, tiles.js) and log lines (table/moves.js), every
+// hand face up, the log beside it.
 // Step with the buttons, the slider, the arrow keys (Home/End: start and end).
 // The positions come from the server in a json_script island, the deal first;
 // the boneyard's tiles are in none of them.
 
 import { chainSVG } from "./board.js";
 import { html, keyed, nothing, render as draw, unsafeHTML } from "./lit.js";
+import { moveText } from "./table/moves.js";
 import { tileSVG } from "./tiles.js";
 import { makeT, ready } from "./util.js";
 
@@ -44,36 +46,7 @@ function slotOf(index) {
   return ["bottom", "right", "top", "left"][index];
 }
 
-function describe(entry) {
-  const name = seatName(entry.seat);
-  let text;
-  switch (entry.type) {
-    case "play":
-      text = entry.end
-        ? t("%(name)s played %(tile)s on end %(end)s", { name, tile: entry.tile, end: entry.end })
-        : t("%(name)s opened with %(tile)s", { name, tile: entry.tile });
-      break;
-    case "draw":
-      text = entry.ends
-        ? t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
-        : t("%(name)s drew a tile", { name });
-      break;
-    case "pass":
-      text = entry.ends
-        ? t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
-        : t("%(name)s passed", { name });
-      break;
-    case "pick":
-      text = t("%(name)s picked a face-down tile", { name });
-      break;
-    default:
-      text = entry.type;
-  }
-  if (entry.by === "timeout") text += " — " + t("time ran out: automatic move");
-  else if (entry.by === "substitute") text += " — " + t("played by the bot standing in");
-  else if (entry.by === "auto") text += " — " + t("automatic move");
-  return text;
-}
+const describe = (entry) => moveText(entry, seatName(entry.seat), t);
 
 // --- drawing ------------------------------------------------------------------
 

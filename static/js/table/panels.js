@@ -7,6 +7,7 @@
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG, tileSVG } from "../tiles.js";
 import { adjustToggle } from "./chain.js";
+import { moveText } from "./moves.js";
 import {
   $,
   BOT_LEVELS,
@@ -212,38 +213,16 @@ function optionFields() {
 
 export function describe(entry) {
   const name = entry.seat !== null && entry.seat !== undefined ? seatName(entry.seat) : "";
-  let text;
   switch (entry.type) {
-    case "play":
-      text = entry.end
-        ? t("%(name)s played %(tile)s on end %(end)s", { name, tile: entry.tile, end: entry.end })
-        : t("%(name)s opened with %(tile)s", { name, tile: entry.tile });
-      break;
-    case "draw":
-      text = entry.ends
-        ? t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
-        : t("%(name)s drew a tile", { name });
-      break;
     case "pass":
       if (entry.by === "auto") return t("%(name)s passed (automatic)", { name }); // "passou (automático)"
-      text = entry.ends
-        ? t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
-        : t("%(name)s passed", { name });
       break;
     case "adjust":
       return t("%(name)s adjusted the line", { name }); // "ajustou a fila"
     case "chat":
       return `${entry.name}: ${entry.text}`;
-    case "pick":
-      text = t("%(name)s picked a face-down tile", { name });
-      break;
-    default:
-      text = entry.text || entry.message || entry.type;
   }
-  if (entry.by === "timeout") text += " — " + t("time ran out: automatic move");
-  else if (entry.by === "substitute") text += " — " + t("played by the bot standing in");
-  else if (entry.by === "auto") text += " — " + t("automatic move");
-  return text;
+  return moveText(entry, name, t, entry.text || entry.message || entry.type);
 }
 
 // Where a chat line goes in the log: after the last move seen.

@@ -1,0 +1,36 @@
+// A log entry in words, for the table's log (panels.js) and the replay page's
+// (replay.js): a play, a draw, a pass or a pick, and how it was made (time ran
+// out, the bot standing in, automatic). The caller names the seat and hands
+// over its own t(); what only one page shows stays with that page. The strings
+// are the table's (rooms/page_strings.py TABLE), which the replay page also gets.
+
+// `other`: the text of an entry of another type.
+export function moveText(entry, name, t, other = entry.type) {
+  let text;
+  switch (entry.type) {
+    case "play":
+      text = entry.end
+        ? t("%(name)s played %(tile)s on end %(end)s", { name, tile: entry.tile, end: entry.end })
+        : t("%(name)s opened with %(tile)s", { name, tile: entry.tile });
+      break;
+    case "draw":
+      text = entry.ends
+        ? t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
+        : t("%(name)s drew a tile", { name });
+      break;
+    case "pass":
+      text = entry.ends
+        ? t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
+        : t("%(name)s passed", { name });
+      break;
+    case "pick":
+      text = t("%(name)s picked a face-down tile", { name });
+      break;
+    default:
+      text = other;
+  }
+  if (entry.by === "timeout") text += " — " + t("time ran out: automatic move");
+  else if (entry.by === "substitute") text += " — " + t("played by the bot standing in");
+  else if (entry.by === "auto") text += " — " + t("automatic move");
+  return text;
+}
