@@ -33,6 +33,11 @@ def refused(code: str, func, reason: str | None = None, **kwargs) -> ServiceErro
     return info.value
 
 
+def bad_message(reason: str, func, **kwargs) -> ServiceError:
+    """``func(**kwargs)`` is refused as a ``bad_message`` for ``reason``."""
+    return refused("bad_message", func, reason=reason, **kwargs)
+
+
 # ---------------------------------------------------------------------- creating
 
 
@@ -60,10 +65,9 @@ def test_room_codes_and_invites_are_unique(make_user, clock):
 
 
 def test_invalid_options_are_refused_with_the_knob(make_user, clock):
-    error = refused(
-        "bad_message",
+    error = bad_message(
+        "invalid_rules",
         services.room_create,
-        reason="invalid_rules",
         user=make_user(),
         name="x",
         preset="parceria",
@@ -71,10 +75,9 @@ def test_invalid_options_are_refused_with_the_knob(make_user, clock):
         now=clock(),
     )
     assert error.field == "target"
-    refused(
-        "bad_message",
+    bad_message(
+        "bad_clock",
         services.room_create,
-        reason="bad_clock",
         user=make_user(),
         name="x",
         preset="parceria",
@@ -84,10 +87,9 @@ def test_invalid_options_are_refused_with_the_knob(make_user, clock):
 
 
 def test_public_rooms_need_an_account_private_ones_take_guests(clock):
-    refused(
-        "bad_message",
+    bad_message(
+        "login_required",
         services.room_create,
-        reason="login_required",
         user=None,
         guest_token="g1",
         name="x",
@@ -120,13 +122,7 @@ def test_the_invite_gives_the_second_seat_then_the_same_seat_then_room_full(make
     again = services.seat_take_by_invite(token=room.invite_token, guest_token="guest-1")
     assert again.pk == first.pk
     refused("room_full", services.seat_take_by_invite, token=room.invite_token, guest_token="g2")
-    refused(
-        "bad_message",
-        services.seat_take_by_invite,
-        reason="not_found",
-        token="nope",
-        guest_token="g",
-    )
+    bad_message("not_found", services.seat_take_by_invite, token="nope", guest_token="g")
 
 
 def test_moving_to_another_seat_between_rounds_frees_the_old_one(make_user, clock):
@@ -140,21 +136,13 @@ def test_moving_to_another_seat_between_rounds_frees_the_old_one(make_user, cloc
 def test_bots_are_added_removed_and_relevelled_by_the_host_only(make_user, clock):
     room, ana, bruno = two_humans(make_user, clock(), preset="parceria")
     refused("not_host", services.bot_add, room=room, actor=bruno, index=2, level="easy")
-    refused(
-        "bad_message",
-        services.bot_add,
-        reason="bad_level",
-        room=room,
-        actor=ana,
-        index=2,
-        level="genius",
-    )
+    bad_message("bad_level", services.bot_add, room=room, actor=ana, index=2, level="genius")
     refused("seat_taken", services.bot_add, room=room, actor=ana, index=1, level="easy")
     bot = services.bot_add(room=room, actor=ana, index=2, level="easy")
     assert bot.kind == "bot" and bot.bot_level == "easy"
     services.bot_set_level(room=room, actor=ana, index=2, level="hard")
     assert seat(room, 2).bot_level == "hard"
-    refused("bad_message", services.bot_remove, reason="not_a_bot", room=room, actor=ana, index=1)
+    bad_message("not_a_bot", services.bot_remove, room=room, actor=ana, index=1)
     services.bot_remove(room=room, actor=ana, index=2)
     assert seat(room, 2).kind == "empty"
 
@@ -173,13 +161,13 @@ def test_a_room_keeps_one_seat_for_a_human(make_user, clock):
 def test_start_needs_the_host_and_every_seat_filled(make_user, clock):
     room, ana, bruno = two_humans(make_user, clock(), preset="parceria")
     refused("not_host", services.match_start, room=room, actor=bruno)
-    refused("bad_message", services.match_start, reason="seats_empty", room=room, actor=ana)
+    bad_message("seats_empty", services.match_start, room=room, actor=ana)
     services.bot_add(room=room, actor=ana, index=2, level="easy")
     services.bot_add(room=room, actor=ana, index=3, level="easy")
     rnd = services.match_start(room=room, actor=ana, now=clock())
     assert fresh(room).status == "playing" and rnd.number == 1
     assert rnd.engine().mandatory_tile is not None  # parceria opens with 6-6
-    refused("bad_message", services.match_start, reason="wrong_phase", room=room, actor=ana)
+    bad_message("wrong_phase", services.match_start, room=room, actor=ana)
 
 
 def test_sitting_on_a_bots_seat_during_a_round_reserves_it_until_the_result(make_user, clock):
@@ -359,10 +347,10 @@ def test_next_round_is_the_hosts_button_in_parceria(make_user, clock):
     services.bot_add(room=room, actor=ana, index=2, level="easy")
     services.bot_add(room=room, actor=ana, index=3, level="easy")
     first = services.match_start(room=room, actor=ana, now=clock())
-    refused("bad_message", services.round_next, reason="wrong_phase", room=room, actor=ana)
+    bad_message("wrong_phase", services.round_next, room=room, actor=ana)
     play_round(room, clock())
     refused("not_host", services.round_next, room=room, actor=bruno)
-    refused("bad_message", services.player_ready, reason="wrong_phase", room=room, actor=bruno)
+    bad_message("wrong_phase", services.player_ready, room=room, actor=bruno)
     second = services.round_next(room=room, actor=ana, now=clock())
     assert second.number == 2
     assert second.engine().opener == (first.engine().opener + 1) % 4  # rotate
@@ -373,7 +361,7 @@ def test_next_round_waits_for_every_human_to_be_ready(make_user, clock):
     room, ana, bruno = two_humans(make_user, clock(), preset="com_monte")
     services.match_start(room=room, actor=ana, now=clock())
     play_round(room, clock())
-    refused("bad_message", services.round_next, reason="wrong_phase", room=room, actor=ana)
+    bad_message("wrong_phase", services.round_next, room=room, actor=ana)
     services.player_ready(room=room, actor=ana, now=clock())
     assert fresh(room).status == "between_rounds" and seat(room, 0).ready
     services.player_ready(room=room, actor=bruno, now=clock())
@@ -448,7 +436,7 @@ def test_pausing_a_paused_room_or_resuming_a_running_one_is_refused(make_user, c
     room, ana, bruno = two_humans(make_user, clock(), move_seconds=30)
     services.match_start(room=room, actor=ana, now=clock())
     version = fresh(room).version
-    refused("bad_message", services.room_resume, reason="not_paused", room=room, actor=ana)
+    bad_message("not_paused", services.room_resume, room=room, actor=ana)
     assert fresh(room).version == version
     services.room_pause(room=room, actor=ana, now=clock.tick(10))
     version = fresh(room).version
@@ -478,24 +466,12 @@ def test_settings_between_rounds_only(make_user, clock):
     room = fresh(room)
     assert room.move_seconds == 30 and room.ruleset.target == 150
     services.match_start(room=room, actor=ana, now=clock())
-    refused(
-        "bad_message",
-        services.room_settings,
-        reason="wrong_phase",
-        room=room,
-        actor=ana,
-        move_seconds=10,
-    )
+    bad_message("wrong_phase", services.room_settings, room=room, actor=ana, move_seconds=10)
     play_round(room, clock())
     services.room_settings(room=room, actor=ana, move_seconds=None)
     assert fresh(room).move_seconds is None
-    refused(
-        "bad_message",
-        services.room_settings,
-        reason="match_in_progress",
-        room=room,
-        actor=ana,
-        options={"target": 200},
+    bad_message(
+        "match_in_progress", services.room_settings, room=room, actor=ana, options={"target": 200}
     )
 
 
@@ -507,13 +483,8 @@ def test_settings_can_change_the_seat_count_between_matches(make_user, clock):
     assert Seat.objects.filter(room=room).count() == 3
     assert fresh(room).ruleset.hand_size == 5
     services.seat_take(room=room, index=2, user=make_user(), now=clock())
-    refused(
-        "bad_message",
-        services.room_settings,
-        reason="seats_occupied",
-        room=room,
-        actor=host,
-        options={"seats": 2},
+    bad_message(
+        "seats_occupied", services.room_settings, room=room, actor=host, options={"seats": 2}
     )
     error = refused(
         "bad_message", services.room_settings, room=room, actor=host, options={"seats": 9}
@@ -537,7 +508,7 @@ def test_annulment_needs_every_human_and_bots_do_not_vote(make_user, clock):
     assert rnd.match.annulled and rnd.match.over and rnd.match.winner is None
     assert rnd.finished_at is not None and rnd.due_at is None
     assert fresh(room).status == "between_rounds"
-    refused("bad_message", services.annul_vote, reason="wrong_phase", room=room, actor=ana)
+    bad_message("wrong_phase", services.annul_vote, room=room, actor=ana)
     services.match_new(room=room, actor=ana, now=clock())  # the table goes on
 
 
@@ -605,25 +576,9 @@ def test_layout_adjust_is_for_the_seat_to_act(make_user, clock):
     human_move(room, turn, clock())
     actor, other = (bruno, ana) if turn == 0 else (ana, bruno)
     refused("not_your_turn", services.layout_adjust, room=room, actor=other, at=0, bend="left")
-    refused(
-        "bad_message",
-        services.layout_adjust,
-        reason="bad_layout",
-        room=room,
-        actor=actor,
-        at=5,
-        bend="left",
-    )
+    bad_message("bad_layout", services.layout_adjust, room=room, actor=actor, at=5, bend="left")
     # Never at the first tile (seed 002; more in tests/site/test_layout_adjust.py).
-    refused(
-        "bad_message",
-        services.layout_adjust,
-        reason="bad_layout",
-        room=room,
-        actor=actor,
-        at=0,
-        bend="left",
-    )
+    bad_message("bad_layout", services.layout_adjust, room=room, actor=actor, at=0, bend="left")
     services.layout_adjust(room=room, actor=actor, at=0, bend="straight")
     assert current(room).layout == {}
     assert Move.objects.count() == 1  # not a move
@@ -652,9 +607,7 @@ def test_at_two_seats_the_creator_may_restart_alone_against_the_computer(make_us
     play_round(room, clock())
     first = current(room).match
     assert not first.over
-    refused(
-        "bad_message", services.match_start, reason="not_alone", room=room, actor=ana, alone=True
-    )
+    bad_message("not_alone", services.match_start, room=room, actor=ana, alone=True)
     services.seat_leave(room=room, index=1, actor=bruno, now=clock())
     rnd = services.match_start(room=room, actor=ana, alone=True, now=clock())
     assert seat(room, 1).kind == "bot" and seat(room, 1).bot_level == "medium"
