@@ -17,11 +17,11 @@ from tests.site.helpers import current, fire_due, fresh, seat, set_deal, two_hum
 pytestmark = pytest.mark.django_db
 
 
-def blocked_duel(make_user, clock, **kw):
-    """sem_monte at two seats: seat 0 opens 6-6 and then nobody has a 6."""
-    room, ana, bruno = two_humans(make_user, clock(), preset="sem_monte", **kw)
+def six_six_duel(make_user, clock, preset: str, boneyard=(), **kw):
+    """Two seats of ``preset``: seat 0 opens 6-6 and then nobody has a 6."""
+    room, ana, bruno = two_humans(make_user, clock(), preset=preset, **kw)
     services.match_start(room=room, actor=ana, now=clock())
-    set_deal(fresh(room), hands=[["6-6", "1-2"], ["0-3", "4-5"]], opener=0)
+    set_deal(fresh(room), hands=[["6-6", "1-2"], ["0-3", "4-5"]], boneyard=boneyard, opener=0)
     room_services.action_apply(
         room=fresh(room),
         seat_index=0,
@@ -30,6 +30,11 @@ def blocked_duel(make_user, clock, **kw):
         now=clock(),
     )
     return fresh(room), ana, bruno
+
+
+def blocked_duel(make_user, clock, **kw):
+    """sem_monte (no boneyard): nobody can play or draw after the 6-6."""
+    return six_six_duel(make_user, clock, "sem_monte", **kw)
 
 
 def test_nothing_but_pass_is_due_one_second_after_the_turn_started(make_user, clock):
@@ -71,16 +76,7 @@ def test_the_automatic_pass_beats_a_longer_move_clock(make_user, clock):
 
 
 def test_a_player_who_can_play_or_draw_is_not_passed_for(make_user, clock):
-    room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
-    services.match_start(room=room, actor=ana, now=clock())
-    set_deal(fresh(room), hands=[["6-6", "1-2"], ["0-3", "4-5"]], boneyard=["2-2"], opener=0)
-    room_services.action_apply(
-        room=fresh(room),
-        seat_index=0,
-        action={"type": "play", "tile": "6-6"},
-        version=None,
-        now=clock(),
-    )
+    room, *_ = six_six_duel(make_user, clock, "duelo", boneyard=["2-2"])
     rnd = current(room)
     assert rnd.engine().legal_actions(1)[0].to_dict() == {"type": "draw"}
     assert rnd.due_kind != Round.DueKind.PASS  # the 30 s rule of an absent player applies
