@@ -37,6 +37,7 @@ from django.db.backends.signals import connection_created  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 import rooms.services  # noqa: E402
+from bench.load import rss_kb  # noqa: E402 (stdlib only: no second django set-up)
 from domino_site.asgi import application as site_application  # noqa: E402
 
 
@@ -65,23 +66,12 @@ class Counters:
             }
         usage = resource.getrusage(resource.RUSAGE_SELF)
         data["cpu_seconds"] = usage.ru_utime + usage.ru_stime
-        data["rss_kb"] = _rss_kb()
+        data["rss_kb"] = rss_kb("self")
         data["time"] = time.time()
         return data
 
 
 counters = Counters()
-
-
-def _rss_kb() -> int:
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 # ------------------------------------------------------------------ queries

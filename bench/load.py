@@ -106,7 +106,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def rss_kb(pid: int) -> int:
+def rss_kb(pid: int | str) -> int:
+    """Resident memory of a process (``"self"``: this one), from /proc; 0 if gone."""
     try:
         with open(f"/proc/{pid}/status") as status:
             for line in status:
