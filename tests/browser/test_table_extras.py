@@ -26,6 +26,7 @@ from tests.browser.play import (
     wait_for_change,
     wait_for_table,
 )
+from tests.rules_sections import RULES_SECTIONS
 
 pytestmark = pytest.mark.browser
 
@@ -79,17 +80,7 @@ def test_rules_pages_and_the_tables_link(page: Page, server_url: str, artifacts:
     expect(page.locator("h1")).to_have_text("Regras do jogo")
     page.click('[data-preset="duelo"] a')
     page.wait_for_url("**/regras/duelo/")
-    for section in (
-        "seats",
-        "deal",
-        "opening",
-        "draw",
-        "blocked",
-        "scoring",
-        "ties",
-        "goal",
-        "example",
-    ):
+    for section in RULES_SECTIONS:
         expect(page.locator(f'[data-section="{section}"]')).to_be_visible()
     expect(page.locator("[data-example-score]")).to_contain_text("+16")
     page.screenshot(path=artifacts / "rules-desktop.png", full_page=True)
@@ -252,8 +243,21 @@ def test_one_switch_turns_every_hint_off(page: Page, server_url: str, artifacts:
 # ---------------------------------------------------------------------- two people
 
 
-def _two_at_a_public_table(browser: Browser, server_url: str, preset: str, viewport=None):
+@pytest.fixture
+def two_at_a_public_table(browser: Browser, server_url: str):
+    """Opens a public table of a preset: the host (desktop) and a friend in seat 1
+    (``viewport``, with touch, or desktop); both contexts close after the test."""
+    contexts = []
+    yield lambda preset, viewport=None: _two_at_a_public_table(
+        browser, server_url, contexts, preset, viewport
+    )
+    for context in contexts:
+        context.close()
+
+
+def _two_at_a_public_table(browser: Browser, server_url: str, contexts, preset: str, viewport):
     host_ctx = browser.new_context(locale="pt-BR", viewport={"width": 1440, "height": 900})
+    contexts.append(host_ctx)
     host = host_ctx.new_page()
     sign_up(host, server_url, unique("ana"))
     code = create_room(host, preset=preset, visibility="public", name="Mesa " + preset)
@@ -262,19 +266,20 @@ def _two_at_a_public_table(browser: Browser, server_url: str, preset: str, viewp
         viewport=viewport or {"width": 1440, "height": 900},
         has_touch=bool(viewport),
     )
+    contexts.append(friend_ctx)
     friend = friend_ctx.new_page()
     sign_up(friend, server_url, unique("bia"))
     friend.click(f'[data-room="{code}"] [data-action="sit"]')
     friend.wait_for_url(f"**/r/{code}/**")
     wait_for_table(friend)
     expect(friend.locator('[data-seat="1"]')).to_contain_class("is-me")
-    return code, host_ctx, host, friend_ctx, friend
+    return code, host, friend
 
 
 def test_an_adjust_is_seen_on_the_other_players_page(
-    browser: Browser, server_url: str, artifacts: Path
+    two_at_a_public_table, artifacts: Path
 ) -> None:
-    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(browser, server_url, "duelo")
+    code, host, friend = two_at_a_public_table("duelo")
     host.click('[data-action="start"]')
     pages = [host, friend]
     deadline = time.monotonic() + 90
@@ -306,16 +311,12 @@ def test_an_adjust_is_seen_on_the_other_players_page(
         "() => JSON.parse(document.getElementById('table-boot').textContent) && document.querySelector('[data-log]').innerText"
     )
     assert "ajustou a fila" in other_layout
-    host_ctx.close()
-    friend_ctx.close()
 
 
 def test_duelo_both_accept_the_next_game_then_restart_alone(
-    browser: Browser, server_url: str, artifacts: Path
+    two_at_a_public_table, artifacts: Path
 ) -> None:
-    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(
-        browser, server_url, "duelo", PHONE
-    )
+    code, host, friend = two_at_a_public_table("duelo", PHONE)
     host.click('[data-action="start"]')
     play_until_result([host, friend])
     # The guest accepts first: the host sees it pending, the game has not started.
@@ -335,12 +336,12 @@ def test_duelo_both_accept_the_next_game_then_restart_alone(
     host.click(f'{RESULT} [data-action="restart_alone"]')
     expect(host.locator('[data-seat="1"]')).to_contain_class("kind-bot")
     expect(host.locator("[data-table]")).to_have_attribute("data-status", "playing")
-    host_ctx.close()
-    friend_ctx.close()
 
 
-def test_a_watcher_joins_from_the_lobby(browser: Browser, server_url: str, artifacts: Path) -> None:
-    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(browser, server_url, "duelo")
+def test_a_watcher_joins_from_the_lobby(
+    browser: Browser, server_url: str, two_at_a_public_table, artifacts: Path
+) -> None:
+    code, host, friend = two_at_a_public_table("duelo")
     host.click('[data-action="start"]')
     watcher_ctx = browser.new_context(locale="pt-BR", viewport=PHONE)
     watcher = watcher_ctx.new_page()
@@ -361,16 +362,12 @@ def test_a_watcher_joins_from_the_lobby(browser: Browser, server_url: str, artif
     host.screenshot(path=artifacts / "watched-desktop.png")
     watcher_ctx.close()
     expect(host.locator("[data-watchers]")).to_be_hidden()
-    host_ctx.close()
-    friend_ctx.close()
 
 
 def test_a_chat_phrase_reaches_the_other_seat_and_mute(
-    browser: Browser, server_url: str, artifacts: Path
+    two_at_a_public_table, artifacts: Path
 ) -> None:
-    code, host_ctx, host, friend_ctx, friend = _two_at_a_public_table(
-        browser, server_url, "duelo", PHONE
-    )
+    code, host, friend = two_at_a_public_table("duelo", PHONE)
     host.click('[data-action="chat_toggle"]')
     host.click('[data-chat="boa"]')
     bubble = friend.locator('[data-bubble="0"]')
@@ -403,8 +400,6 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(
     expect(friend.locator("[data-chat]")).to_have_count(14)
     assert no_horizontal_scroll(friend)
     friend.screenshot(path=artifacts / "chat-phrases-phone.png")
-    host_ctx.close()
-    friend_ctx.close()
 
 
 # ---------------------------------------------------------------------- the last tile

@@ -8,6 +8,7 @@ from django.test import Client
 
 from games.engine import PRESETS, RuleSet
 from rooms.rules_pages import sections, worked_example
+from tests.rules_sections import RULES_SECTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -28,17 +29,7 @@ def test_the_index_lists_every_table_with_a_link():
 @pytest.mark.parametrize("key", list(PRESETS))
 def test_every_preset_has_a_page_with_every_section_and_an_example(key):
     html = page(f"/regras/{key}/")
-    for section in (
-        "seats",
-        "deal",
-        "opening",
-        "draw",
-        "blocked",
-        "scoring",
-        "ties",
-        "goal",
-        "example",
-    ):
+    for section in RULES_SECTIONS:
         assert f'data-section="{section}"' in html, section
     assert "Exemplo" in html
 
