@@ -59,7 +59,35 @@ def servers_database_url() -> str:
     )
 
 
-class Server:
+def process_env(**extra: str) -> dict[str, str]:
+    """The environment of a server-side process (Daphne, Celery): the test
+    database, the site's settings, no bot delay; not the tests' own REDIS_URL
+    nor DOMINO_SCHEDULER (``extra`` sets what the process is to have)."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DOMINO_SCHEDULER"}}
+    env.update(
+        DATABASE_URL=servers_database_url(),
+        DJANGO_SETTINGS_MODULE="domino_site.settings",
+        PYTHONUNBUFFERED="1",
+        BOT_DELAY_SECONDS="0",
+    )
+    env.update(extra)
+    return env
+
+
+class KillableProcess:
+    """A subprocess (``proc``, once started) that a test may SIGKILL."""
+
+    proc: subprocess.Popen | None = None
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no warm shutdown, no goodbye to the
+        sockets, nothing acknowledged or handed back."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+
+class Server(KillableProcess):
     """``daphne domino_site.asgi:application`` in a subprocess."""
 
     def __init__(
@@ -72,14 +100,7 @@ class Server:
     ) -> None:
         self.port = free_port()
         extra = env
-        env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DOMINO_SCHEDULER"}}
-        env.update(
-            DATABASE_URL=servers_database_url(),
-            DOMINO_SCHEDULER=scheduler,
-            BOT_DELAY_SECONDS=str(bot_delay),
-            DJANGO_SETTINGS_MODULE="domino_site.settings",
-            PYTHONUNBUFFERED="1",
-        )
+        env = process_env(DOMINO_SCHEDULER=scheduler, BOT_DELAY_SECONDS=str(bot_delay))
         if redis:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
         self.env = {**env, **(extra or {})}
@@ -100,12 +121,6 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         raise AssertionError(f"daphne did not answer on :{self.port}\n{self.output()}")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown handlers, no goodbye to the sockets."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
 
     def stop(self) -> None:
         # Everything a server confirmed is already in the database (that is what
@@ -225,7 +240,7 @@ class Client:
         await self.ws.close()
 
 
-class RedisServer:
+class RedisServer(KillableProcess):
     """A throw-away redis-server of the drill's own (kill it, start it again): a
     private ``redis-server`` on a free port, without persistence (``--save ""
     --appendonly no``), so restarting it loses every key, like a production Redis
@@ -256,11 +271,6 @@ class RedisServer:
                 assert self.proc.poll() is None, Path(self.log.name).read_text()
                 time.sleep(0.05)
         raise AssertionError(f"redis-server did not answer on :{self.port}")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
 
     def stop(self) -> None:
         self.kill()

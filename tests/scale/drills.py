@@ -10,7 +10,6 @@ the drills kill and start again.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -19,25 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from games.models import Round
-from tests.scale.conftest import ROOT, servers_database_url
+
+# process_env: a Celery process has the servers' environment; the drills import it from here.
+from tests.scale.conftest import ROOT, KillableProcess, process_env  # noqa: F401
 
 BIN = Path(sys.executable).parent
 
 
-def process_env(**extra: str) -> dict[str, str]:
-    """The environment of a server-side process: the test database, settings."""
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DOMINO_SCHEDULER"}}
-    env.update(
-        DATABASE_URL=servers_database_url(),
-        DJANGO_SETTINGS_MODULE="domino_site.settings",
-        PYTHONUNBUFFERED="1",
-        BOT_DELAY_SECONDS="0",
-    )
-    env.update(extra)
-    return env
-
-
-class CeleryProcess:
+class CeleryProcess(KillableProcess):
     """``celery -A domino_site worker|beat`` as a subprocess of its own."""
 
     def __init__(self, kind: str, env: dict[str, str]) -> None:
@@ -79,12 +67,6 @@ class CeleryProcess:
             assert self.proc.poll() is None, f"celery {self.kind} exited:\n{self.output()[-3000:]}"
             time.sleep(0.1)
         raise AssertionError(f"celery {self.kind} never said {texts!r}:\n{self.output()[-3000:]}")
-
-    def kill(self) -> None:
-        """SIGKILL: no warm shutdown, nothing acknowledged or handed back."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
 
     def stop(self) -> None:
         self.kill()

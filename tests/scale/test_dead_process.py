@@ -15,7 +15,7 @@ from rooms import services
 from rooms.models import Room, Seat
 from tests.scale.conftest import Client
 from tests.scale.drills import replays_match
-from tests.scale.test_processes import _cookie, _duelo, _first_legal, _my_turn
+from tests.scale.players import duelo, first_legal, my_turn, solo
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -41,7 +41,8 @@ async def test_a_killed_servers_seat_is_released_and_the_auto_move_is_due(
     servers, django_user_model, settings, redis_up_for_a_while
 ):
     settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
-    code, ana, bruno = await db_async(_duelo)(django_user_model)
+    room, ana, bruno = await db_async(duelo)(django_user_model)
+    code = room.code
     # Both scheduler modes beat: the doomed one schedules through Celery, the
     # keeper runs the in-process ticker (and so the sweeper, every 5 s).
     doomed, keeper = await asyncio.gather(
@@ -60,8 +61,8 @@ async def test_a_killed_servers_seat_is_released_and_the_auto_move_is_due(
         if state["round"]["turn"] == 0:
             break
         mover = players[state["round"]["turn"]]
-        mine = await mover.until(_my_turn)
-        await mover.send({**_first_legal(mine), "version": mine["version"]})
+        mine = await mover.until(my_turn)
+        await mover.send({**first_legal(mine), "version": mine["version"]})
         state = await guest.until(lambda s, v=mine["version"]: s["version"] > v)
     assert state["round"]["turn"] == 0 and state["round"]["due_kind"] is None
     await asyncio.sleep(TTL)  # ana's seat was bound longer than a TTL ago
@@ -86,26 +87,17 @@ async def test_a_killed_servers_seat_is_released_and_the_auto_move_is_due(
     assert await db_async(replays_match)() == {"rounds": 1, "differ": []}
 
 
-def _solo(django_user_model):
-    ana = django_user_model.objects.create_user("ana", password="x")
-    room = services.room_create(user=ana, name="Mesa", preset="parceria")
-    host = Seat.objects.get(room=room, index=0)
-    for index in (1, 2, 3):
-        services.bot_add(room=room, actor=host, index=index, level="easy")
-    return room.code, _cookie(ana)
-
-
 async def test_the_room_pauses_when_its_only_human_was_on_the_killed_server(
     servers, django_user_model, settings, redis_up_for_a_while
 ):
     settings.DOMINO_SCHEDULER = "inprocess"
     settings.DOMINO_ALIVE_TTL_SECONDS = TTL  # the sweeper run here, below
-    code, cookie = await db_async(_solo)(django_user_model)
+    code, cookie = await db_async(solo)(django_user_model)
     server = await asyncio.to_thread(servers, redis=True, scheduler="inprocess", env=SHORT_TTL)
     player = await Client.open(server, f"/ws/rooms/{code}/", cookie)
     player.ping_like_the_page()
     await player.send({"type": "start"})
-    await player.until(_my_turn)
+    await player.until(my_turn)
     await asyncio.sleep(TTL)
 
     server.kill()

@@ -14,15 +14,13 @@ import asyncio
 import time
 
 import pytest
-from django.test import Client as HttpClient
 from django.utils import timezone
 
 from domino_site.asyncdb import db_async
 from domino_site.celery import app
 from games.models import Move, Round
-from rooms import services
-from tests.scale.conftest import Client
 from tests.scale.drills import CeleryProcess, process_env, replays_match
+from tests.scale.players import duelo, seated
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -34,18 +32,8 @@ pytestmark = [
 CLOCK = 10  # seconds, the shortest move clock
 
 
-def _cookie(user) -> str:
-    http = HttpClient()
-    http.force_login(user)
-    return f"sessionid={http.cookies['sessionid'].value}"
-
-
 def _duelo_with_a_clock(django_user_model):
-    ana = django_user_model.objects.create_user("ana", password="x")
-    bruno = django_user_model.objects.create_user("bruno", password="x")
-    room = services.room_create(user=ana, name="Relógio", preset="duelo", move_seconds=CLOCK)
-    services.seat_take(room=room, index=1, user=bruno)
-    return room, _cookie(ana), _cookie(bruno)
+    return duelo(django_user_model, name="Relógio", move_seconds=CLOCK)
 
 
 def _round(room) -> Round | None:
@@ -92,9 +80,7 @@ async def test_a_worker_killed_while_the_clock_runs_the_sweeper_fires_the_timeou
         server = await asyncio.to_thread(
             servers, redis=True, scheduler="celery", env={"REDIS_URL": own_redis.url()}
         )
-        host = await Client.open(server, f"/ws/rooms/{room.code}/", ana)
-        guest = await Client.open(server, f"/ws/rooms/{room.code}/", bruno)
-        await host.until(lambda s: s["seats"][1]["connected"])
+        host, guest = await seated(room, ana, bruno, server)
         await asyncio.to_thread(worker.wait_for_output, "ready")
         await asyncio.to_thread(beat.wait_for_output, "beat: Starting")
         mark = len(worker.output())

@@ -24,14 +24,13 @@ import time
 
 import psycopg
 import pytest
-from django.test import Client as HttpClient
 
 from domino_site.asyncdb import db_async
 from games.models import Move, Round
-from rooms import services
 from rooms.models import Room
 from tests.scale.conftest import Client, servers_database_url
 from tests.scale.drills import replays_match
+from tests.scale.players import duelo, first_legal, my_turn
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -39,29 +38,6 @@ pytestmark = [
     pytest.mark.redis,
     pytest.mark.slow,
 ]
-
-
-def _cookie(user) -> str:
-    http = HttpClient()
-    http.force_login(user)
-    return f"sessionid={http.cookies['sessionid'].value}"
-
-
-def _duelo(django_user_model):
-    ana = django_user_model.objects.create_user("ana", password="x")
-    bruno = django_user_model.objects.create_user("bruno", password="x")
-    room = services.room_create(user=ana, name="Duelo", preset="duelo")
-    services.seat_take(room=room, index=1, user=bruno)
-    return room, _cookie(ana), _cookie(bruno)
-
-
-def _my_turn(state) -> bool:
-    rnd = state.get("round")
-    return bool(rnd and rnd.get("legal") and not rnd.get("result"))
-
-
-def _first_legal(state) -> dict:
-    return {k: v for k, v in state["round"]["legal"][0].items() if v is not None}
 
 
 def _facts(room) -> tuple[int, int, int]:
@@ -170,7 +146,7 @@ async def test_a_move_whose_database_connection_is_killed_is_all_or_nothing(
     servers, django_user_model, settings, own_redis, when
 ):
     settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
-    room, ana_cookie, bruno_cookie = await db_async(_duelo)(django_user_model)
+    room, ana_cookie, bruno_cookie = await db_async(duelo)(django_user_model)
     server = await asyncio.to_thread(
         servers, redis=True, scheduler="inprocess", env={"REDIS_URL": own_redis.url()}
     )
@@ -191,9 +167,9 @@ async def test_a_move_whose_database_connection_is_killed_is_all_or_nothing(
             before = await db_async(_facts)(room)
             mover = players[state["round"]["turn"]]
             other = players[1 - state["round"]["turn"]]
-            mine = await mover.until(lambda s, v=before[0]: _my_turn(s) and s["version"] >= v)
+            mine = await mover.until(lambda s, v=before[0]: my_turn(s) and s["version"] >= v)
             await other.until(lambda s, v=before[0]: s["version"] >= v)
-            move = {**_first_legal(mine), "version": mine["version"], "ref": f"m{attempt}"}
+            move = {**first_legal(mine), "version": mine["version"], "ref": f"m{attempt}"}
             if when == "idle":
                 for pid in await asyncio.to_thread(locks.server_pids):
                     await asyncio.to_thread(locks.terminate, pid)

@@ -18,15 +18,14 @@ import time
 
 import pytest
 import redis
-from django.test import Client as HttpClient
 from django.utils import timezone
 from websockets.exceptions import ConnectionClosed
 
 from domino_site.asyncdb import db_async
 from games.models import Move
-from rooms import services
 from tests.scale.conftest import Client
 from tests.scale.drills import CeleryProcess, process_env, replays_match
+from tests.scale.players import duelo, first_legal, my_turn, session_cookie
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -36,34 +35,16 @@ pytestmark = [
 ]
 
 
-def _cookie(user) -> str:
-    http = HttpClient()
-    http.force_login(user)
-    return f"sessionid={http.cookies['sessionid'].value}"
-
-
 WATCHERS = 3  # per server: sockets of the same process that are not the players'
 
 
 def _duelo(django_user_model):
-    ana = django_user_model.objects.create_user("ana", password="x")
-    bruno = django_user_model.objects.create_user("bruno", password="x")
-    room = services.room_create(user=ana, name="Duelo", preset="duelo")
-    services.seat_take(room=room, index=1, user=bruno)
+    room, ana, bruno = duelo(django_user_model)
     watchers = [
-        _cookie(django_user_model.objects.create_user(f"w{i}", password="x"))
+        session_cookie(django_user_model.objects.create_user(f"w{i}", password="x"))
         for i in range(2 * WATCHERS)
     ]
-    return room, _cookie(ana), _cookie(bruno), watchers
-
-
-def _my_turn(state) -> bool:
-    rnd = state.get("round")
-    return bool(rnd and rnd.get("legal") and not rnd.get("result"))
-
-
-def _first_legal(state) -> dict:
-    return {k: v for k, v in state["round"]["legal"][0].items() if v is not None}
+    return room, ana, bruno, watchers
 
 
 class Reconnecting:
@@ -142,8 +123,8 @@ async def _play_one(players: dict[int, Reconnecting], sent: list) -> dict:
     newest = max(states, key=lambda s: s["version"])
     turn = newest["round"]["turn"]
     mover = players[turn]
-    mine = await mover.until(_my_turn)
-    move = {**_first_legal(mine), "version": mine["version"]}
+    mine = await mover.until(my_turn)
+    move = {**first_legal(mine), "version": mine["version"]}
     await mover.send(move)
     sent.append((turn, move))
     return await players[1 - turn].until(lambda s, v=mine["version"]: s["version"] > v)
@@ -210,7 +191,7 @@ async def test_redis_restarted_mid_match_the_table_continues_and_no_move_is_lost
         for client in sockets:
             await client.until(lambda s, v=version: s["version"] >= v)
         mover = players[ana.state["round"]["turn"]]
-        outage_move = {**_first_legal(mover.state), "version": mover.state["version"], "ref": "out"}
+        outage_move = {**first_legal(mover.state), "version": mover.state["version"], "ref": "out"}
 
         started = time.monotonic()
         since = timezone.now()

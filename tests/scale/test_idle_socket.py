@@ -7,8 +7,7 @@ import asyncio
 import pytest
 
 from domino_site.asyncdb import db_async
-from tests.scale.conftest import Client
-from tests.scale.test_processes import _duelo, _first_legal, _my_turn
+from tests.scale.players import duelo, first_legal, my_turn, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,11 +21,9 @@ async def test_a_seated_socket_idle_for_thirty_seconds_sees_the_next_change(
     servers, django_user_model, settings
 ):
     settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
-    code, ana, bruno = await db_async(_duelo)(django_user_model)
+    room, ana, bruno = await db_async(duelo)(django_user_model)
     server = await asyncio.to_thread(servers, redis=True, scheduler="celery")
-    host = await Client.open(server, f"/ws/rooms/{code}/", ana)
-    guest = await Client.open(server, f"/ws/rooms/{code}/", bruno)
-    await host.until(lambda s: s["seats"][1]["connected"])
+    host, guest = await seated(room, ana, bruno, server)
     await host.send({"type": "start"})
     state = await host.until(lambda s: s["round"] is not None)
     await guest.until(lambda s: s["version"] >= state["version"])
@@ -35,8 +32,8 @@ async def test_a_seated_socket_idle_for_thirty_seconds_sees_the_next_change(
     turn = state["round"]["turn"]
     mover, idle = players[turn], players[1 - turn]
     await asyncio.sleep(IDLE_SECONDS)
-    mine = await mover.until(_my_turn)
-    await mover.send({**_first_legal(mine), "version": mine["version"]})
+    mine = await mover.until(my_turn)
+    await mover.send({**first_legal(mine), "version": mine["version"]})
     seen = await idle.until(lambda s: s["version"] > mine["version"])
     assert seen["log"][-1]["seat"] == turn
     assert "TimeoutError" not in server.output(), server.output()

@@ -4,37 +4,12 @@ and PostgreSQL, and a Daphne killed in the middle of a round and started again."
 import asyncio
 
 import pytest
-from django.test import Client as HttpClient
 
 from domino_site.asyncdb import db_async
-from rooms import services
-from rooms.models import Seat
 from tests.scale.conftest import Client
+from tests.scale.players import duelo, first_legal, my_turn, seated, solo
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _cookie(user) -> str:
-    http = HttpClient()
-    http.force_login(user)
-    return f"sessionid={http.cookies['sessionid'].value}"
-
-
-def _my_turn(state) -> bool:
-    rnd = state.get("round")
-    return bool(rnd and rnd.get("legal") and not rnd.get("result"))
-
-
-def _first_legal(state) -> dict:
-    return {k: v for k, v in state["round"]["legal"][0].items() if v is not None}
-
-
-def _duelo(django_user_model):
-    ana = django_user_model.objects.create_user("ana", password="x")
-    bruno = django_user_model.objects.create_user("bruno", password="x")
-    room = services.room_create(user=ana, name="Duelo", preset="duelo")
-    services.seat_take(room=room, index=1, user=bruno)
-    return room.code, _cookie(ana), _cookie(bruno)
 
 
 @pytest.mark.postgres
@@ -43,23 +18,21 @@ async def test_a_move_through_one_server_is_seen_on_a_socket_of_the_other(
     servers, django_user_model, settings
 ):
     settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
-    code, ana, bruno = await db_async(_duelo)(django_user_model)
+    room, ana, bruno = await db_async(duelo)(django_user_model)
     one, two = await asyncio.gather(
         asyncio.to_thread(servers, redis=True, scheduler="celery"),
         asyncio.to_thread(servers, redis=True, scheduler="celery"),
     )
-    host = await Client.open(one, f"/ws/rooms/{code}/", ana)
-    guest = await Client.open(two, f"/ws/rooms/{code}/", bruno)
-    await host.until(lambda s: s["seats"][1]["connected"])  # heard from the other server
+    host, guest = await seated(room, ana, bruno, one, two)  # bruno heard from the other server
     await host.send({"type": "start"})
     state = await guest.until(lambda s: s["round"] is not None)
     players = {0: host, 1: guest}
     for _ in range(3):  # a few moves, each made on one server and seen on the other
         turn = state["round"]["turn"]
         mover, watcher = players[turn], players[1 - turn]
-        mine = await mover.until(_my_turn)
+        mine = await mover.until(my_turn)
         count = len(mine["log"])
-        await mover.send({**_first_legal(mine), "version": mine["version"]})
+        await mover.send({**first_legal(mine), "version": mine["version"]})
         state = await watcher.until(lambda s, c=count: len(s["log"]) > c)
         entry = state["log"][count]
         assert (entry["seat"], entry["by"]) == (turn, "person")
@@ -67,15 +40,6 @@ async def test_a_move_through_one_server_is_seen_on_a_socket_of_the_other(
             break
     await host.close()
     await guest.close()
-
-
-def _solo(django_user_model):
-    ana = django_user_model.objects.create_user("ana", password="x")
-    room = services.room_create(user=ana, name="Mesa", preset="parceria")
-    host = Seat.objects.get(room=room, index=0)
-    for index in (1, 2, 3):
-        services.bot_add(room=room, actor=host, index=index, level="easy")
-    return room.code, _cookie(ana)
 
 
 def _table(state) -> dict:
@@ -89,25 +53,25 @@ async def test_killing_the_server_mid_round_loses_nothing(servers, django_user_m
     """On the test database (SQLite file or PostgreSQL), one process, in-memory
     channel layer, in-process ticker: the embedded set-up."""
     settings.DOMINO_SCHEDULER = "inprocess"
-    code, cookie = await db_async(_solo)(django_user_model)
+    code, cookie = await db_async(solo)(django_user_model)
     server = await asyncio.to_thread(servers, redis=False, scheduler="inprocess")
     player = await Client.open(server, f"/ws/rooms/{code}/", cookie)
     await player.send({"type": "start"})
     for _ in range(2):  # a few moves of ours, the bots answering
-        state = await player.until(_my_turn)
-        await player.send({**_first_legal(state), "version": state["version"]})
+        state = await player.until(my_turn)
+        await player.send({**first_legal(state), "version": state["version"]})
         await player.until(lambda s, v=state["version"]: s["version"] > v)
-    before = await player.until(_my_turn)
+    before = await player.until(my_turn)
     assert len(before["log"]) >= 3
 
     server.kill()  # in the middle of the round, without a goodbye
     await asyncio.to_thread(server.start)
     again = await Client.open(server, f"/ws/rooms/{code}/", cookie)
-    after = await again.until(lambda s: _my_turn(s) and s["seats"][0]["connected"])
+    after = await again.until(lambda s: my_turn(s) and s["seats"][0]["connected"])
     assert _table(after) == _table(before)
     # and the game goes on: our move, the bots' answers through the new process
     count = len(after["log"])
-    await again.send({**_first_legal(after), "version": after["version"]})
+    await again.send({**first_legal(after), "version": after["version"]})
     later = await again.until(lambda s: len(s["log"]) > count + 1 or s["round"]["result"])
     assert later["log"][count]["by"] == "person"
     await again.close()
@@ -119,18 +83,18 @@ async def test_the_embedded_server_plays_a_whole_match_against_bots(
     """`make run`'s set-up with nothing else running: one Daphne, the in-memory
     channel layer and the in-process ticker, bots with their human-like pause."""
     settings.DOMINO_SCHEDULER = "inprocess"
-    code, cookie = await db_async(_solo)(django_user_model)
+    code, cookie = await db_async(solo)(django_user_model)
     server = await asyncio.to_thread(servers, redis=False, scheduler="inprocess", bot_delay=0.01)
     player = await Client.open(server, f"/ws/rooms/{code}/", cookie)
     await player.send({"type": "start"})
     for _ in range(400):
         state = await player.until(
-            lambda s: _my_turn(s) or (s["round"] or {}).get("result") is not None
+            lambda s: my_turn(s) or (s["round"] or {}).get("result") is not None
         )
         if state["match"]["over"]:
             break
-        if _my_turn(state):
-            await player.send({**_first_legal(state), "version": state["version"]})
+        if my_turn(state):
+            await player.send({**first_legal(state), "version": state["version"]})
         else:
             await player.send({"type": "next_round"})
         await player.until(lambda s, v=state["version"]: s["version"] > v)
