@@ -156,6 +156,17 @@ class Server(KillableProcess):
 
 
 @pytest.fixture
+def duelo_for_servers(transactional_db, django_user_model, settings):
+    """A duelo (``tests.scale.players.duelo``: the room, ana's and bruno's
+    cookies) that only the servers the test starts run: this process schedules
+    nothing (``DOMINO_SCHEDULER`` inprocess, its ticker never started)."""
+    from tests.scale.players import duelo  # players imports this conftest
+
+    settings.DOMINO_SCHEDULER = "inprocess"
+    return duelo(django_user_model)
+
+
+@pytest.fixture
 def servers():
     """Start servers with ``servers(redis=..., scheduler=...)``; all stop at the end."""
     started: list[Server] = []

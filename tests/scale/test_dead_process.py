@@ -15,7 +15,7 @@ from rooms import services
 from rooms.models import Room, Seat
 from tests.scale.conftest import Client
 from tests.scale.drills import replays_match
-from tests.scale.players import duelo, first_legal, my_turn, solo
+from tests.scale.players import first_legal, my_turn, solo
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -38,10 +38,9 @@ def _room_and_round(code: str) -> tuple[Room, Round]:
 
 
 async def test_a_killed_servers_seat_is_released_and_the_auto_move_is_due(
-    servers, django_user_model, settings, redis_up_for_a_while
+    servers, duelo_for_servers, redis_up_for_a_while
 ):
-    settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
-    room, ana, bruno = await db_async(duelo)(django_user_model)
+    room, ana, bruno = duelo_for_servers
     code = room.code
     # Both scheduler modes beat: the doomed one schedules through Celery, the
     # keeper runs the in-process ticker (and so the sweeper, every 5 s).

@@ -6,8 +6,7 @@ import asyncio
 
 import pytest
 
-from domino_site.asyncdb import db_async
-from tests.scale.players import duelo, first_legal, my_turn, seated
+from tests.scale.players import first_legal, my_turn, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,10 +17,9 @@ IDLE_SECONDS = 30
 @pytest.mark.redis
 @pytest.mark.slow
 async def test_a_seated_socket_idle_for_thirty_seconds_sees_the_next_change(
-    servers, django_user_model, settings
+    servers, duelo_for_servers
 ):
-    settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
-    room, ana, bruno = await db_async(duelo)(django_user_model)
+    room, ana, bruno = duelo_for_servers
     server = await asyncio.to_thread(servers, redis=True, scheduler="celery")
     host, guest = await seated(room, ana, bruno, server)
     await host.send({"type": "start"})

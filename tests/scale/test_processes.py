@@ -7,7 +7,7 @@ import pytest
 
 from domino_site.asyncdb import db_async
 from tests.scale.conftest import Client
-from tests.scale.players import duelo, first_legal, my_turn, seated, solo
+from tests.scale.players import first_legal, my_turn, seated, solo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -15,10 +15,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
 @pytest.mark.redis
 async def test_a_move_through_one_server_is_seen_on_a_socket_of_the_other(
-    servers, django_user_model, settings
+    servers, duelo_for_servers
 ):
-    settings.DOMINO_SCHEDULER = "inprocess"  # this process schedules nothing
-    room, ana, bruno = await db_async(duelo)(django_user_model)
+    room, ana, bruno = duelo_for_servers
     one, two = await asyncio.gather(
         asyncio.to_thread(servers, redis=True, scheduler="celery"),
         asyncio.to_thread(servers, redis=True, scheduler="celery"),
