@@ -9,8 +9,10 @@ own connections, which stop the server's move at a known point:
   room and round rows and insert its ``Move`` but stops it at the round's
   ``UPDATE``: the backend is killed with the move half written (uncommitted);
 * ``after-commit``: that, plus an ``ACCESS EXCLUSIVE`` lock on ``games_move``
-  queued behind the move; the move commits, and is stopped when it reads the
-  moves again to build what it tells the sockets: killed there;
+  queued behind the move; the move commits. What it tells the sockets is built
+  from the rows it held (``Round.movers`` included), so nothing it could read
+  after the commit stops it: both sockets see the move while the moves table
+  is still locked; then its connection is killed;
 * ``idle``: the server's pooled connections are killed between two moves.
 
 Either way the move is stored and every socket sees it, or it is refused (the
@@ -170,6 +172,7 @@ async def test_a_move_whose_database_connection_is_killed_is_all_or_nothing(
             mine = await mover.until(lambda s, v=before[0]: my_turn(s) and s["version"] >= v)
             await other.until(lambda s, v=before[0]: s["version"] >= v)
             move = {**first_legal(mine), "version": mine["version"], "ref": f"m{attempt}"}
+            answer = None
             if when == "idle":
                 for pid in await asyncio.to_thread(locks.server_pids):
                     await asyncio.to_thread(locks.terminate, pid)
@@ -188,15 +191,19 @@ async def test_a_move_whose_database_connection_is_killed_is_all_or_nothing(
                 await mover.send(move)
                 pid = await asyncio.to_thread(locks.waiting, 'UPDATE "games_round"')
                 # Queue an exclusive lock on the moves behind the server's insert,
-                # then let the server go on: it commits, and its next read of
-                # the moves (building the broadcast) waits for the test.
+                # then let the server go on: it commits, and tells the sockets
+                # without reading the moves again (they stay locked meanwhile).
                 await asyncio.to_thread(
                     locks.hold, "LOCK TABLE games_move IN ACCESS EXCLUSIVE MODE", False
                 )
                 first = locks.sessions[0]
                 await asyncio.to_thread(first.rollback)
-                reader = await asyncio.to_thread(locks.waiting, "SELECT")
-                assert reader == pid, (reader, pid)
+                told = {}
+                for seat, socket in ((0, mover), (1, other)):
+                    told[seat] = await socket.until(
+                        lambda s, v=mine["version"]: s["version"] > v, timeout=20
+                    )
+                answer = told[0]  # the mover's snapshot of its move
                 stored = await asyncio.to_thread(
                     lambda: locks.watch.execute(
                         "SELECT version FROM rooms_room WHERE id = %s", (room.pk,)
@@ -205,7 +212,8 @@ async def test_a_move_whose_database_connection_is_killed_is_all_or_nothing(
                 assert stored == before[0] + 1, "committed before it was stopped"
                 await asyncio.to_thread(locks.terminate, pid)
                 await asyncio.to_thread(locks.release)
-            answer = await _answer(mover, mine["version"], move["ref"])
+            if answer is None:
+                answer = await _answer(mover, mine["version"], move["ref"])
             after = await db_async(_facts)(room)
             if answer["type"] == "error":  # refused: absent, and the same move goes in once
                 assert after == before, (answer, before, after)
