@@ -28,7 +28,6 @@ def build(
     from django.core import signing
 
     from rooms import services  # (models: imported before django.setup() in __main__)
-    from rooms import services as room_services  # (as above)
     from rooms.selectors import room_state  # (as above)
     from rooms.services.base import seats_of  # (as above)
 
@@ -65,7 +64,7 @@ def build(
                 services.room_resume(room=room, actor=seats[0])
                 continue
             try:
-                room_services.action_apply(room=room, seat_index=index, action=action, version=None)
+                services.action_apply(room=room, seat_index=index, action=action, version=None)
             except ServiceError as exc:
                 if exc.code != "paused":
                     raise

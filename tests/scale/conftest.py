@@ -9,8 +9,6 @@ Redis channel layer.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import os
 import signal
 import socket
@@ -26,6 +24,8 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.db import connections
+
+from tests.scale.players import duelo
 
 ROOT = Path(__file__).resolve().parents[2]
 DAPHNE = Path(sys.executable).with_name("daphne")
@@ -160,8 +160,6 @@ def duelo_for_servers(transactional_db, django_user_model, settings):
     """A duelo (``tests.scale.players.duelo``: the room, ana's and bruno's
     cookies) that only the servers the test starts run: this process schedules
     nothing (``DOMINO_SCHEDULER`` inprocess, its ticker never started)."""
-    from tests.scale.players import duelo  # players imports this conftest
-
     settings.DOMINO_SCHEDULER = "inprocess"
     return duelo(django_user_model)
 
@@ -180,75 +178,6 @@ def servers():
     for server in started:
         server.stop()
         os.unlink(server.log.name)
-
-
-# The table page pings its socket this often (static/js/table.js).
-PAGE_PING_SECONDS = 25.0
-
-
-class Client:
-    """A WebSocket client of a real server, keeping the last ``room`` snapshot."""
-
-    def __init__(self, ws) -> None:
-        self.ws = ws
-        self.state: dict[str, Any] | None = None
-        self._pinger: asyncio.Task | None = None
-
-    def ping_like_the_page(self, every: float = PAGE_PING_SECONDS) -> None:
-        """Send ``{"type": "ping"}`` now and every ``every`` seconds, as the page
-        does (the ``pong`` answers are read and ignored by ``until``)."""
-
-        async def ping() -> None:
-            try:
-                while True:
-                    await self.send({"type": "ping"})
-                    await asyncio.sleep(every)
-            except Exception:  # noqa: BLE001 - the socket closed (or its server died)
-                return
-
-        self._pinger = asyncio.get_running_loop().create_task(ping())
-
-    @classmethod
-    async def open(cls, server: Server, path: str, cookie: str | None = None) -> Client:
-        from websockets.asyncio.client import connect
-
-        headers = {"Cookie": cookie} if cookie else None
-        ws = await connect(
-            server.url(path),
-            origin=f"http://127.0.0.1:{server.port}",
-            additional_headers=headers,
-            open_timeout=10,
-        )
-        return cls(ws)
-
-    async def receive(self, timeout: float = 10) -> dict[str, Any]:
-        msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
-        if msg["type"] == "room":
-            self.state = msg
-        return msg
-
-    async def until(self, predicate, timeout: float = 10) -> dict[str, Any]:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while self.state is None or not predicate(self.state):
-            await self.receive(max(0.01, end - loop.time()))
-        # decide on the newest state: read what is already there
-        while True:
-            try:
-                await self.receive(0.01)
-            except TimeoutError:
-                break
-        if not predicate(self.state):
-            return await self.until(predicate, max(0.01, end - loop.time()))
-        return self.state
-
-    async def send(self, msg: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(msg))
-
-    async def close(self) -> None:
-        if self._pinger is not None:
-            self._pinger.cancel()
-        await self.ws.close()
 
 
 class RedisServer(KillableProcess):

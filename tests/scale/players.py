@@ -4,11 +4,14 @@ whose turn it is."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from typing import Any
+
 from django.test import Client as HttpClient
 
 from rooms import services
 from rooms.models import Room, Seat
-from tests.scale.conftest import Client
 
 
 def session_cookie(user) -> str:
@@ -56,3 +59,72 @@ def solo(user_model) -> tuple[str, str]:
     for index in (1, 2, 3):
         services.bot_add(room=room, actor=host, index=index, level="easy")
     return room.code, session_cookie(ana)
+
+
+# The table page pings its socket this often (static/js/table.js).
+PAGE_PING_SECONDS = 25.0
+
+
+class Client:
+    """A WebSocket client of a real server, keeping the last ``room`` snapshot."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+        self._pinger: asyncio.Task | None = None
+
+    def ping_like_the_page(self, every: float = PAGE_PING_SECONDS) -> None:
+        """Send ``{"type": "ping"}`` now and every ``every`` seconds, as the page
+        does (the ``pong`` answers are read and ignored by ``until``)."""
+
+        async def ping() -> None:
+            try:
+                while True:
+                    await self.send({"type": "ping"})
+                    await asyncio.sleep(every)
+            except Exception:  # noqa: BLE001 - the socket closed (or its server died)
+                return
+
+        self._pinger = asyncio.get_running_loop().create_task(ping())
+
+    @classmethod
+    async def open(cls, server: Any, path: str, cookie: str | None = None) -> Client:
+        from websockets.asyncio.client import connect
+
+        headers = {"Cookie": cookie} if cookie else None
+        ws = await connect(
+            server.url(path),
+            origin=f"http://127.0.0.1:{server.port}",
+            additional_headers=headers,
+            open_timeout=10,
+        )
+        return cls(ws)
+
+    async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if msg["type"] == "room":
+            self.state = msg
+        return msg
+
+    async def until(self, predicate, timeout: float = 10) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.state is None or not predicate(self.state):
+            await self.receive(max(0.01, end - loop.time()))
+        # decide on the newest state: read what is already there
+        while True:
+            try:
+                await self.receive(0.01)
+            except TimeoutError:
+                break
+        if not predicate(self.state):
+            return await self.until(predicate, max(0.01, end - loop.time()))
+        return self.state
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(msg))
+
+    async def close(self) -> None:
+        if self._pinger is not None:
+            self._pinger.cancel()
+        await self.ws.close()

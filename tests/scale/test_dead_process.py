@@ -13,9 +13,8 @@ from domino_site.asyncdb import db_async
 from games.models import Round
 from rooms import services
 from rooms.models import Room, Seat
-from tests.scale.conftest import Client
 from tests.scale.drills import replays_match
-from tests.scale.players import first_legal, my_turn, solo
+from tests.scale.players import Client, first_legal, my_turn, solo
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -30,9 +30,9 @@ import pytest
 from domino_site.asyncdb import db_async
 from games.models import Move, Round
 from rooms.models import Room
-from tests.scale.conftest import Client, servers_database_url
+from tests.scale.conftest import servers_database_url
 from tests.scale.drills import replays_match
-from tests.scale.players import duelo, first_legal, my_turn
+from tests.scale.players import Client, duelo, first_legal, my_turn
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

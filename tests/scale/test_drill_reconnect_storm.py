@@ -24,8 +24,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from domino_site.asyncdb import db_async
 from rooms import services
 from rooms.models import Room, Seat
-from tests.scale.conftest import Client
 from tests.scale.drills import replays_match
+from tests.scale.players import Client
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

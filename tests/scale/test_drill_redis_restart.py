@@ -23,9 +23,8 @@ from websockets.exceptions import ConnectionClosed
 
 from domino_site.asyncdb import db_async
 from games.models import Move
-from tests.scale.conftest import Client
 from tests.scale.drills import CeleryProcess, process_env, replays_match
-from tests.scale.players import duelo, first_legal, my_turn, session_cookie
+from tests.scale.players import Client, duelo, first_legal, my_turn, session_cookie
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,8 +6,7 @@ import asyncio
 import pytest
 
 from domino_site.asyncdb import db_async
-from tests.scale.conftest import Client
-from tests.scale.players import first_legal, my_turn, seated, solo
+from tests.scale.players import Client, first_legal, my_turn, seated, solo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
