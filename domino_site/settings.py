@@ -202,6 +202,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL
         "max_idle": 300,
     }
 
+# How PostgreSQL names this process's connections (pg_stat_activity's
+# application_name): the fault drills tell their servers' connections from their
+# own by it (DB_APPLICATION_NAME, set by tests/scale for the servers they start).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get(
+        "DB_APPLICATION_NAME", "domino"
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels, celery, scheduling ----------------------------------------------

@@ -59,6 +59,11 @@ def servers_database_url() -> str:
     )
 
 
+#: What the servers' PostgreSQL connections are called (pg_stat_activity), so a
+#: drill tells them from the test process's own.
+SERVER_APPLICATION_NAME = "domino-server"
+
+
 def process_env(**extra: str) -> dict[str, str]:
     """The environment of a server-side process (Daphne, Celery): the test
     database, the site's settings, no bot delay; not the tests' own REDIS_URL
@@ -69,6 +74,7 @@ def process_env(**extra: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="domino_site.settings",
         PYTHONUNBUFFERED="1",
         BOT_DELAY_SECONDS="0",
+        DB_APPLICATION_NAME=SERVER_APPLICATION_NAME,
     )
     env.update(extra)
     return env

@@ -30,7 +30,7 @@ import pytest
 from domino_site.asyncdb import db_async
 from games.models import Move, Round
 from rooms.models import Room
-from tests.scale.conftest import servers_database_url
+from tests.scale.conftest import SERVER_APPLICATION_NAME, servers_database_url
 from tests.scale.drills import replays_match
 from tests.scale.players import Client, duelo, first_legal, my_turn
 
@@ -106,10 +106,13 @@ class Locks:
         assert self.watch.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
 
     def server_pids(self) -> list[int]:
+        """The backends of the servers' connections (never the test process's own:
+        killing those would break the test's set-up and teardown, not a move)."""
         rows = self.watch.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-            " AND backend_type = 'client backend' AND NOT pid = ANY(%s)",
-            (self.ours(),),
+            " AND backend_type = 'client backend' AND application_name = %s"
+            " AND NOT pid = ANY(%s)",
+            (SERVER_APPLICATION_NAME, self.ours()),
         ).fetchall()
         return [pid for (pid,) in rows]
 
