@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connections
@@ -60,7 +61,8 @@ def servers_database_url() -> str:
 
 
 #: What the servers' PostgreSQL connections are called (pg_stat_activity), so a
-#: drill tells them from the test process's own.
+#: drill tells them from the test process's own; each Daphne adds its port
+#: (``domino-server-8123``), so that stopping one waits for its sessions only.
 SERVER_APPLICATION_NAME = "domino-server"
 
 
@@ -84,6 +86,7 @@ class KillableProcess:
     """A subprocess (``proc``, once started) that a test may SIGKILL."""
 
     proc: subprocess.Popen | None = None
+    application_name = SERVER_APPLICATION_NAME  # its PostgreSQL sessions' name
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handlers, no warm shutdown, no goodbye to the
@@ -91,6 +94,27 @@ class KillableProcess:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
+
+    def wait_for_its_database_sessions(self, timeout: float = 5) -> None:
+        """A killed process's database sessions end a moment after it (the test
+        database can only be dropped once they have); other processes' sessions
+        (the test's own, a Celery worker's) are not waited for. Its own
+        connection, so that async tests may call it too."""
+        url = servers_database_url()
+        if not url.startswith("postgres://"):
+            return
+        # autocommit: in a transaction pg_stat_activity is a snapshot that never changes
+        with psycopg.connect(url, autocommit=True) as watch:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                count = watch.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND application_name = %s",
+                    [self.application_name],
+                ).fetchone()
+                if count and count[0] == 0:
+                    return
+                time.sleep(0.05)
 
 
 class Server(KillableProcess):
@@ -109,6 +133,8 @@ class Server(KillableProcess):
         env = process_env(DOMINO_SCHEDULER=scheduler, BOT_DELAY_SECONDS=str(bot_delay))
         if redis:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
+        self.application_name = f"{SERVER_APPLICATION_NAME}-{self.port}"
+        env["DB_APPLICATION_NAME"] = self.application_name
         self.env = {**env, **(extra or {})}
         self.log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)
         self.proc: subprocess.Popen | None = None
@@ -134,25 +160,6 @@ class Server(KillableProcess):
         # stop would only add seconds to the suite.
         self.kill()
         self.wait_for_its_database_sessions()
-
-    def wait_for_its_database_sessions(self, timeout: float = 5) -> None:
-        """A killed server's database sessions end a moment after it (the test
-        database can only be dropped once they have)."""
-        from django.db import connection
-
-        if connection.vendor != "postgresql":
-            return
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT count(*) FROM pg_stat_activity"
-                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                )
-                if cursor.fetchone()[0] == 0:
-                    break
-            time.sleep(0.05)
-        connection.close()
 
     def output(self) -> str:
         return Path(self.log.name).read_text(errors="replace")[-4000:]

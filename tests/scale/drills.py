@@ -31,7 +31,8 @@ class CeleryProcess(KillableProcess):
     def __init__(self, kind: str, env: dict[str, str]) -> None:
         assert kind in ("worker", "beat")
         self.kind = kind
-        self.env = env
+        self.application_name = f"{env.get('DB_APPLICATION_NAME', 'domino')}-celery-{kind}"
+        self.env = {**env, "DB_APPLICATION_NAME": self.application_name}
         self.log = tempfile.NamedTemporaryFile(
             prefix=f"celery-{kind}-", suffix=".log", delete=False
         )
@@ -70,6 +71,7 @@ class CeleryProcess(KillableProcess):
 
     def stop(self) -> None:
         self.kill()
+        self.wait_for_its_database_sessions()
         for path in (self.log.name, self.schedule):
             for candidate in (path, path + ".db"):
                 if os.path.exists(candidate):

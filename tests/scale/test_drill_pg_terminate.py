@@ -110,9 +110,9 @@ class Locks:
         killing those would break the test's set-up and teardown, not a move)."""
         rows = self.watch.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-            " AND backend_type = 'client backend' AND application_name = %s"
+            " AND backend_type = 'client backend' AND application_name LIKE %s"
             " AND NOT pid = ANY(%s)",
-            (SERVER_APPLICATION_NAME, self.ours()),
+            (f"{SERVER_APPLICATION_NAME}%", self.ours()),
         ).fetchall()
         return [pid for (pid,) in rows]
 
