@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from domino_site.prepared import PreparedSelect, insert
 from games import engine
 from games.errors import ServiceError
 from games.models import Match, Move, Round
@@ -26,16 +27,21 @@ from games.world import world
 # ---------------------------------------------------------------------- reading under lock
 
 
+# Every command and every move runs it (compiled once: domino_site.prepared).
+_lock_latest_round = PreparedSelect(
+    lambda room_id: (
+        Round.objects.select_for_update()
+        .select_related("match")
+        .filter(room_id=room_id)
+        .order_by("-id")[:1]
+    )
+)
+
+
 def lock_current_round(room: Any) -> Round | None:
     """The room's latest round (and its match), locked for this transaction; None
     before the first deal. The caller holds the room's lock already."""
-    rnd = (
-        Round.objects.select_for_update()
-        .select_related("match")
-        .filter(room_id=room.pk)
-        .order_by("-id")
-        .first()
-    )
+    rnd = _lock_latest_round.first(room.pk)
     if rnd is not None:
         rnd.room = room
     return rnd
@@ -119,7 +125,7 @@ def apply_action(
     # clock for the pick round, restarted only when a new pick round begins.
     same_pick_round = bool(picking) and 0 < len(eng.pending_picks) < len(picking)
     recorded = eng.history[-1][1]  # with the end the engine resolved
-    move = Move.objects.create(
+    move = Move(
         round=rnd,
         seq=len(eng.history),
         seat=seat_index,
@@ -127,6 +133,7 @@ def apply_action(
         by=by,
         created_at=now,
     )
+    insert(move)  # Move.objects.create, its statement compiled once
     rnd.store(eng)
     rnd.movers = [*rnd.movers, by]
     rnd.version += 1

@@ -9,8 +9,9 @@ serialise every table of the process on one thread).
 Each change is built once by the service that commits it (`rooms.events`):
 the public state reaches every socket of the table through the room group
 (``room.state``), and each seat's private part only the socket bound to that
-seat (``seat.state``, sent to its channel first). A socket combines the two
-(`rooms.selectors.compose_state`) without touching the database. Connect,
+seat (``seat.state``, sent to its channel first), each as the finished ``room``
+frame, serialised once by the service. A socket passes on its seat's frame, or
+the spectator's, without touching the database or encoding anything. Connect,
 ``refresh`` and anything unexpected (a missed private part, a seat that became
 this viewer's elsewhere) re-read the viewer's snapshot from the database with
 ``rooms.selectors.room_state``. Tab replacement goes straight to the replaced
@@ -37,7 +38,7 @@ from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms.chat import CHAT_EVERY
 from rooms.errors import ServiceError, error_message
-from rooms.events import LOBBY_GROUP, room_group
+from rooms.events import LOBBY_GROUP, room_group, watchable
 from rooms.messages import (
     MAX_FRAME_BYTES,
     BadMessage,
@@ -46,7 +47,6 @@ from rooms.messages import (
     RateLimiter,
     parse_message,
 )
-from rooms.selectors import compose_state
 from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 from rooms.sockets import (
     Viewer,
@@ -128,8 +128,8 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
         self.guest_key = guest_key(self.viewer.guest_token) if self.user_id is None else None
         self.version = -1
         self.seat_index: int | None = None
-        # Private parts received ahead of their public state: version -> (seat, part).
-        self.privates: dict[int, tuple[int, dict | None]] = {}
+        # Seat frames received ahead of their public state: version -> (seat, frame).
+        self.privates: dict[int, tuple[int, str]] = {}
         self.replaced = False
         self.limiter = RateLimiter()
         self.group = room_group(self.viewer.code)
@@ -221,20 +221,21 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
             await self._chat(cmd)
             return
         try:
-            await _db(execute)(self.viewer, cmd)
+            await _db(execute)(self.viewer, cmd, self.seat_index)
         except Exception as exc:  # noqa: BLE001 - see refusal_message
             await self.send_json(refusal_message(exc, cmd.ref))
 
     # -- from the channel layer
     async def seat_state(self, event: dict) -> None:
-        """This socket's seat's private part of a change (its public state follows)."""
+        """This socket's seat's ``room`` message of a change, serialised (its
+        public state follows through the group)."""
         if self.replaced or event["version"] <= self.version:
             return
-        self.privates[event["version"]] = (event["seat"], event["private"])
+        self.privates[event["version"]] = (event["seat"], event["frame"])
 
     async def room_state(self, event: dict) -> None:
-        """A change's public state: combined with this seat's private part, or
-        re-read from the database when that part did not come."""
+        """A change's public state: the spectator's frame as it is, or this seat's
+        own frame, or a re-read from the database when that frame did not come."""
         version = event["version"]
         if self.replaced or version <= self.version:
             return
@@ -243,12 +244,12 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
         self.privates = {v: p for v, p in self.privates.items() if v > version}
         if mine is None:
             self.seat_index = None
-            await self._send_snapshot(compose_state(event["public"], None, None))
+            await self._send_frame(version, event["frame"], event["watchable"])
         elif private is not None and private[0] == mine:
             self.seat_index = mine
-            await self._send_snapshot(compose_state(event["public"], private[1], mine))
+            await self._send_frame(version, private[1], event["watchable"])
         else:  # a seat bound elsewhere or newly ours, or a lost message
-            if mine == self.seat_index and not event["public"]["seats"][mine]["connected"]:
+            if mine == self.seat_index and not event["connected"][mine]:
                 # Our seat shows disconnected while this socket lives (its process
                 # was judged dead after a stall): bind it to this socket again.
                 await _db(rebind_if_released)(self.viewer, mine)
@@ -329,8 +330,14 @@ class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
             return
         self.version = snapshot["version"]
         await self.send_json({"type": "room", **snapshot})
-        room = snapshot.get("room") or {}
-        self.public = room.get("visibility") == "public" and room.get("status") != "closed"
+        self.public = watchable(snapshot)
+        await self._sync_watching()
+
+    async def _send_frame(self, version: int, frame: str, public: bool) -> None:
+        """A ``room`` message the services serialised already (`rooms.events`)."""
+        self.version = version
+        await self.send(text_data=frame)
+        self.public = public
         await self._sync_watching()
 
     async def _send_error(self, code: str, message: str, ref: Any = None) -> None:

@@ -13,8 +13,10 @@ the change once, with no lock held:
   before the public state, so a socket usually holds both when the public part
   arrives.
 
-Consumers combine the two without a query (`rooms.selectors.compose_state`);
-connect, reconnect and a version gap re-read the database. No hand ever
+Both travel as finished ``room`` frames (JSON text, serialised once here with
+`rooms.selectors.compose_state`): the spectator's frame with the public state,
+each seat's own frame with its private part, which consumers pass on without a
+query; connect, reconnect and a version gap re-read the database. No hand ever
 travels through the room group.
 
 Nothing happens unless the transaction commits (a refused or rolled-back change
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import logging
 from collections.abc import Sequence
 from datetime import datetime
@@ -100,7 +103,12 @@ def _frozen(row: Any) -> Any:
 def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str, str, dict]]:
     """The layer messages of one change: ``("send", channel, message)`` for each
     connected human seat's private part, then ``("group", group, message)`` for
-    the public state."""
+    the public state.
+
+    Each carries its ``room`` message already serialised (``frame``): the JSON
+    text is built once here, not once per socket, and the layer copies or packs
+    a string instead of a nested state (the in-memory layer deep-copies every
+    message for every channel)."""
     # Socket snapshots are in the site's default language whoever made the
     # change (an English page's request must not rename bots for everyone).
     with translation.override(settings.LANGUAGE_CODE):
@@ -114,11 +122,31 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
         if not (owns and seat.connected and seat.channel_name):
             continue
         private = selectors.private_part(rnd, seat.index) if rnd is not None else None
-        message = {"type": "seat.state", "version": version, "seat": seat.index, "private": private}
+        frame = frame_text(selectors.compose_state(public, private, seat.index))
+        message = {"type": "seat.state", "version": version, "seat": seat.index, "frame": frame}
         messages.append(("send", seat.channel_name, message))
-    group_message = {"type": "room.state", "version": version, "public": public, "owners": owners}
+    group_message = {
+        "type": "room.state",
+        "version": version,
+        "frame": frame_text(selectors.compose_state(public, None, None)),
+        "owners": owners,
+        "connected": [seat["connected"] for seat in public["seats"]],
+        "watchable": watchable(public),
+    }
     messages.append(("group", room_group(room.code), group_message))
     return messages
+
+
+def frame_text(state: dict[str, Any]) -> str:
+    """A ``room`` message as the socket sends it (the consumers' JSON encoding)."""
+    return json.dumps(state)
+
+
+def watchable(state: dict[str, Any]) -> bool:
+    """Whether a socket with no seat at this table counts as a watcher: an open
+    public room."""
+    room = state.get("room") or {}
+    return room.get("visibility") == "public" and room.get("status") != "closed"
 
 
 def _told(rows: tuple[Any, Sequence[Any], Any]) -> list[tuple[str, str, dict]]:

@@ -33,6 +33,8 @@ class Viewer:
     # Keyed hash of the address the socket comes from (domino_site.client_ip): kept
     # on the seat it binds or takes, for the rated-table rule.
     ip_hash: str = ""
+    # The room's primary key, once the socket is open (moves lock it directly).
+    room_id: int | None = None
 
 
 def _room(code: str):
@@ -56,6 +58,7 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
     room = _room(viewer.code)
     if room is None:
         return "not_found", None, None, None
+    viewer.room_id = room.pk
     seat = _seat(room, viewer)
     # Private rooms are for the people seated there (they came by the invite
     # link); public rooms are watched by accounts only (protocol.md).
@@ -140,9 +143,23 @@ def _need_seat(seat) -> None:
         raise take_a_seat()
 
 
-def execute(viewer: Viewer, cmd: Command) -> None:
+def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None:
     """Run one client command through its service (which checks the rules,
-    host rights and the stale version, and broadcasts the change)."""
+    host rights and the stale version, and broadcasts the change).
+
+    A move from a socket that knows its seat (``seat_index``, from its last
+    snapshot) goes straight to `action_apply`, which checks under the room's
+    lock that the seat is this viewer's: no read before the lock."""
+    if cmd.type in MOVE_TYPES and seat_index is not None and viewer.room_id is not None:
+        room_services.action_apply(
+            room=viewer.room_id,
+            seat_index=seat_index,
+            action=_action(cmd),
+            version=cmd.version,
+            by="person",
+            player=(viewer.user, viewer.guest_token),
+        )
+        return
     room = _room(viewer.code)
     if room is None:
         raise ServiceError("room_closed", _("This room no longer exists."))
@@ -150,9 +167,8 @@ def execute(viewer: Viewer, cmd: Command) -> None:
     kind, f = cmd.type, cmd.fields
     if kind in MOVE_TYPES:
         _need_seat(seat)
-        action = {"type": kind, **{k: v for k, v in f.items() if v is not None}}
         room_services.action_apply(
-            room=room, seat_index=seat.index, action=action, version=cmd.version, by="person"
+            room=room, seat_index=seat.index, action=_action(cmd), version=cmd.version, by="person"
         )
         return
     if kind == "sit":
@@ -186,6 +202,11 @@ def execute(viewer: Viewer, cmd: Command) -> None:
         "adjust": lambda: room_services.layout_adjust(room=room, actor=seat, **f),
     }
     host_calls[kind]()
+
+
+def _action(cmd: Command) -> dict[str, Any]:
+    """The engine's action dict of a move command."""
+    return {"type": cmd.type, **{k: v for k, v in cmd.fields.items() if v is not None}}
 
 
 def watch(code: str, channel_name: str, watching: bool) -> None:

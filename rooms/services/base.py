@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from domino_site.prepared import PreparedSelect, save_fields
 from games import engine
 from games import services as games
 from games.models import Round
@@ -120,19 +121,29 @@ def record_change_locked(table: Table) -> None:
         seats = seats_of(room) if seats is None else seats
         room.rated = records_read.table_marker(seats=list(seats), match=match)
     fields = table.room_fields
-    room.save(update_fields=[*fields, "rated"] if fields and table.lobby else fields)
+    if fields:  # a move's: the statement is compiled once
+        save_fields(room, [*fields, "rated"] if table.lobby else fields)
+    else:
+        room.save()
     room_changed(room, lobby=table.lobby, round=table.rnd, seats=seats)
+
+
+# Every command runs these two (compiled once: domino_site.prepared).
+_lock_room = PreparedSelect(lambda pk: Room.objects.select_for_update().filter(pk=pk))
+_seats = PreparedSelect(lambda room_id: Seat.objects.filter(room_id=room_id).order_by("index"))
 
 
 def lock_room(room: Room | int) -> Room:
     """The room row, locked for this transaction (always the first lock taken)."""
-    pk = room.pk if isinstance(room, Room) else room
-    return Room.objects.select_for_update().get(pk=pk)
+    locked = _lock_room.first(room.pk if isinstance(room, Room) else room)
+    if locked is None:
+        raise ServiceError("room_closed", _("This room no longer exists."))
+    return locked
 
 
 def seats_of(room: Room) -> list[Seat]:
     """The room's seats in index order (the room lock already serialises writers)."""
-    seats = list(Seat.objects.filter(room_id=room.pk).order_by("index"))
+    seats = _seats.all(room.pk)
     for seat in seats:
         seat.room = room
     return seats

@@ -14,10 +14,12 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from bots.policies import choose_action
+from domino_site.prepared import save_fields
 from games import engine
 from games import services as games
 from games.models import Move, Round
@@ -38,12 +40,21 @@ TIMEOUT_LEVEL = "medium"  # the bot that plays an expired turn
 
 @room_command()
 def action_apply(
-    table: Table, *, seat_index: int, action: dict, version: int | None, by: str = "person"
+    table: Table,
+    *,
+    seat_index: int,
+    action: dict,
+    version: int | None,
+    by: str = "person",
+    player: tuple[Any, str | None] | None = None,
 ) -> Move:
     """Apply ``seat_index``'s ``action`` (an action dict) to the room's round.
 
     ``version`` is the room version the client decided on; any other current
-    version is ``stale``. ``by="person"`` needs a human playing the seat.
+    version is ``stale``. ``by="person"`` needs a human playing the seat;
+    ``player`` (a user, a guest token), when given, must be that human: a socket
+    names the seat it last saw as its own, and the seat's row decides here,
+    under the lock.
     """
     room, rnd, seats = table.room, table.rnd, table.seats
     if version is not None and version != room.version:
@@ -55,6 +66,8 @@ def action_apply(
     if type(seat_index) is not int or not 0 <= seat_index < len(seats):
         raise not_seated()
     if by == Move.By.PERSON and not seats[seat_index].active_human:
+        raise not_seated()
+    if player is not None and not seats[seat_index].belongs_to(*player):
         raise not_seated()
     try:
         parsed = engine.action_from_dict(action)
@@ -76,7 +89,7 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
         table.room_fields = ["version", "last_activity_at"]
         table.seats_as_held = True
     rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
-    rnd.save(update_fields=[*Round.MOVE_FIELDS, "due_at", "due_kind"])
+    save_fields(rnd, [*Round.MOVE_FIELDS, "due_at", "due_kind"])  # compiled once
     return move
 
 

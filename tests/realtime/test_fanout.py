@@ -2,6 +2,7 @@
 private part to that seat's socket only, composed by the consumer without a
 query; a socket that misses its part re-reads the database."""
 
+import json
 import threading
 
 import pytest
@@ -65,12 +66,12 @@ async def test_no_hand_travels_through_the_room_group_and_each_part_reaches_its_
     assert len(group) > 20 and len(private) > 20
     for message in group:
         assert message["type"] == "room.state"
-        round_ = message["public"]["round"]
+        round_ = json.loads(message["frame"])["round"]
         if round_ is not None:
             assert round_["hand"] == [] and round_["legal"] == []
             assert round_["mandatory_tile"] is None
     # The public parts pass the spectator's hidden-information check, frame by frame.
-    publics = [m["public"] for m in group]
+    publics = [json.loads(m["frame"]) for m in group]
     assert await sync_to_async(assert_frames_hide_tiles)(room, publics) > 20
     for target, message in private:
         assert message["type"] == "seat.state"
@@ -97,8 +98,11 @@ async def test_sockets_compose_a_change_without_touching_the_database(
     real_db = consumers._db
     monkeypatch.setattr(consumers, "_db", lambda func: calls.append(func) or real_db(func))
     # Exactly what the services send after a commit, delivered to the sockets.
-    public["version"] = public["public"]["version"] = state["version"] + 1
-    private["version"] = state["version"] + 1
+    public["version"] = private["version"] = state["version"] + 1
+    for message in (public, private):
+        message["frame"] = json.dumps(
+            {**json.loads(message["frame"]), "version": state["version"] + 1}
+        )
     await layer.send(player_channel, private)
     await layer.group_send(events.room_group(room.code), public)
     seen = await player.until(lambda s: s["version"] == state["version"] + 1)

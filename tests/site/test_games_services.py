@@ -3,6 +3,7 @@ due-time logic and round_due_fire (bots, the clock, auto moves, picks)."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -331,8 +332,9 @@ def test_a_move_is_broadcast_and_its_next_due_scheduled_after_commit(
     [(group, message)] = sent  # nobody is connected: the public state only
     assert group == f"room.{room.code}"
     assert message["type"] == "room.state" and message["version"] == fresh(room).version
-    assert message["public"]["version"] == fresh(room).version
-    assert message["public"]["round"]["hand"] == [] and message["public"]["round"]["legal"] == []
+    frame = json.loads(message["frame"])
+    assert frame["version"] == fresh(room).version and frame["you"]["seat"] is None
+    assert frame["round"]["hand"] == [] and frame["round"]["legal"] == []
     assert scheduled == [
         {"round_id": rnd.pk, "version": rnd.version, "due_at": rnd.due_at, "kind": "clock"}
     ]
@@ -405,3 +407,29 @@ def test_a_bot_that_loses_the_race_to_a_duplicate_wake_up_moves_once(make_user, 
     bot_moves = Move.objects.filter(round=rnd, seat=1, by="bot")
     assert bot_moves.count() == 1, "the bot's turn is played exactly once"
     assert current(room).engine().turn in (0, None)
+
+
+def test_a_move_naming_a_seat_is_played_only_by_the_person_who_holds_it(make_user, clock):
+    """A socket sends its move with the seat it last saw as its own; the seat's
+    row decides under the lock (someone else's seat, or a guest token that is not
+    the seat's, is refused and nothing changes)."""
+    room, ana, bruno = started_duel(make_user, clock)
+    rnd = current(room)
+    turn = rnd.engine().turn
+    holder, other = (ana, bruno) if turn == 0 else (bruno, ana)
+    action = rnd.engine().legal_actions(turn)[0].to_dict()
+    for player in [(other.user, None), (None, "a-guest-token"), (None, None)]:
+        with pytest.raises(ServiceError) as refused:
+            room_services.action_apply(
+                room=room.pk, seat_index=turn, action=action, version=room.version, player=player
+            )
+        assert refused.value.code == "not_seated"
+    assert fresh(room).version == room.version and current(room).version == rnd.version
+    room_services.action_apply(
+        room=room.pk,
+        seat_index=turn,
+        action=action,
+        version=room.version,
+        player=(holder.user, None),
+    )
+    assert current(room).version == rnd.version + 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from django.db import transaction
@@ -108,11 +109,11 @@ def test_each_connected_seat_gets_only_its_own_hand_on_its_channel_before_the_pu
     assert [target for target, _ in layer.sent] == ["chan-ana", "chan-bruno", f"room.{room.code}"]
     for index, (_, message) in enumerate(layer.sent[:2]):
         assert message["type"] == "seat.state" and message["seat"] == index
-        assert sorted(message["private"]["hand"]) == sorted(hands[index])
+        assert sorted(json.loads(message["frame"])["round"]["hand"]) == sorted(hands[index])
     public = layer.sent[2][1]
     for hand in hands:
         for tile in hand:
-            assert tile not in str(public["public"]["round"]) + str(public["public"]["log"])
+            assert tile not in str(json.loads(public["frame"]))
     assert public["owners"][0][0] == ana.user_id and public["owners"][1][0] == bruno.user_id
 
 

@@ -1,0 +1,81 @@
+"""domino_site.prepared: the hot path's queries, compiled once, give what the ORM
+gives (same rows, same Python values, related rows attached) and write what
+``save()`` writes."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from domino_site.prepared import PreparedSelect, insert, save_fields
+from games.models import Move, Round
+from rooms import services
+from rooms.models import Room, Seat
+from tests.site.helpers import current, fresh, two_humans
+
+pytestmark = pytest.mark.django_db
+
+latest_round = PreparedSelect(
+    lambda room_id: Round.objects.select_related("match").filter(room_id=room_id).order_by("-id")[:1]
+)
+seats_of = PreparedSelect(lambda room_id: Seat.objects.filter(room_id=room_id).order_by("index"))
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def _started(make_user, clock) -> Room:
+    room, ana, _ = two_humans(make_user, clock())
+    services.match_start(room=room, actor=ana, now=clock())
+    return fresh(room)
+
+
+def test_a_prepared_select_returns_the_orms_rows_with_their_related_row(make_user, clock):
+    room = _started(make_user, clock)
+    rnd = latest_round.first(room.pk)
+    orm = current(room)
+    assert _fields(rnd) == _fields(orm)  # datetimes and JSON converted alike
+    with CaptureQueriesContext(connection) as queries:
+        assert _fields(rnd.match) == _fields(orm.match)
+    assert len(queries) == 0, "the match came with the round"
+    assert [_fields(s) for s in seats_of.all(room.pk)] == [
+        _fields(s) for s in Seat.objects.filter(room=room).order_by("index")
+    ]
+    assert latest_round.first(-1) is None and seats_of.all(-1) == []
+
+
+def test_the_compiled_statement_is_reused_with_each_new_value(make_user, clock):
+    first = _started(make_user, clock)
+    other = Room.objects.create(code="ZZZZZZ", name="other", preset="duelo")
+    assert latest_round.first(other.pk) is None
+    assert latest_round.first(first.pk).room_id == first.pk
+
+
+def test_save_fields_writes_what_save_would(make_user, clock):
+    room = _started(make_user, clock)
+    rnd = latest_round.first(room.pk)
+    rnd.layout = {"3": "left", "marker": [1, None]}
+    rnd.version += 5
+    rnd.due_at = clock.tick(30)
+    save_fields(rnd, ["layout", "version", "due_at"])
+    stored = current(room)
+    assert stored.layout == {"3": "left", "marker": [1, None]}
+    assert (stored.version, stored.due_at) == (rnd.version, rnd.due_at)
+
+
+def test_insert_stores_the_row_and_sets_its_key(make_user, clock):
+    room = _started(make_user, clock)
+    rnd = current(room)
+    move = Move(round=rnd, seq=99, seat=1, action={"type": "pass"}, by="person", created_at=clock())
+    insert(move)
+    assert move.pk is not None and not move._state.adding
+    assert _fields(Move.objects.get(pk=move.pk)) == _fields(move)
+    move.delete()  # (not a move of the game: the round's replay must still hold)
+
+
+def test_a_query_of_more_than_one_parameter_is_refused():
+    both = PreparedSelect(lambda pk: Room.objects.filter(pk=pk, version=pk))
+    with pytest.raises(ValueError, match="exactly one parameter"):
+        both.first(1)
