@@ -203,6 +203,13 @@ def my_turn(state: dict[str, Any]) -> bool:
     return bool(rnd and rnd.get("legal") and not rnd.get("result"))
 
 
+def my_choice(state: dict[str, Any]) -> bool:
+    """My turn with a choice in it. A turn with nothing but pass is passed by the
+    server itself a moment later (rules.md): a test that waits on the turn, or
+    expects silence during it, waits for a turn with something to play."""
+    return my_turn(state) and [a["type"] for a in state["round"]["legal"]] != ["pass"]
+
+
 def first_legal(state: dict[str, Any]) -> dict[str, Any]:
     action = dict(state["round"]["legal"][0])
     return {k: v for k, v in action.items() if v is not None}

@@ -13,7 +13,14 @@ from django.db.backends.utils import CursorWrapper
 from rooms import consumers, events, services
 from rooms.models import Seat
 from rooms.selectors import current_round
-from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie, solo_room
+from tests.realtime.conftest import (
+    Player,
+    first_legal,
+    my_choice,
+    my_turn,
+    session_cookie,
+    solo_room,
+)
 from tests.realtime.hidden import assert_frames_hide_tiles
 from tests.realtime.test_full_games import _play_until_match_over
 
@@ -88,7 +95,7 @@ async def test_sockets_compose_a_change_without_touching_the_database(
 ):
     room, player, watcher = await _solo_table_and_a_watcher(django_user_model)
     await player.send({"type": "start", "ref": "go"})
-    state = await player.until(my_turn, timeout=10)
+    state = await player.until(my_choice, timeout=10)
     await watcher.until(lambda s: s["version"] >= state["version"])
     layer = get_channel_layer()
     public = [m for how, _, m in await _change_of(room) if how == "group"][0]
@@ -134,7 +141,7 @@ async def test_a_socket_that_misses_its_private_part_recovers_through_a_re_read(
     room = await sync_to_async(solo_room)(ana)
     player = await Player.table(room.code, await sync_to_async(session_cookie)(ana))
     await player.send({"type": "start", "ref": "go"})
-    state = await player.until(my_turn, timeout=10)
+    state = await player.until(my_choice, timeout=10)
     assert len(state["round"]["hand"]) + 1 >= 7  # the hand came by a database read
     await player.send({**first_legal(state), "version": state["version"]})
     after = await player.until(lambda s: s["version"] > state["version"])

@@ -17,7 +17,9 @@ from tests.site.helpers import current, fresh, two_humans
 pytestmark = pytest.mark.django_db
 
 latest_round = PreparedSelect(
-    lambda room_id: Round.objects.select_related("match").filter(room_id=room_id).order_by("-id")[:1]
+    lambda room_id: (
+        Round.objects.select_related("match").filter(room_id=room_id).order_by("-id")[:1]
+    )
 )
 seats_of = PreparedSelect(lambda room_id: Seat.objects.filter(room_id=room_id).order_by("index"))
 
