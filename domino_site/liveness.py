@@ -58,11 +58,15 @@ def beat_seconds() -> float:
     return min(float(beat), ttl / 2) if beat else ttl / 3
 
 
+#: The Redis channel layers: channels-redis' own and the site's (domino_site.layers).
+REDIS_LAYERS = ("channels_redis.core.RedisChannelLayer", "domino_site.layers.RedisChannelLayer")
+
+
 def enabled() -> bool:
     """Only the Redis channel layer has other processes to watch (a TTL of 0 turns
     the rule off)."""
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    return backend == "channels_redis.core.RedisChannelLayer" and ttl_seconds() > 0
+    return backend in REDIS_LAYERS and ttl_seconds() > 0
 
 
 def process_of(channel_name: str) -> str | None:

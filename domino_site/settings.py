@@ -224,7 +224,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "domino_site.layers.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
