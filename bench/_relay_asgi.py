@@ -39,6 +39,7 @@ from django.urls import re_path  # noqa: E402
 import rooms.services  # noqa: E402
 from bench.load import rss_kb  # noqa: E402 (stdlib only: no second django set-up)
 from domino_site.asgi import application as site_application  # noqa: E402
+from domino_site.asyncdb import NoDatabaseInTheLoop  # noqa: E402
 
 
 class Counters:
@@ -130,8 +131,10 @@ rooms.services.action_apply = _timed_action_apply
 # ------------------------------------------------------------------ the relay
 
 
-class RelayConsumer(AsyncWebsocketConsumer):
-    """Every text frame received goes to the whole group, this socket included."""
+class RelayConsumer(NoDatabaseInTheLoop, AsyncWebsocketConsumer):
+    """Every text frame received goes to the whole group, this socket included.
+    (Without channels' per-message connection clean-up, as the table consumer:
+    the floor must not pay for what the tables skip.)"""
 
     async def connect(self) -> None:
         self.group = "relay." + self.scope["url_route"]["kwargs"]["group"]

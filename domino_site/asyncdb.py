@@ -16,6 +16,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
 
@@ -32,3 +33,23 @@ def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
             close_old_connections()
 
     return database_sync_to_async(call, thread_sensitive=False)
+
+
+class NoDatabaseInTheLoop:
+    """For async consumers that never touch the database on the event loop: all
+    their database work goes through `db_async`, whose worker threads close
+    their own connections.
+
+    channels' ``AsyncConsumer.dispatch`` runs ``close_old_connections`` before
+    every message of every socket, through ``sync_to_async`` on the single
+    thread-sensitive executor. A move reaches seven socket handlers (the
+    mover's frame, two seat frames, four room frames), so that was seven hops
+    to one shared thread and back. It closed nothing here, because the loop's
+    thread never holds a connection. This dispatch skips it.
+    """
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)

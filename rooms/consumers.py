@@ -32,7 +32,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from domino_site.asyncdb import db_async
+from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
@@ -109,7 +109,7 @@ def connect_slot() -> asyncio.Semaphore:
 # ----------------------------------------------------------------- consumers
 
 
-class TableConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
+class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
     """``ws/rooms/<code>/``: one socket per open table page."""
 
     released = False  # its seat and watcher row were let go (disconnect)
@@ -366,7 +366,7 @@ class NoSuchSocket(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_NOT_FOUND)
 
 
-class LobbyConsumer(LayerGuard, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
     """``ws/lobby/``: the live list of public rooms."""
 
     async def connect(self) -> None:

@@ -90,7 +90,8 @@ async def test_pause_freezes_the_clock_and_the_bots(live, django_user_model, set
     await player.send({"type": "start"})
     # A turn with a choice runs on the clock (a turn with nothing but pass is
     # passed by the server after a second, with no deadline shown: wait past it).
-    await player.until(lambda s: my_turn(s) and s["round"]["deadline"] is not None)
+    # (Bots take a second each here: a pass-only turn costs a whole lap.)
+    await player.until(lambda s: my_choice(s) and s["round"]["deadline"] is not None, timeout=20)
     await player.send({"type": "pause"})
     paused = await player.until(lambda s: s["room"]["paused"])
     assert paused["round"]["deadline"] is None
