@@ -14,9 +14,12 @@
   CPU as building a small frame, and a move makes two sends and a group send.
   This class does the same work in one script call for a ``send`` and in two
   round trips for a ``group_send`` (the members listed in a pipeline, then
-  one script). The messages, keys, expiries, and capacities are
-  channels-redis' own, and the receiving side is unchanged. With more than
-  one Redis host it falls back to channels-redis' own ``group_send``.
+  one script). A receive takes three round trips a message there, plus a
+  fourth to drop the message's backup copy; here one script drops the last
+  copy, pops and keeps the new copy, and only an empty inbox waits in a
+  blocking pop. The messages, keys, expiries, capacities and backup copies
+  are channels-redis' own (either layer reads what the other sends). With
+  more than one Redis host ``group_send`` falls back to channels-redis' own.
 """
 
 from __future__ import annotations
@@ -77,8 +80,36 @@ return full
 """
 
 
+# KEYS[1]: an inbox, KEYS[2]: its backup (the message being handed over). ARGV[1]:
+# "1" when the last message popped from this inbox reached its receiver (its
+# backup copy goes), else whatever the backup holds goes back into the inbox
+# (a receive cancelled mid-way), as channels-redis' clean-up script does. Then
+# the oldest message is popped, with a copy in the backup.
+_POP = """
+if ARGV[1] ~= '1' then
+    local backed_up = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+    for i = #backed_up, 1, -2 do
+        redis.call('ZADD', KEYS[1], backed_up[i], backed_up[i - 1])
+    end
+end
+redis.call('DEL', KEYS[2])
+local popped = redis.call('ZPOPMIN', KEYS[1])
+if popped[1] then
+    redis.call('ZADD', KEYS[2], popped[2], popped[1])
+    return popped[1]
+end
+return false
+"""
+
+
 class RedisChannelLayer(StockRedisChannelLayer):
-    """channels-redis' layer; ``send`` and ``group_send`` in fewer round trips."""
+    """channels-redis' layer; ``send``, ``group_send`` and ``receive`` in fewer
+    round trips."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Inboxes whose last popped message reached its receiver.
+        self._handed_over: set[str] = set()
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "message is not a dict"
@@ -135,3 +166,29 @@ class RedisChannelLayer(StockRedisChannelLayer):
         )
         if full:
             log.info("%s of %s channels over capacity in group %s", full, len(names), group)
+
+    async def _brpop_with_clean(self, index: int, channel: str, timeout: float) -> Any:
+        """The next message of inbox ``channel`` (its key), or None after ``timeout``.
+
+        channels-redis takes three round trips a message: a clean-up script, a
+        blocking pop, then the backup copy, plus a fourth afterwards to drop the
+        copy. Here one script drops (or restores) the last copy, pops, and keeps
+        the new copy; only an empty inbox waits in a blocking pop, as before."""
+        backup = self._backup_channel_name(channel)
+        connection = self.connection(index)
+        handed_over = "1" if channel in self._handed_over else "0"
+        self._handed_over.discard(channel)
+        member = await connection.eval(_POP, 2, channel, backup, handed_over)
+        if member is not None:
+            return member
+        result = await connection.bzpopmin(channel, timeout=timeout)
+        if result is None:
+            return None
+        _, member, timestamp = result
+        await connection.zadd(backup, {member: float(timestamp)})
+        return member
+
+    async def _clean_receive_backup(self, index: int, channel: str) -> None:
+        """The popped message reached its receiver: its backup copy is dropped by
+        the next pop's script instead of a round trip of its own."""
+        self._handed_over.add(channel)

@@ -108,3 +108,20 @@ async def test_a_group_send_skips_full_inboxes_and_expired_members():
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(ours.receive("plain.free"), 0.5)
     await _closed(ours)
+
+
+async def test_receives_come_in_order_once_each_and_a_cancelled_one_is_not_lost():
+    ours, _ = _pair()
+    for n in range(3):
+        await ours.send("queue.channel", {"type": "m", "n": n})
+    got = [(await asyncio.wait_for(ours.receive("queue.channel"), 2))["n"] for _ in range(3)]
+    assert got == [0, 1, 2]
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(ours.receive("queue.channel"), 0.5)
+    # A pop whose receiver never got the message (cancelled on the way): the next
+    # pop puts its backup copy back first, so it comes again instead of vanishing.
+    await ours.send("queue.channel", {"type": "m", "n": 3})
+    key = ours.prefix + "queue.channel"
+    assert await ours._brpop_with_clean(0, key, timeout=1) is not None  # not handed over
+    assert (await asyncio.wait_for(ours.receive("queue.channel"), 2))["n"] == 3
+    await _closed(ours)
