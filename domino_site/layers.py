@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from channels.exceptions import ChannelFull
@@ -112,6 +113,66 @@ class RedisChannelLayer(StockRedisChannelLayer):
         self._handed_over: set[str] = set()
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
+        index, call = self._send_call(channel, message, time.time())
+        if await self.connection(index).eval(*call):
+            raise ChannelFull()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        if self.ring_size != 1:
+            await super().group_send(group, message)
+            return
+        await self.send_in_order([("group", group, message)])
+
+    async def send_in_order(self, messages: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
+        """Each ``("send", channel, message)`` and ``("group", group, message)`` in
+        this order, in two round trips (the groups' members, then every message in
+        one pipeline: Redis runs them in order), or one when there is no group.
+        A full inbox drops its message, as a full member of a group does."""
+        if self.ring_size != 1:
+            for how, target, message in messages:
+                if how == "send":
+                    await self.send(target, message)
+                else:
+                    await super().group_send(target, message)
+            return
+        connection = self.connection(0)
+        now = time.time()
+        groups = list(dict.fromkeys(target for how, target, _ in messages if how == "group"))
+        members: dict[str, list[str]] = {}
+        if groups:
+            pipe = connection.pipeline(transaction=False)
+            for group in groups:
+                assert self.require_valid_group_name(group), "Group name not valid"
+                key = self._group_key(group)
+                pipe.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
+                pipe.zrange(key, 0, -1)
+            listed = await pipe.execute()
+            for i, group in enumerate(groups):
+                members[group] = [m.decode("utf8") for m in listed[2 * i + 1]]
+        pipe = connection.pipeline(transaction=False)
+        told: list[str] = []
+        for how, target, message in messages:
+            # An inbox is a sorted set by time: each message a later score than
+            # the one before it, or two with the same score would come in the
+            # order of their random prefixes.
+            at = now + len(told) * 1e-5
+            if how == "send":
+                pipe.eval(*self._send_call(target, message, at)[1])
+            elif members[target]:
+                pipe.eval(*self._group_call(members[target], message, at))
+            else:
+                continue
+            told.append(target)
+        if not told:
+            return
+        for target, full in zip(told, await pipe.execute(), strict=True):
+            if full:
+                log.info("channel layer: %s inbox(es) full for %s", full, target)
+
+    def _send_call(
+        self, channel: str, message: dict[str, Any], now: float
+    ) -> tuple[int, tuple[Any, ...]]:
+        """The connection index and the `_SEND` call of one message."""
         assert isinstance(message, dict), "message is not a dict"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
         assert "__asgi_channel__" not in message
@@ -122,39 +183,19 @@ class RedisChannelLayer(StockRedisChannelLayer):
             index = self.consistent_hash(channel)
         else:
             index = next(self._send_index_generator)
-        now = time.time()
-        connection = self.connection(index)
-        full = await connection.eval(
-            _SEND,
-            1,
-            self.prefix + inbox,
-            self.serialize(message),
-            now,
-            int(now) - int(self.expiry),
-            self.get_capacity(channel),
-            int(self.expiry),
-        )
-        if full:
-            raise ChannelFull()
+        expired = int(now) - int(self.expiry)
+        capacity = self.get_capacity(channel)
+        message_bytes = self.serialize(message)
+        key = self.prefix + inbox
+        return index, (_SEND, 1, key, message_bytes, now, expired, capacity, int(self.expiry))
 
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        if self.ring_size != 1:
-            await super().group_send(group, message)
-            return
-        assert self.require_valid_group_name(group), "Group name not valid"
-        key = self._group_key(group)
-        connection = self.connection(0)
-        now = time.time()
-        pipe = connection.pipeline(transaction=False)
-        pipe.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
-        pipe.zrange(key, 0, -1)
-        _, members = await pipe.execute()
-        if not members:
-            return
-        names = [member.decode("utf8") for member in members]
-        by_connection, messages, capacities = self._map_channel_keys_to_connection(names, message)
+    def _group_call(
+        self, members: list[str], message: dict[str, Any], now: float
+    ) -> tuple[Any, ...]:
+        """The `_GROUP_SEND` call of one message to ``members`` (one Redis host)."""
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(members, message)
         inboxes = by_connection[0]
-        full = await connection.eval(
+        return (
             _GROUP_SEND,
             len(inboxes),
             *inboxes,
@@ -164,8 +205,6 @@ class RedisChannelLayer(StockRedisChannelLayer):
             int(now) - int(self.expiry),
             int(self.expiry),
         )
-        if full:
-            log.info("%s of %s channels over capacity in group %s", full, len(names), group)
 
     async def _brpop_with_clean(self, index: int, channel: str, timeout: float) -> Any:
         """The next message of inbox ``channel`` (its key), or None after ``timeout``.

@@ -192,6 +192,13 @@ def _broadcast(messages: list[tuple[str, str, dict]], lobby: bool) -> None:
 
 async def _deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
     # In order: a seat's private part reaches its socket before the public state.
+    in_order = getattr(layer, "send_in_order", None)
+    if in_order is not None:  # the Redis layer: all of them in two round trips
+        try:
+            await in_order(messages)
+        except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
+            log.exception("channel layer: a change's %d messages failed", len(messages))
+        return
     for how, target, message in messages:
         try:
             if how == "send":

@@ -125,3 +125,27 @@ async def test_receives_come_in_order_once_each_and_a_cancelled_one_is_not_lost(
     assert await ours._brpop_with_clean(0, key, timeout=1) is not None  # not handed over
     assert (await asyncio.wait_for(ours.receive("queue.channel"), 2))["n"] == 3
     await _closed(ours)
+
+
+async def test_a_changes_messages_arrive_in_the_order_they_were_given():
+    """rooms.events hands a change's messages over at once: each seat's own frame,
+    then the group's; a socket gets its own before the group's."""
+    ours, stock = _pair()
+    seat = await ours.new_channel()
+    await ours.group_add("room.ORDER", seat)
+    await ours.group_add("room.ORDER", "plain.watcher")
+    await ours.send_in_order(
+        [
+            ("send", seat, {"type": "seat.state", "version": 2}),
+            ("send", "plain.other", {"type": "seat.state", "version": 2}),
+            ("group", "room.ORDER", {"type": "room.state", "version": 2}),
+            ("group", "room.EMPTY", {"type": "room.state", "version": 2}),  # nobody: skipped
+        ]
+    )
+    assert [(await asyncio.wait_for(ours.receive(seat), 2))["type"] for _ in range(2)] == [
+        "seat.state",
+        "room.state",
+    ]
+    assert (await asyncio.wait_for(stock.receive("plain.other"), 2))["type"] == "seat.state"
+    assert (await asyncio.wait_for(stock.receive("plain.watcher"), 2))["type"] == "room.state"
+    await _closed(ours, stock)
