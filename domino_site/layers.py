@@ -18,8 +18,10 @@
   fourth to drop the message's backup copy; here one script drops the last
   copy, pops and keeps the new copy, and only an empty inbox waits in a
   blocking pop. The messages, keys, expiries, capacities and backup copies
-  are channels-redis' own (either layer reads what the other sends). With
-  more than one Redis host ``group_send`` falls back to channels-redis' own.
+  are channels-redis' own (either layer reads what the other sends).
+  `RedisChannelLayer.send_in_order` hands a whole change over (each seat's
+  frame, then the group's) in one pipeline, in order. With more than one
+  Redis host the group sends fall back to channels-redis' own.
 """
 
 from __future__ import annotations
