@@ -1,7 +1,8 @@
 """Calling the sync services from async code (consumers, the in-process ticker).
 
-``database_sync_to_async(..., thread_sensitive=False)`` runs the call in a pool
-thread, so tables do not wait for each other. Channels closes obsolete database
+``database_sync_to_async(..., thread_sensitive=False)`` runs the call in a thread
+of the process's database pool (`db_executor`, ``settings.DB_THREADS``), so
+tables do not wait for each other. Channels closes obsolete database
 connections around the call, but outside the context the call runs in (asgiref
 runs it in a copy of the caller's context, where Django keeps its
 connections), so with ``CONN_MAX_AGE=0`` connections were left open in the
@@ -14,14 +15,27 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import close_old_connections
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def db_executor() -> ThreadPoolExecutor:
+    """The process's database threads: ``settings.DB_THREADS`` of them."""
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=settings.DB_THREADS, thread_name_prefix="db")
+    return _executor
 
 
 def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
@@ -32,7 +46,13 @@ def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         finally:
             close_old_connections()
 
-    return database_sync_to_async(call, thread_sensitive=False)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        on_a_db_thread = database_sync_to_async(
+            call, thread_sensitive=False, executor=db_executor()
+        )
+        return await on_a_db_thread(*args, **kwargs)
+
+    return run
 
 
 class NoDatabaseInTheLoop:

@@ -187,10 +187,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     if "DB_CONN_MAX_AGE" not in os.environ:
         DATABASES["default"]["CONN_MAX_AGE"] = None
 
-# Threads that call the database: Daphne's executor runs every
-# ``database_sync_to_async(thread_sensitive=False)`` call (asyncio's default size
-# unless ASGI_THREADS is set), plus the in-process ticker's own calls.
-DB_THREADS = int(os.environ.get("ASGI_THREADS") or min(32, (os.cpu_count() or 1) + 4))
+# Threads that call the database: every socket's and the in-process ticker's
+# database work runs in a pool of its own (domino_site.asyncdb), this size. Few:
+# a service call is mostly Python, which holds the GIL, and every extra thread
+# competing for it delays the event loop that serves the sockets. At 250 tables
+# on 2 cores, 3 threads a process gave p99 284 ms where asyncio's default 6 gave
+# 517 ms (bench/load.py, same run otherwise).
+DB_THREADS = int(os.environ.get("DB_THREADS") or (os.cpu_count() or 1) + 1)
 
 # PostgreSQL: a psycopg connection pool per process (opening a connection per
 # service call cost 14% of a saturated server). Sized to the threads that use
