@@ -5,6 +5,8 @@ Run with ``daphne domino_site.asgi:application``.
 
 import asyncio
 import os
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from django.core.asgi import get_asgi_application
 
@@ -16,8 +18,8 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
+from django.conf import settings
 
-from domino_site.asyncdb import db_executor
 from domino_site.liveness import start_heartbeat
 from rooms.routing import websocket_urlpatterns
 from timers.scheduling import start_inprocess_scheduler
@@ -57,13 +59,19 @@ class SchedulerStarter:
                 return
 
 
+_small_default: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def use_db_threads_by_default() -> None:
-    """The server loop's default executor is the small database pool (see
-    ``settings.DB_THREADS``) instead of asyncio's ``cores + 4`` threads: at 250
-    tables on 2 cores, p99 284-315 ms against 510-517 ms (bench/load.py)."""
+    """The server loop's default executor gets ``settings.DB_THREADS`` threads, as
+    the database pool (`domino_site.asyncdb.db_executor`), instead of asyncio's
+    ``cores + 4``: at 250 tables on 2 cores, p99 284-373 ms against 510-517 ms
+    (bench/load.py). A pool of the loop's own: a closing loop shuts its default
+    executor down."""
     loop = asyncio.get_running_loop()
-    if getattr(loop, "_default_executor", None) is not db_executor():
-        loop.set_default_executor(db_executor())
+    if loop not in _small_default:
+        _small_default[loop] = ThreadPoolExecutor(max_workers=settings.DB_THREADS)
+        loop.set_default_executor(_small_default[loop])
 
 
 application = SchedulerStarter(
