@@ -32,6 +32,7 @@ from rooms import services
 from rooms.consumers import connects
 from rooms.models import Seat
 from rooms.services import rooms_sweep
+from tests.pacing import Pacer
 from tests.worlds import TestWorld
 from timers.ticker import ticker
 
@@ -122,8 +123,7 @@ class Player:
         self.state: dict[str, Any] | None = None  # the last `room` snapshot
         # A well-behaved client stays under the server's 20 messages a second
         # (bots at zero delay give a test player its turns faster than that).
-        self.pace = 15
-        self._sent: list[float] = []
+        self.pacer = Pacer()  # as the page sends (tests that flood set ``pace = 0``)
 
     @classmethod
     async def table(cls, code: str, cookie: str | None = None) -> Player:
@@ -170,14 +170,16 @@ class Player:
         await self._wait_for_pace()
         await self.comm.send_to(text_data=text)
 
+    @property
+    def pace(self) -> int:
+        return self.pacer.per_second
+
+    @pace.setter
+    def pace(self, per_second: int) -> None:
+        self.pacer.per_second = per_second
+
     async def _wait_for_pace(self) -> None:
-        if not self.pace:
-            return
-        loop = asyncio.get_running_loop()
-        self._sent = [t for t in self._sent if t > loop.time() - 1.0]
-        if len(self._sent) >= self.pace:
-            await asyncio.sleep(self._sent[0] + 1.0 - loop.time())
-        self._sent.append(loop.time())
+        await self.pacer.wait()
 
     async def error(self, timeout: float = TIMEOUT) -> dict[str, Any]:
         while True:

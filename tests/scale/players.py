@@ -12,6 +12,7 @@ from django.test import Client as HttpClient
 
 from rooms import services
 from rooms.models import Room, Seat
+from tests.pacing import Pacer
 
 
 def session_cookie(user) -> str:
@@ -72,6 +73,9 @@ class Client:
         self.ws = ws
         self.state: dict[str, Any] | None = None
         self._pinger: asyncio.Task | None = None
+        # As the page sends: against a fast server a test could pass the
+        # socket's 20 frames a second and have its move refused (rate_limited).
+        self.pacer = Pacer()
 
     def ping_like_the_page(self, every: float = PAGE_PING_SECONDS) -> None:
         """Send ``{"type": "ping"}`` now and every ``every`` seconds, as the page
@@ -122,6 +126,7 @@ class Client:
         return self.state
 
     async def send(self, msg: dict[str, Any]) -> None:
+        await self.pacer.wait()
         await self.ws.send(json.dumps(msg))
 
     async def close(self) -> None:
