@@ -13,7 +13,9 @@ the documented behaviour: per-call connections, or persistent ones when
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -38,19 +40,35 @@ def db_executor() -> ThreadPoolExecutor:
     return _executor
 
 
+class _Caller(threading.local):
+    loop: asyncio.AbstractEventLoop | None = None
+
+
+_caller = _Caller()
+
+
+def calling_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop whose `db_async` call this thread is running, if any: where
+    the call's after-commit messages can be sent without waiting for them
+    (`rooms.events.deliver`)."""
+    return _caller.loop
+
+
 def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     @functools.wraps(func)
-    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+    def call(loop: asyncio.AbstractEventLoop, *args: P.args, **kwargs: P.kwargs) -> R:
+        _caller.loop = loop
         try:
             return func(*args, **kwargs)
         finally:
+            _caller.loop = None
             close_old_connections()
 
     async def run(*args: P.args, **kwargs: P.kwargs) -> R:
         on_a_db_thread = database_sync_to_async(
             call, thread_sensitive=False, executor=db_executor()
         )
-        return await on_a_db_thread(*args, **kwargs)
+        return await on_a_db_thread(asyncio.get_running_loop(), *args, **kwargs)
 
     return run
 

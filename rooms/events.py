@@ -45,6 +45,7 @@ from django.db import DatabaseError, transaction
 from django.db import connection as db_connection
 from django.utils import translation
 
+from domino_site.asyncdb import calling_loop
 from domino_site.guests import guest_key
 from games.models import Round
 from games.signals import round_due
@@ -210,17 +211,47 @@ async def _deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
 
 
 def deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
-    """Send ``messages`` from sync code; from a thread that runs an event loop
-    itself (async_to_sync refuses there) they are scheduled on that loop instead."""
+    """Send ``messages`` from sync code.
+
+    In a thread that runs a socket's or the ticker's database work
+    (`domino_site.asyncdb.db_async`) they are handed to the server's event loop
+    and the thread goes on at once: nothing waits for the sending, and no
+    thread is parked while the loop works for it (async_to_sync blocked the
+    database thread until the loop had sent everything, and the two then
+    fought for the GIL while the frames went out). From a thread that runs an
+    event loop itself (async_to_sync refuses there) they are scheduled on that
+    loop; elsewhere (Celery, management commands, tests) they are sent before
+    returning."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         loop = None
-    if loop is None:  # (outside the except: a failure is not chained to it)
-        async_to_sync(_deliver)(layer, messages)
+    if loop is not None:
+        _start(loop, layer, messages)
         return
+    server_loop = calling_loop()
+    if server_loop is not None and not server_loop.is_closed():
+        try:
+            server_loop.call_soon_threadsafe(_start, server_loop, layer, messages)
+            return
+        except RuntimeError:  # the loop closed meanwhile: send them here
+            pass
+    async_to_sync(_deliver)(layer, messages)
+
+
+_sending: set[asyncio.Task] = set()  # (the loop keeps only weak references to tasks)
+
+
+def _start(loop: asyncio.AbstractEventLoop, layer: Any, messages: list) -> None:
     task = loop.create_task(_deliver(layer, messages))
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled():
+        task.exception()  # (_deliver logs its own failures; this marks it retrieved)
 
 
 def send(layer: Any, group: str, message: dict) -> None:
