@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 _INTERNED: dict[tuple[int, int], Tile] = {}
+_WRITTEN: dict[str, Tile] = {}  # "a-b" and "b-a" of every tile: parsing is a lookup
 
 
 class Tile(int):
@@ -32,6 +33,7 @@ class Tile(int):
     pips: int
     is_double: bool
     index: int
+    text: str
 
     def __new__(cls, a: int, b: int) -> Tile:
         if type(a) is not int or type(b) is not int or not (0 <= a <= 6 and 0 <= b <= 6):
@@ -44,10 +46,13 @@ class Tile(int):
         # Position in ALL_TILES: the tiles before (lo, lo) number 7 + 6 + ... for rows < lo.
         index = lo * 7 - lo * (lo - 1) // 2 + (hi - lo)
         tile = int.__new__(cls, index)
-        fields = {"a": lo, "b": hi, "pips": lo + hi, "is_double": lo == hi, "index": index}
+        fields: dict[str, object] = {"a": lo, "b": hi, "pips": lo + hi, "is_double": lo == hi}
+        fields["index"] = index
+        fields["text"] = f"{lo}-{hi}"
         for name, value in fields.items():
             object.__setattr__(tile, name, value)
         _INTERNED[key] = tile
+        _WRITTEN[f"{lo}-{hi}"] = _WRITTEN[f"{hi}-{lo}"] = tile
         return tile
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -74,6 +79,10 @@ class Tile(int):
         """
         if isinstance(text, Tile):
             return text
+        if type(text) is str:  # the common case, as the engine itself writes tiles
+            tile = _WRITTEN.get(text)
+            if tile is not None:
+                return tile
         if not isinstance(text, str):
             raise ValueError(f"a tile is written 'a-b', got {text!r}")
         parts = text.strip().split("-")
@@ -94,7 +103,7 @@ class Tile(int):
         raise ValueError(f"{self} has no half showing {n}")
 
     def __str__(self) -> str:
-        return f"{self.a}-{self.b}"
+        return self.text
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
