@@ -34,6 +34,7 @@ import asyncio
 import copy
 import json
 import logging
+import weakref
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -45,7 +46,7 @@ from django.db import DatabaseError, transaction
 from django.db import connection as db_connection
 from django.utils import translation
 
-from domino_site.asyncdb import calling_loop
+from domino_site.asyncdb import calling_loop, db_async
 from domino_site.guests import guest_key
 from games.models import Round
 from games.signals import round_due
@@ -179,16 +180,59 @@ def _broadcast(messages: list[tuple[str, str, dict]], lobby: bool) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if lobby:
-        # The lobby rows are read once here, not once per lobby socket.
-        notice: dict[str, Any] = {"type": "lobby.changed"}
+    server_loop = calling_loop()
+    if lobby and server_loop is not None and not server_loop.is_closed():
+        deliver(layer, messages)
         try:
-            notice["rooms"] = selectors.public_rooms()
-        except DatabaseError as exc:  # each lobby socket reads the rows itself
-            log.warning("the lobby rows could not be read for the broadcast (%s)", exc)
-            _drop_connection()
-        messages = [*messages, ("group", LOBBY_GROUP, notice)]
+            server_loop.call_soon_threadsafe(_lobby_soon, server_loop, layer)
+        except RuntimeError:  # the loop closed meanwhile: nobody to tell
+            pass
+        return
+    if lobby:
+        messages = [*messages, ("group", LOBBY_GROUP, _lobby_notice())]
     deliver(layer, messages)
+
+
+#: In a server, the lobby's news of one process goes out at most this often.
+LOBBY_EVERY = 0.5
+_lobby_due: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def _lobby_notice() -> dict[str, Any]:
+    """The lobby sockets' ``lobby.changed``: the public rows, read once here, not
+    once per lobby socket (or a bare notice, on which each socket reads them)."""
+    notice: dict[str, Any] = {"type": "lobby.changed"}
+    try:
+        notice["rooms"] = selectors.public_rooms()
+    except DatabaseError as exc:  # each lobby socket reads the rows itself
+        log.warning("the lobby rows could not be read for the broadcast (%s)", exc)
+        _drop_connection()
+    return notice
+
+
+def _lobby_soon(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
+    """Tell the lobby in ``LOBBY_EVERY`` seconds, once for every change until
+    then. The rows are every open public room: read per change, at 250 tables
+    that was a few hundred rows at each round's end (bench/load.py)."""
+    if loop in _lobby_due:
+        return
+    _lobby_due.add(loop)
+    loop.call_later(LOBBY_EVERY, _start_lobby, loop, layer)
+
+
+def _start_lobby(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
+    task = loop.create_task(_tell_lobby(loop, layer))
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+async def _tell_lobby(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
+    _lobby_due.discard(loop)  # a change from now on is told again
+    try:
+        notice = await db_async(_lobby_notice)()
+        await layer.group_send(LOBBY_GROUP, notice)
+    except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
+        log.exception("channel layer: the lobby's news failed")
 
 
 async def _deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
