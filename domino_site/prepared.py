@@ -21,8 +21,10 @@ because the converters a compiler hands out belong to its connection.
 
 from __future__ import annotations
 
+import contextlib
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import connections
@@ -74,15 +76,21 @@ class PreparedSelect(Generic[M]):
 
     def all(self, value: Any) -> list[M]:
         """The rows for ``value``, as the queryset would return them."""
-        connection = connections[self.using]
+        return select_together((self, value), using=self.using)[0]
+
+    def first(self, value: Any) -> M | None:
+        rows = self.all(value)
+        return rows[0] if rows else None
+
+    def _statement(self, connection: Any, value: Any) -> tuple[_Compiled, str, list[Any]]:
         compiled = self._compiled.get(connection)
         if compiled is None:
             compiled = self._compiled[connection] = _Compiled(self.build(_SENTINEL), self.using)
         params = list(compiled.params)
         params[compiled.slot] = value
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows: Any = cursor.fetchall()
+        return compiled, compiled.sql, params
+
+    def _objects(self, compiled: _Compiled, rows: Any) -> list[M]:
         if compiled.converters:
             rows = compiled.compiler.apply_converters(rows, compiled.converters)
         objects = []
@@ -95,13 +103,99 @@ class PreparedSelect(Generic[M]):
             objects.append(obj)
         return objects
 
-    def first(self, value: Any) -> M | None:
-        rows = self.all(value)
-        return rows[0] if rows else None
+
+def select_together(
+    *queries: tuple[PreparedSelect[Any], Any], using: str = "default"
+) -> list[list[Any]]:
+    """The rows of each ``(query, value)``, in order, as if each ran alone.
+
+    On PostgreSQL the statements go to the server as one message and run one
+    after the other there (a lock the first takes is held when the second
+    runs): one round trip instead of one each.
+
+        >>> rooms, rounds, seats = select_together((lock_room, 42), (lock_round, 42), (seats_of, 42))
+    """
+    connection = connections[using]
+    statements = [query._statement(connection, value) for query, value in queries]
+    results: list[list[Any]] = []
+    with connection.cursor() as cursor:
+        if _one_trip(connection) and len(statements) > 1:
+            cursor.execute("; ".join(sql for _, sql, _ in statements), _joined(statements))
+            for index, (query, _value) in enumerate(queries):
+                if index:
+                    cursor.nextset()
+                results.append(query._objects(statements[index][0], cursor.fetchall()))
+            return results
+        for (query, _value), (compiled, sql, params) in zip(queries, statements, strict=True):
+            cursor.execute(sql, params)
+            results.append(query._objects(compiled, cursor.fetchall()))
+    return results
+
+
+def _one_trip(connection: Any) -> bool:
+    """Whether several statements can go in one message: PostgreSQL with
+    psycopg's client-side binding (Django's default: the simple query protocol)."""
+    options = connection.settings_dict.get("OPTIONS") or {}
+    return connection.vendor == "postgresql" and not options.get("server_side_binding")
+
+
+def _joined(statements: Sequence[tuple[Any, str, list[Any]]]) -> list[Any]:
+    return [param for _, _, params in statements for param in params]
+
+
+# ---------------------------------------------------------------------- writes
 
 
 _update_sql: dict[tuple[Any, ...], str] = {}
 _insert_sql: dict[tuple[Any, ...], str] = {}
+
+
+@dataclass
+class _Write:
+    """One statement to send; ``keyed`` is the new row of an insert, whose key
+    comes back (RETURNING, or the cursor's ``lastrowid`` where there is none)."""
+
+    sql: str
+    params: list[Any]
+    keyed: Model | None = None
+    returning: bool = True
+
+
+#: The writes held back on each connection inside `writes_together`.
+_held: weakref.WeakKeyDictionary[Any, list[_Write]] = weakref.WeakKeyDictionary()
+
+
+@contextlib.contextmanager
+def writes_together(using: str = "default") -> Iterator[None]:
+    """Hold back this block's `save_fields` and `insert` writes and send them
+    together: at the block's end, or just before any other statement on the
+    connection (so every read and write still sees them, in order). On
+    PostgreSQL that is one round trip for all of them. A block left by an
+    exception sends nothing (its transaction is being rolled back). Nested
+    blocks join the outer one.
+
+        >>> with transaction.atomic(), writes_together():
+        ...     insert(move)                    # held: move.pk is still None
+        ...     save_fields(rnd, ["state"])     # held
+        ... # both sent in one message here, then COMMIT; move.pk is set
+    """
+    connection = connections[using]
+    if connection in _held:
+        yield
+        return
+    held = _held[connection] = []
+
+    def send_held_first(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        _send(connection, using, held)
+        return execute(sql, params, many, context)
+
+    try:
+        with connection.execute_wrapper(send_held_first):
+            yield
+            _send(connection, using, held)
+    finally:
+        held.clear()
+        del _held[connection]
 
 
 def save_fields(obj: Model, names: Sequence[str], using: str = "default") -> None:
@@ -118,13 +212,13 @@ def save_fields(obj: Model, names: Sequence[str], using: str = "default") -> Non
         where = quote(_column(meta.pk))
         sql = _update_sql[key] = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {where} = %s"
     params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]  # type: ignore[union-attr]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, obj.pk])
+    _write(connection, using, _Write(sql, [*params, obj.pk]))
 
 
 def insert(obj: Model, using: str = "default") -> None:
     """``obj.save()`` of a new row with an automatic primary key, with the
-    statement built once; sets ``obj.pk``."""
+    statement built once; sets ``obj.pk`` (inside `writes_together`, when the
+    held writes are sent)."""
     connection = connections[using]
     meta = obj._meta
     pk = meta.pk
@@ -142,10 +236,42 @@ def insert(obj: Model, using: str = "default") -> None:
             sql += f" RETURNING {quote(_column(pk))}"
         _insert_sql[key] = sql
     params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    _write(connection, using, _Write(sql, params, keyed=obj, returning=returning))
+
+
+def _write(connection: Any, using: str, write: _Write) -> None:
+    held = _held.get(connection)
+    if held is not None:
+        held.append(write)
+    else:
+        _send(connection, using, [write])
+
+
+def _send(connection: Any, using: str, writes: list[_Write]) -> None:
+    """Send ``writes`` (emptied first: sending runs a statement, which sends the
+    held writes first) and set the new keys."""
+    if not writes:
+        return
+    batch = list(writes)
+    writes.clear()
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        new_pk = cursor.fetchone()[0] if returning else cursor.lastrowid
-    obj.pk = new_pk
+        if _one_trip(connection) and len(batch) > 1:
+            cursor.execute("; ".join(w.sql for w in batch), [p for w in batch for p in w.params])
+            for index, write in enumerate(batch):
+                if index:
+                    cursor.nextset()
+                if write.keyed is not None:
+                    _keyed(write.keyed, cursor.fetchone()[0], using)
+            return
+        for write in batch:
+            cursor.execute(write.sql, write.params)
+            if write.keyed is not None:
+                new_pk = cursor.fetchone()[0] if write.returning else cursor.lastrowid
+                _keyed(write.keyed, new_pk, using)
+
+
+def _keyed(obj: Model, pk: Any, using: str) -> None:
+    obj.pk = pk
     obj._state.adding = False
     obj._state.db = using
 

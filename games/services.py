@@ -27,8 +27,10 @@ from games.world import world
 # ---------------------------------------------------------------------- reading under lock
 
 
-# Every command and every move runs it (compiled once: domino_site.prepared).
-_lock_latest_round = PreparedSelect(
+# The room's latest round and its match, locked (the room's lock is held first).
+# Every command and every move runs it (compiled once: domino_site.prepared);
+# rooms.services sends it together with the room's lock and seats.
+LOCK_LATEST_ROUND = PreparedSelect(
     lambda room_id: (
         Round.objects.select_for_update()
         .select_related("match")
@@ -36,15 +38,6 @@ _lock_latest_round = PreparedSelect(
         .order_by("-id")[:1]
     )
 )
-
-
-def lock_current_round(room: Any) -> Round | None:
-    """The room's latest round (and its match), locked for this transaction; None
-    before the first deal. The caller holds the room's lock already."""
-    rnd = _lock_latest_round.first(room.pk)
-    if rnd is not None:
-        rnd.room = room
-    return rnd
 
 
 def acting_seats(rnd: engine.Round) -> list[int]:

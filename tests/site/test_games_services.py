@@ -274,6 +274,27 @@ def test_queries_per_move_are_constant(make_user, clock):
     assert Move.objects.filter(round=current(room)).count() == 25
 
 
+@pytest.mark.postgres
+def test_a_move_is_two_round_trips_on_postgresql(make_user, clock):
+    """The room's lock, its round and its seats in one message; the move, the round
+    and the room written in another (then COMMIT)."""
+    room, *_ = started_duel(make_user, clock)
+    rnd = current(room)
+    turn = rnd.engine().turn
+    action = rnd.engine().legal_actions(turn)[0].to_dict()
+    version = fresh(room).version
+    with CaptureQueriesContext(connection) as ctx:
+        move = room_services.action_apply(
+            room=room.pk, seat_index=turn, action=action, version=version
+        )
+    sent = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sent) == 2, [q[:90] for q in sent]
+    assert sent[0].count("SELECT ") == 3 and sent[0].count("FOR UPDATE") == 2
+    assert sent[1].startswith("INSERT INTO") and sent[1].count("UPDATE ") == 2
+    assert Move.objects.get(pk=move.pk).seq == 1
+    assert current(room).version == rnd.version + 1
+
+
 def test_every_round_replays_to_its_snapshot_after_a_whole_match(make_user, clock):
     room = room_with_bots(make_user("ana"), clock(), preset="com_monte", level="easy")
     host = seat(room, 0)

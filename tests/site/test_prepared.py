@@ -1,6 +1,7 @@
 """domino_site.prepared: the hot path's queries, compiled once, give what the ORM
 gives (same rows, same Python values, related rows attached) and write what
-``save()`` writes."""
+``save()`` writes; read together or written together, they go to PostgreSQL in
+one message and still run in order."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from domino_site.prepared import PreparedSelect, insert, save_fields
+from domino_site.prepared import (
+    PreparedSelect,
+    insert,
+    save_fields,
+    select_together,
+    writes_together,
+)
 from games.models import Move, Round
 from rooms import services
 from rooms.models import Room, Seat
@@ -81,3 +88,61 @@ def test_a_query_of_more_than_one_parameter_is_refused():
     both = PreparedSelect(lambda pk: Room.objects.filter(pk=pk, version=pk))
     with pytest.raises(ValueError, match="exactly one parameter"):
         both.first(1)
+
+
+def _one_message_on_postgresql(queries) -> None:
+    if connection.vendor == "postgresql":
+        assert len(queries) == 1, [q["sql"][:60] for q in queries]
+
+
+def test_queries_read_together_return_what_each_returns_alone(make_user, clock):
+    room = _started(make_user, clock)
+    with CaptureQueriesContext(connection) as queries:
+        rounds, seats, none = select_together(
+            (latest_round, room.pk), (seats_of, room.pk), (latest_round, -1)
+        )
+    _one_message_on_postgresql(queries)
+    assert [_fields(r) for r in rounds] == [_fields(latest_round.first(room.pk))]
+    assert [_fields(s) for s in seats] == [_fields(s) for s in seats_of.all(room.pk)]
+    assert none == []
+
+
+def test_writes_held_together_are_sent_at_the_blocks_end_in_one_message(make_user, clock):
+    room = _started(make_user, clock)
+    rnd = current(room)
+    move = Move(round=rnd, seq=99, seat=1, action={"type": "pass"}, by="person", created_at=clock())
+    with CaptureQueriesContext(connection) as queries, writes_together():
+        insert(move)
+        rnd.version += 7
+        save_fields(rnd, ["version"])
+        assert move.pk is None and queries.captured_queries == []  # held
+    _one_message_on_postgresql(queries)
+    assert move.pk is not None and _fields(Move.objects.get(pk=move.pk)) == _fields(move)
+    assert current(room).version == rnd.version
+    move.delete()
+
+
+def test_any_other_statement_first_sends_the_held_writes(make_user, clock):
+    room = _started(make_user, clock)
+    rnd = current(room)
+    with writes_together():
+        rnd.version += 3
+        save_fields(rnd, ["version"])
+        assert current(room).version == rnd.version  # the read saw the write before it
+        with writes_together():  # nested: joins the outer block
+            save_fields(Room(pk=room.pk, version=41), ["version"])
+        assert Room.objects.get(pk=room.pk).version == 41
+
+
+def test_a_block_left_by_an_exception_sends_nothing(make_user, clock):
+    room = _started(make_user, clock)
+    rnd = current(room)
+    before = rnd.version
+    with pytest.raises(RuntimeError), writes_together():
+        rnd.version += 5
+        save_fields(rnd, ["version"])
+        raise RuntimeError("refused")
+    assert current(room).version == before
+    rnd.version = before + 1
+    save_fields(rnd, ["version"])  # outside a block: sent at once
+    assert current(room).version == before + 1
