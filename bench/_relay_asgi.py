@@ -47,7 +47,8 @@ class Counters:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.queries = 0
+        self.queries = 0  # SQL statements
+        self.trips = 0  # messages to the database (a message may hold several statements)
         self.query_seconds = 0.0
         self.moves = 0
         self.move_errors = 0
@@ -59,6 +60,7 @@ class Counters:
             data = {
                 "pid": os.getpid(),
                 "queries": self.queries,
+                "trips": self.trips,
                 "query_seconds": self.query_seconds,
                 "moves": self.moves,
                 "move_errors": self.move_errors,
@@ -85,7 +87,9 @@ def _count_query(execute, sql, params, many, context):
     finally:
         elapsed = time.perf_counter() - start
         with counters.lock:
-            counters.queries += 1
+            # domino_site.prepared sends several statements as one, joined by "; "
+            counters.queries += sql.count("; ") + 1 if isinstance(sql, str) else 1
+            counters.trips += 1
             counters.query_seconds += elapsed
 
 

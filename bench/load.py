@@ -39,7 +39,10 @@ idle and, with Redis, for their layer inboxes to empty.
 Figures: p50/p95/p99 latency (moves only; the between-match commands count for
 pacing and throughput), moves/s sustained (every command that changed a table,
 completed within the measured window), server-side database queries per move
-(every query of the Daphne processes in the window, divided by those commands)
+(every SQL statement of the Daphne processes in the window, divided by those
+commands) and the round trips they took (``domino_site.prepared`` sends a
+move's reads as one message and its writes as another; BEGIN and COMMIT are
+not counted),
 and milliseconds per move inside ``rooms.services.action_apply``, resident
 memory per open table (VmRSS growth of the Daphne processes while the tables
 were opened and started, divided by the tables), and the CPU used by the
@@ -799,6 +802,7 @@ class Run:
     unfinished: int = 0
     errors: dict = field(default_factory=dict)
     queries_per_move: float | None = None
+    trips_per_move: float | None = None
     ms_per_move: float | None = None
     server_cpu: float | None = None
     client_cpu: float | None = None
@@ -921,13 +925,15 @@ async def run_load(
                 (b["cpu_seconds"] - a["cpu_seconds"]) / dt
                 for (a, b), dt in zip(pairs, spans, strict=True)
             )
-            query_rate = sum(
-                (b["queries"] - a["queries"]) / dt for (a, b), dt in zip(pairs, spans, strict=True)
+            query_rate, trip_rate = (
+                sum((b[key] - a[key]) / dt for (a, b), dt in zip(pairs, spans, strict=True))
+                for key in ("queries", "trips")
             )
             moves = sum(b["moves"] - a["moves"] for a, b in pairs)
             move_s = sum(b["move_seconds"] - a["move_seconds"] for a, b in pairs)
             if run.target == "table" and run.sustained:
                 run.queries_per_move = query_rate / run.sustained
+                run.trips_per_move = trip_rate / run.sustained
             if moves:
                 run.ms_per_move = 1000 * move_s / moves
     sizes = [s.size for t in tables for s in t.socks if s.size]
@@ -977,7 +983,8 @@ def describe(run: Run) -> str:
         elif run.relay_sustained is not None:
             parts.append(f"relay sustained {run.relay_sustained:.0f}/s")
         parts.append(
-            f"{fmt(run.queries_per_move, 1)} queries/move, {fmt(run.ms_per_move, 1)} ms/move"
+            f"{fmt(run.queries_per_move, 1)} queries/move in {fmt(run.trips_per_move, 1)} trips,"
+            f" {fmt(run.ms_per_move, 1)} ms/move"
         )
         if run.rss_per_table_kb is not None:
             parts.append(f"RSS {run.rss_per_table_kb:.0f} KB/table")
@@ -1012,6 +1019,7 @@ COLUMNS = [
     ("p50/relay", 9),
     ("p99/relay", 9),
     ("queries/move", 12),
+    ("trips/move", 10),
     ("ms/move", 7),
     ("RSS/table", 9),
     ("srv CPU", 7),
@@ -1045,6 +1053,7 @@ def summary(runs: list[Run]) -> str:
             ratio(run.p50, run.relay_p50) if paced else "",
             ratio(run.p99, run.relay_p99) if paced else "",
             fmt(run.queries_per_move, 1),
+            fmt(run.trips_per_move, 1),
             fmt(run.ms_per_move, 1),
             fmt(run.rss_per_table_kb, 0, " KB"),
             fmt(run.server_cpu, 0, "%"),

@@ -170,9 +170,9 @@ def writes_together(using: str = "default") -> Iterator[None]:
     """Hold back this block's `save_fields` and `insert` writes and send them
     together: at the block's end, or just before any other statement on the
     connection (so every read and write still sees them, in order). On
-    PostgreSQL that is one round trip for all of them. A block left by an
-    exception sends nothing (its transaction is being rolled back). Nested
-    blocks join the outer one.
+    PostgreSQL that is one round trip for all of them. It needs a transaction
+    (`transaction.atomic`): a block left by an exception sends nothing, as the
+    transaction is being rolled back. Nested blocks join the outer one.
 
         >>> with transaction.atomic(), writes_together():
         ...     insert(move)                    # held: move.pk is still None
@@ -180,6 +180,8 @@ def writes_together(using: str = "default") -> Iterator[None]:
         ... # both sent in one message here, then COMMIT; move.pk is set
     """
     connection = connections[using]
+    if not connection.in_atomic_block:
+        raise RuntimeError("writes_together() needs a transaction: writes would be lost")
     if connection in _held:
         yield
         return

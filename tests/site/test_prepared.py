@@ -146,3 +146,9 @@ def test_a_block_left_by_an_exception_sends_nothing(make_user, clock):
     rnd.version = before + 1
     save_fields(rnd, ["version"])  # outside a block: sent at once
     assert current(room).version == before + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writes_are_held_only_inside_a_transaction():
+    with pytest.raises(RuntimeError, match="needs a transaction"), writes_together():
+        pass
