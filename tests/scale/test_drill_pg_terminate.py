@@ -75,15 +75,16 @@ class Locks:
         pids = [self.watch.info.backend_pid]
         return pids + [s.info.backend_pid for s in self.sessions]
 
-    def waiting(self, query_start: str, timeout: float = 20) -> int:
-        """The pid of the server's backend waiting on a lock in a query that
-        starts with ``query_start``."""
+    def waiting(self, statement: str, timeout: float = 20) -> int:
+        """The pid of the server's backend waiting on a lock in a message that
+        holds ``statement`` (a move's writes go as one message of several
+        statements: domino_site.prepared.writes_together)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             row = self.watch.execute(
                 "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
                 " AND wait_event_type = 'Lock' AND query LIKE %s AND NOT pid = ANY(%s)",
-                (query_start + "%", self.ours()),
+                ("%" + statement + "%", self.ours()),
             ).fetchone()
             if row:
                 return row[0]
@@ -92,7 +93,7 @@ class Locks:
             "SELECT pid, state, wait_event_type, wait_event, left(query, 80) FROM pg_stat_activity"
             " WHERE datname = current_database()"
         ).fetchall()
-        raise AssertionError(f"no server backend waited on a lock in {query_start!r}: {rows}")
+        raise AssertionError(f"no server backend waited on a lock in {statement!r}: {rows}")
 
     def holds(self, pid: int, table: str) -> list[str]:
         """The lock modes ``pid`` holds on ``table``."""
