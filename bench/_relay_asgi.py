@@ -80,6 +80,14 @@ counters = Counters()
 # ------------------------------------------------------------------ queries
 
 
+def _statements(sql) -> int:
+    """SQL statements in one message (domino_site.prepared joins them with "; "),
+    BEGIN and COMMIT not counted: they travel with a move's reads and writes."""
+    if not isinstance(sql, str):
+        return 1
+    return sum(1 for part in sql.split("; ") if part not in ("BEGIN", "COMMIT"))
+
+
 def _count_query(execute, sql, params, many, context):
     start = time.perf_counter()
     try:
@@ -87,8 +95,7 @@ def _count_query(execute, sql, params, many, context):
     finally:
         elapsed = time.perf_counter() - start
         with counters.lock:
-            # domino_site.prepared sends several statements as one, joined by "; "
-            counters.queries += sql.count("; ") + 1 if isinstance(sql, str) else 1
+            counters.queries += _statements(sql)
             counters.trips += 1
             counters.query_seconds += elapsed
 

@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from psycopg.pq import TransactionStatus
 
 M = TypeVar("M", bound=Model)
 
@@ -119,10 +120,12 @@ def select_together(
     statements = [query._statement(connection, value) for query, value in queries]
     results: list[list[Any]] = []
     with connection.cursor() as cursor:
-        if _one_trip(connection) and len(statements) > 1:
-            cursor.execute("; ".join(sql for _, sql, _ in statements), _joined(statements))
+        begin = _begin_here(connection)
+        if begin or (_one_trip(connection) and len(statements) > 1):
+            sql = "; ".join([*begin, *(sql for _, sql, _ in statements)])
+            cursor.execute(sql, _joined(statements))
             for index, (query, _value) in enumerate(queries):
-                if index:
+                if index or begin:
                     cursor.nextset()
                 results.append(query._objects(statements[index][0], cursor.fetchall()))
             return results
@@ -137,6 +140,30 @@ def _one_trip(connection: Any) -> bool:
     psycopg's client-side binding (Django's default: the simple query protocol)."""
     options = connection.settings_dict.get("OPTIONS") or {}
     return connection.vendor == "postgresql" and not options.get("server_side_binding")
+
+
+def _begin_here(connection: Any) -> list[str]:
+    """``["BEGIN"]`` when the statement about to run is the first of a transaction
+    on PostgreSQL (``[]`` otherwise), and psycopg told not to send its own.
+
+    psycopg opens a transaction with a BEGIN of its own, one round trip, before
+    the first statement. The simple query protocol runs a message's statements
+    in order and a BEGIN among them opens a transaction that outlasts the
+    message, so BEGIN can travel with the first statement. psycopg is switched
+    to autocommit (allowed while no transaction is open) so that it sends none;
+    commit and rollback still work, as psycopg sends them by the server's
+    transaction status. Django keeps its own record of the transaction and sets
+    psycopg's autocommit back when the block ends.
+    """
+    raw = connection.connection
+    if not (_one_trip(connection) and connection.in_atomic_block and raw is not None):
+        return []
+    if raw.autocommit or raw.pgconn.transaction_status != TransactionStatus.IDLE:
+        return []
+    if (raw.isolation_level, raw.read_only, raw.deferrable) != (None, None, None):
+        return []  # psycopg's BEGIN would say more than "BEGIN"
+    raw.autocommit = True
+    return ["BEGIN"]
 
 
 def _joined(statements: Sequence[tuple[Any, str, list[Any]]]) -> list[Any]:
@@ -166,7 +193,24 @@ _held: weakref.WeakKeyDictionary[Any, list[_Write]] = weakref.WeakKeyDictionary(
 
 
 @contextlib.contextmanager
-def writes_together(using: str = "default") -> Iterator[None]:
+def atomic_together(using: str = "default") -> Iterator[None]:
+    """``transaction.atomic()`` with its writes held (`writes_together`) and, on
+    PostgreSQL, its COMMIT sent in the same message as the held writes, when
+    this is the outermost transaction (inside another one it is an ordinary
+    nested block). With `select_together` as its first read, which carries the
+    BEGIN, such a transaction takes two round trips: reads, then writes.
+
+        >>> with atomic_together():
+        ...     room, = select_together((lock_room, 42))[0]  # BEGIN; SELECT … FOR UPDATE
+        ...     save_fields(room, ["version"])                # held
+        ... # UPDATE …; COMMIT in one message here
+    """
+    with transaction.atomic(using=using), writes_together(using, commit=True):
+        yield
+
+
+@contextlib.contextmanager
+def writes_together(using: str = "default", *, commit: bool = False) -> Iterator[None]:
     """Hold back this block's `save_fields` and `insert` writes and send them
     together: at the block's end, or just before any other statement on the
     connection (so every read and write still sees them, in order). On
@@ -194,7 +238,7 @@ def writes_together(using: str = "default") -> Iterator[None]:
     try:
         with connection.execute_wrapper(send_held_first):
             yield
-            _send(connection, using, held)
+            _send(connection, using, held, commit=commit and _commit_here(connection))
     finally:
         held.clear()
         del _held[connection]
@@ -249,16 +293,33 @@ def _write(connection: Any, using: str, write: _Write) -> None:
         _send(connection, using, [write])
 
 
-def _send(connection: Any, using: str, writes: list[_Write]) -> None:
+def _commit_here(connection: Any) -> bool:
+    """Whether the transaction's COMMIT may go with the writes sent now: the block
+    ending is the outermost transaction's last (`atomic_together`), on PostgreSQL,
+    and nothing asked for a rollback. psycopg sends no COMMIT of its own for a
+    transaction the server has already ended, so Django's commit that follows
+    costs no round trip, and its on-commit callbacks run as usual."""
+    return (
+        _one_trip(connection)
+        and connection.in_atomic_block
+        and len(connection.atomic_blocks) == 1
+        and connection.commit_on_exit
+        and not connection.needs_rollback
+    )
+
+
+def _send(connection: Any, using: str, writes: list[_Write], commit: bool = False) -> None:
     """Send ``writes`` (emptied first: sending runs a statement, which sends the
-    held writes first) and set the new keys."""
+    held writes first) and set the new keys; with ``commit``, then COMMIT, in the
+    same message."""
     if not writes:
         return
     batch = list(writes)
     writes.clear()
     with connection.cursor() as cursor:
-        if _one_trip(connection) and len(batch) > 1:
-            cursor.execute("; ".join(w.sql for w in batch), [p for w in batch for p in w.params])
+        if commit or (_one_trip(connection) and len(batch) > 1):
+            sql = "; ".join([*(w.sql for w in batch), *(["COMMIT"] if commit else [])])
+            cursor.execute(sql, [p for w in batch for p in w.params])
             for index, write in enumerate(batch):
                 if index:
                     cursor.nextset()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import psycopg
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -275,22 +276,35 @@ def test_queries_per_move_are_constant(make_user, clock):
 
 
 @pytest.mark.postgres
-def test_a_move_is_two_round_trips_on_postgresql(make_user, clock):
-    """The room's lock, its round and its seats in one message; the move, the round
-    and the room written in another (then COMMIT)."""
+@pytest.mark.django_db(transaction=True)
+def test_a_move_is_two_round_trips_on_postgresql(make_user, clock, monkeypatch):
+    """BEGIN, the room's lock, its round and its seats in one message; the move,
+    the round and the room written, then COMMIT, in another. psycopg sends no
+    BEGIN or COMMIT of its own."""
     room, *_ = started_duel(make_user, clock)
     rnd = current(room)
     turn = rnd.engine().turn
     action = rnd.engine().legal_actions(turn)[0].to_dict()
     version = fresh(room).version
+    own = []
+    real_exec_command = psycopg.Connection._exec_command
+
+    def exec_command(self, command, *args, **kwargs):
+        own.append(bytes(command))
+        return real_exec_command(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "_exec_command", exec_command)
     with CaptureQueriesContext(connection) as ctx:
         move = room_services.action_apply(
             room=room.pk, seat_index=turn, action=action, version=version
         )
-    sent = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # (Django's debug log also lists the BEGIN and COMMIT it asked psycopg for.)
+    sent = [q["sql"] for q in ctx.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
     assert len(sent) == 2, [q[:90] for q in sent]
+    assert sent[0].startswith("BEGIN; SELECT ")
     assert sent[0].count("SELECT ") == 3 and sent[0].count("FOR UPDATE") == 2
     assert sent[1].startswith("INSERT INTO") and sent[1].count("UPDATE ") == 2
+    assert sent[1].endswith("; COMMIT") and own == []
     assert Move.objects.get(pk=move.pk).seq == 1
     assert current(room).version == rnd.version + 1
 

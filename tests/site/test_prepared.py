@@ -5,12 +5,14 @@ one message and still run in order."""
 
 from __future__ import annotations
 
+import psycopg
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from domino_site.prepared import (
     PreparedSelect,
+    atomic_together,
     insert,
     save_fields,
     select_together,
@@ -29,6 +31,7 @@ latest_round = PreparedSelect(
     )
 )
 seats_of = PreparedSelect(lambda room_id: Seat.objects.filter(room_id=room_id).order_by("index"))
+lock_room = PreparedSelect(lambda pk: Room.objects.select_for_update().filter(pk=pk))
 
 
 def _fields(obj) -> dict:
@@ -152,3 +155,69 @@ def test_a_block_left_by_an_exception_sends_nothing(make_user, clock):
 def test_writes_are_held_only_inside_a_transaction():
     with pytest.raises(RuntimeError, match="needs a transaction"), writes_together():
         pass
+
+
+def _other_connection_sees(room_pk: int) -> int:
+    """The room's version as a second connection reads it: only what is committed."""
+    other = connection.copy()
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT version FROM rooms_room WHERE id = %s", [room_pk])
+            return cursor.fetchone()[0]
+    finally:
+        other.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_together_carries_begin_with_its_reads_and_commit_with_its_writes(
+    make_user, clock, monkeypatch
+):
+    room = _started(make_user, clock)
+    own = []  # the transaction commands psycopg sends on its own, a round trip each
+    real_exec_command = psycopg.Connection._exec_command
+
+    def exec_command(self, command, *args, **kwargs):
+        own.append(bytes(command))
+        return real_exec_command(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "_exec_command", exec_command)
+    with CaptureQueriesContext(connection) as queries, atomic_together():
+        (locked,), seats = select_together((lock_room, room.pk), (seats_of, room.pk))
+        locked.version += 1
+        save_fields(locked, ["version"])
+        assert _other_connection_sees(room.pk) == room.version  # not yet committed
+    # (Django's debug log also lists the BEGIN and COMMIT it asked psycopg for.)
+    sent = [q["sql"] for q in queries.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+    assert len(sent) == 2, sent
+    assert sent[0].startswith("BEGIN; SELECT ") and sent[1].endswith("; COMMIT")
+    assert own == []
+    assert _other_connection_sees(room.pk) == room.version + 1
+    assert len(seats) == 2 and connection.connection.autocommit  # as Django left it
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_together_inside_another_commits_nothing_by_itself(make_user, clock):
+    room = _started(make_user, clock)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with atomic_together():
+            (locked,) = lock_room.all(room.pk)
+            locked.version += 1
+            save_fields(locked, ["version"])
+        raise RuntimeError("the outer transaction is rolled back")
+    assert _other_connection_sees(room.pk) == room.version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_together_left_by_an_exception_writes_nothing(make_user, clock):
+    room = _started(make_user, clock)
+    with pytest.raises(RuntimeError), atomic_together():
+        (locked,) = lock_room.all(room.pk)
+        locked.version += 1
+        save_fields(locked, ["version"])
+        raise RuntimeError("refused")
+    assert fresh(room).version == room.version
+    with atomic_together():  # the connection is as good as before
+        (locked,) = lock_room.all(room.pk)
+    assert locked.version == room.version

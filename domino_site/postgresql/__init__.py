@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with a cheaper check of pooled connections (`base`)."""
