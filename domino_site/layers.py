@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 
 class InMemoryChannelLayer(StockInMemoryChannelLayer):
     """`channels.layers.InMemoryChannelLayer`, cleaning expired messages and
-    group memberships at most once every ``clean_every`` seconds."""
+    group memberships at most once every ``clean_every`` seconds, with
+    `send_in_order` as the Redis layer has it."""
 
     clean_every = 1.0
     _cleaned_at = 0.0
@@ -51,6 +52,25 @@ class InMemoryChannelLayer(StockInMemoryChannelLayer):
             return
         self._cleaned_at = now
         super()._clean_expired()
+
+    async def send_in_order(self, messages: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
+        """As `RedisChannelLayer.send_in_order`: each message in this order, a
+        ``"group_others"`` one to the group's members that got none before it."""
+        self._clean_expired()
+        told: set[str] = set()
+        for how, target, message in messages:
+            if how == "send":
+                channels = [target]
+            else:
+                assert self.require_valid_group_name(target), "Group name not valid"
+                members = list(self.groups.get(target, {}))
+                channels = [c for c in members if how == "group" or c not in told]
+            for channel in channels:
+                try:
+                    await self.send(channel, message)
+                except ChannelFull:
+                    log.info("channel layer: the inbox of %s is full", channel)
+                told.add(channel)
 
 
 # KEYS[1]: the inbox. ARGV: message, now, expired-before, capacity, expiry.
@@ -126,10 +146,13 @@ class RedisChannelLayer(StockRedisChannelLayer):
         await self.send_in_order([("group", group, message)])
 
     async def send_in_order(self, messages: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
-        """Each ``("send", channel, message)`` and ``("group", group, message)`` in
-        this order, in two round trips (the groups' members, then every message in
-        one pipeline: Redis runs them in order), or one when there is no group.
-        A full inbox drops its message, as a full member of a group does."""
+        """Each ``("send", channel, message)``, ``("group", group, message)`` and
+        ``("group_others", group, message)`` (to the group's members that no
+        message before it went to) in this order, in two round trips (the
+        groups' members, then every message in one pipeline: Redis runs them in
+        order), or one when there is no group. A full inbox drops its message,
+        as a full member of a group does. (With more than one Redis host,
+        ``"group_others"`` goes to the whole group.)"""
         if self.ring_size != 1:
             for how, target, message in messages:
                 if how == "send":
@@ -139,7 +162,7 @@ class RedisChannelLayer(StockRedisChannelLayer):
             return
         connection = self.connection(0)
         now = time.time()
-        groups = list(dict.fromkeys(target for how, target, _ in messages if how == "group"))
+        groups = list(dict.fromkeys(target for how, target, _ in messages if how != "send"))
         members: dict[str, list[str]] = {}
         if groups:
             pipe = connection.pipeline(transaction=False)
@@ -153,6 +176,7 @@ class RedisChannelLayer(StockRedisChannelLayer):
                 members[group] = [m.decode("utf8") for m in listed[2 * i + 1]]
         pipe = connection.pipeline(transaction=False)
         told: list[str] = []
+        channels_told: set[str] = set()
         for how, target, message in messages:
             # An inbox is a sorted set by time: each message a later score than
             # the one before it, or two with the same score would come in the
@@ -160,10 +184,13 @@ class RedisChannelLayer(StockRedisChannelLayer):
             at = now + len(told) * 1e-5
             if how == "send":
                 pipe.eval(*self._send_call(target, message, at)[1])
-            elif members[target]:
-                pipe.eval(*self._group_call(members[target], message, at))
+                channels_told.add(target)
             else:
-                continue
+                to = [m for m in members[target] if how == "group" or m not in channels_told]
+                if not to:
+                    continue
+                pipe.eval(*self._group_call(to, message, at))
+                channels_told.update(to)
             told.append(target)
         if not told:
             return

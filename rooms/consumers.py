@@ -7,13 +7,13 @@ service each) in a worker thread
 serialise every table of the process on one thread).
 
 Each change is built once by the service that commits it (`rooms.events`):
-the public state reaches every socket of the table through the room group
-(``room.state``), and each seat's private part only the socket bound to that
-seat (``seat.state``, sent to its channel first), each as the finished ``room``
-frame, serialised once by the service. A socket passes on its seat's frame, or
-the spectator's, without touching the database or encoding anything. Connect,
-``refresh`` and anything unexpected (a missed private part, a seat that became
-this viewer's elsewhere) re-read the viewer's snapshot from the database with
+the socket bound to a seat gets that seat's frame (``seat.state``, to its
+channel), every other socket of the table the spectator's (``room.state``,
+through the room group), each as the finished ``room`` frame, serialised once
+by the service: one message a socket. A socket passes its frame on without
+touching the database or encoding anything. Connect, ``refresh`` and anything
+unexpected (a missed frame, a seat that became this viewer's elsewhere)
+re-read the viewer's snapshot from the database with
 ``rooms.selectors.room_state``. Tab replacement goes straight to the replaced
 socket's channel (``seat.replaced``).
 """
@@ -128,8 +128,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         self.guest_key = guest_key(self.viewer.guest_token) if self.user_id is None else None
         self.version = -1
         self.seat_index: int | None = None
-        # Seat frames received ahead of their public state: version -> (seat, frame).
-        self.privates: dict[int, tuple[int, str]] = {}
         self.replaced = False
         self.limiter = RateLimiter()
         self.group = room_group(self.viewer.code)
@@ -227,33 +225,39 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     # -- from the channel layer
     async def seat_state(self, event: dict) -> None:
-        """This socket's seat's ``room`` message of a change, serialised (its
-        public state follows through the group)."""
-        if self.replaced or event["version"] <= self.version:
-            return
-        self.privates[event["version"]] = (event["seat"], event["frame"])
-
-    async def room_state(self, event: dict) -> None:
-        """A change's public state: the spectator's frame as it is, or this seat's
-        own frame, or a re-read from the database when that frame did not come."""
+        """A change, as this socket's seat sees it: the seat's ``room`` frame
+        (the group's message of the change skips this socket)."""
         version = event["version"]
         if self.replaced or version <= self.version:
             return
         mine = self._own_seat(event["owners"])
-        private = self.privates.pop(version, None)
-        self.privates = {v: p for v, p in self.privates.items() if v > version}
+        if mine == event["seat"]:
+            self.seat_index = mine
+            await self._send_frame(version, event["frame"], event["watchable"])
+        else:  # the seat is not this viewer's any more
+            await self._reread(mine, event)
+
+    async def room_state(self, event: dict) -> None:
+        """A change, for the sockets that got no frame of their own: the
+        spectator's frame as it is, or a re-read from the database when this
+        viewer has a seat (bound to another socket, newly theirs, or a lost
+        message)."""
+        version = event["version"]
+        if self.replaced or version <= self.version:
+            return
+        mine = self._own_seat(event["owners"])
         if mine is None:
             self.seat_index = None
             await self._send_frame(version, event["frame"], event["watchable"])
-        elif private is not None and private[0] == mine:
-            self.seat_index = mine
-            await self._send_frame(version, private[1], event["watchable"])
-        else:  # a seat bound elsewhere or newly ours, or a lost message
-            if mine == self.seat_index and not event["connected"][mine]:
-                # Our seat shows disconnected while this socket lives (its process
-                # was judged dead after a stall): bind it to this socket again.
-                await _db(rebind_if_released)(self.viewer, mine)
-            await self._refresh()
+        else:
+            await self._reread(mine, event)
+
+    async def _reread(self, mine: int | None, event: dict) -> None:
+        if mine is not None and mine == self.seat_index and not event["connected"][mine]:
+            # Our seat shows disconnected while this socket lives (its process
+            # was judged dead after a stall): bind it to this socket again.
+            await _db(rebind_if_released)(self.viewer, mine)
+        await self._refresh()
 
     async def room_watchers(self, event: dict) -> None:
         """The number of sockets watching without a seat changed (rooms.watchers)."""

@@ -5,18 +5,18 @@ transaction, after its last write. It copies the rows as they are (so the
 content is exactly the one of ``room.version``) and, after the commit, builds
 the change once, with no lock held:
 
-* the public state (`rooms.selectors.public_state`), which goes to the room
-  group ``room.<CODE>`` with the seat owners' identities (for the consumers to
-  recognise their own seat; never sent to a browser);
-* each connected human seat's private part (hand, legal actions, mandatory
-  tile, pending pick), which goes to that seat's own socket channel only, and
-  before the public state, so a socket usually holds both when the public part
-  arrives.
+* each connected human seat's own ``room`` frame, with its private part
+  (hand, legal actions, mandatory tile, pending pick), which goes to that
+  seat's socket channel only;
+* the spectator's frame (the public state, `rooms.selectors.public_state`),
+  which goes to the room group ``room.<CODE>``, to every socket there that
+  got no frame of its own in this change.
 
-Both travel as finished ``room`` frames (JSON text, serialised once here with
-`rooms.selectors.compose_state`): the spectator's frame with the public state,
-each seat's own frame with its private part, which consumers pass on without a
-query; connect, reconnect and a version gap re-read the database. No hand ever
+Each socket thus gets one message a change, with the seat owners' identities
+(for the consumers to recognise their own seat; never sent to a browser).
+The frames travel finished (JSON text, serialised once here with
+`rooms.selectors.compose_state`), and consumers pass them on without a query;
+connect, reconnect and a version gap re-read the database. No hand ever
 travels through the room group.
 
 Nothing happens unless the transaction commits (a refused or rolled-back change
@@ -104,39 +104,51 @@ def _frozen(row: Any) -> Any:
 
 def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str, str, dict]]:
     """The layer messages of one change: ``("send", channel, message)`` for each
-    connected human seat's private part, then ``("group", group, message)`` for
-    the public state.
+    connected human seat (its own ``room`` frame), then ``("group_others",
+    group, message)``: the spectator's frame, for the group's sockets that got
+    no message of their own in this change.
 
-    Each carries its ``room`` message already serialised (``frame``): the JSON
-    text is built once here, not once per socket, and the layer copies or packs
-    a string instead of a nested state (the in-memory layer deep-copies every
-    message for every channel)."""
+    Each socket gets one message a change. Each carries its ``room`` message
+    already serialised (``frame``): the JSON text is built once here, not once
+    per socket, and the layer copies or packs a string instead of a nested
+    state (the in-memory layer deep-copies every message for every channel).
+    Both carry what a socket needs to know that the frame is its own: the seats'
+    owners, who is connected, and whether the room may be watched."""
     # Socket snapshots are in the site's default language whoever made the
     # change (an English page's request must not rename bots for everyone).
     with translation.override(settings.LANGUAGE_CODE):
         public = selectors.public_state(room=room, seats=seats, rnd=rnd)
     version = room.version
-    messages: list[tuple[str, str, dict]] = []
-    owners = []
-    for seat in seats:
-        owns = seat.is_human and not (seat.substitute and seat.substitute_reason != "away")
-        owners.append([seat.user_id, guest_key(seat.guest_token)] if owns else None)
-        if not (owns and seat.connected and seat.channel_name):
-            continue
-        private = selectors.private_part(rnd, seat.index) if rnd is not None else None
-        frame = frame_text(selectors.compose_state(public, private, seat.index))
-        message = {"type": "seat.state", "version": version, "seat": seat.index, "frame": frame}
-        messages.append(("send", seat.channel_name, message))
-    group_message = {
-        "type": "room.state",
+    owners = [_owner(seat) for seat in seats]
+    facts = {
         "version": version,
-        "frame": frame_text(selectors.compose_state(public, None, None)),
         "owners": owners,
         "connected": [seat["connected"] for seat in public["seats"]],
         "watchable": watchable(public),
     }
-    messages.append(("group", room_group(room.code), group_message))
+    messages: list[tuple[str, str, dict]] = []
+    for seat, owner in zip(seats, owners, strict=True):
+        if not (owner and seat.connected and seat.channel_name):
+            continue
+        private = selectors.private_part(rnd, seat.index) if rnd is not None else None
+        frame = frame_text(selectors.compose_state(public, private, seat.index))
+        message = {"type": "seat.state", "seat": seat.index, "frame": frame, **facts}
+        messages.append(("send", seat.channel_name, message))
+    group_message = {
+        "type": "room.state",
+        "frame": frame_text(selectors.compose_state(public, None, None)),
+        **facts,
+    }
+    messages.append(("group_others", room_group(room.code), group_message))
     return messages
+
+
+def _owner(seat: Any) -> list | None:
+    """``[user id, guest key]`` of the person who plays ``seat`` (a substitute
+    bot for someone away still plays for them), or None."""
+    if seat.is_human and not (seat.substitute and seat.substitute_reason != "away"):
+        return [seat.user_id, guest_key(seat.guest_token)]
+    return None
 
 
 def frame_text(state: dict[str, Any]) -> str:
@@ -236,14 +248,16 @@ async def _tell_lobby(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
 
 
 async def _deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
-    # In order: a seat's private part reaches its socket before the public state.
+    # In order: a seat's own frame reaches its socket before the group's.
     in_order = getattr(layer, "send_in_order", None)
-    if in_order is not None:  # the Redis layer: all of them in two round trips
+    if in_order is not None:  # our layers (domino_site.layers): "group_others" skips
         try:
             await in_order(messages)
         except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
             log.exception("channel layer: a change's %d messages failed", len(messages))
         return
+    # Any other layer: the whole group, so a seat's socket gets the change twice
+    # and ignores the second (same version).
     for how, target, message in messages:
         try:
             if how == "send":

@@ -10,10 +10,15 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
 from channels.layers import InMemoryChannelLayer
 
 from domino_site.asyncdb import calling_loop, db_async
 from rooms.events import deliver
+
+# db_async tidies its thread's database connection after each call: with the
+# embedded default a pool thread keeps one from an earlier test.
+pytestmark = pytest.mark.django_db
 
 
 class GatedLayer(InMemoryChannelLayer):

@@ -65,7 +65,7 @@ async def test_no_hand_travels_through_the_room_group_and_each_part_reaches_its_
     await _play_until_match_over(player)
     channels = await _seat_channels(room)
 
-    told = [m for how, target, m in spy.told if how == "group" and target != "lobby"]
+    told = [m for how, target, m in spy.told if how != "send" and target != "lobby"]
     # Besides the changes the group hears the watcher count: a number, no tile.
     assert all(set(m) == {"type", "count"} for m in told if m["type"] == "room.watchers")
     group = [m for m in told if m["type"] != "room.watchers"]
@@ -98,7 +98,7 @@ async def test_sockets_compose_a_change_without_touching_the_database(
     state = await player.until(my_choice, timeout=10)
     await watcher.until(lambda s: s["version"] >= state["version"])
     layer = get_channel_layer()
-    public = [m for how, _, m in await _change_of(room) if how == "group"][0]
+    public = [m for how, _, m in await _change_of(room) if how != "send"][0]
     private = [m for how, _, m in await _change_of(room) if how == "send"][0]
     player_channel = (await _seat_channels(room))[0]
     calls = []
