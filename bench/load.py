@@ -27,11 +27,14 @@ servers, tables being opened incrementally and kept open:
 * saturation: closed loop (a table moves again as soon as its four sockets saw
   its last move) on ``--sat-tables`` tables, spread over all Daphne processes;
   in production also on as many tables all on one Daphne process;
-* the floor, just before each: a bare relay consumer mounted only by the bench
-  (``bench/_relay_asgi.py``: same process, same channel layer) that sends each
-  frame it gets to a group of four sockets; "tables" of four sockets spread
-  like the tables', the same pacing, frames padded to the tables' median
-  snapshot size. Our p50 and p99 are printed as ratios to the relay's.
+* the floor, in turns with each: a bare relay consumer mounted only by the
+  bench (``bench/_relay_asgi.py``: same process, same channel layer) that
+  sends each frame it gets to a group of four sockets; "tables" of four
+  sockets spread like the tables', the same pacing, frames padded to the
+  tables' median snapshot size. In a paced run the relay and the tables take
+  turns (``--slices``, 3: relay, tables, relay, tables, relay, tables; each
+  figure is over all its slices), so that the machine drifting during a run
+  weighs on both sides. Our p50 and p99 are printed as ratios to the relay's.
 
 Before each run the bench waits (up to 30 s) for the Daphne processes to go
 idle and, with Redis, for their layer inboxes to empty.
@@ -67,6 +70,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -813,6 +817,16 @@ class Run:
     relay_p99: float | None = None
     relay_sustained: float | None = None
     inbox_max: int | None = None  # most messages waiting in one Daphne's Redis inbox
+    # The raw latencies (seconds), to merge the slices of one run (not written out).
+    samples: list = field(default_factory=list, repr=False)
+    between_samples: list = field(default_factory=list, repr=False)
+
+    def figures(self) -> dict:
+        """What the JSON output holds: every figure, not the raw samples."""
+        return {k: v for k, v in self.__dict__.items() if k not in _RAW}
+
+
+_RAW = ("samples", "between_samples")
 
 
 def server_stats(servers: list[Daphne]) -> list[dict] | None:
@@ -902,6 +916,7 @@ async def run_load(
     run.tables = n
     run.offered = n / PERIOD if mode == "paced" else None
     latencies.sort()
+    run.samples, run.between_samples = latencies, between
     run.moves = len(latencies)
     run.p50, run.p95, run.p99 = (_ms(percentile(latencies, q)) for q in (0.50, 0.95, 0.99))
     between.sort()
@@ -943,6 +958,38 @@ async def run_load(
 
 def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else 1000 * seconds
+
+
+def merged(parts: list[Run]) -> Run:
+    """One run from its slices (measured one after the other on the same tables):
+    percentiles over all their samples, rates and CPU weighted by each slice's
+    length, per-move figures by its moves."""
+    run = dataclasses.replace(parts[0])
+    run.seconds = sum(p.seconds for p in parts)
+    run.samples = sorted(x for p in parts for x in p.samples)
+    run.between_samples = sorted(x for p in parts for x in p.between_samples)
+    run.moves = len(run.samples)
+    run.p50, run.p95, run.p99 = (_ms(percentile(run.samples, q)) for q in (0.50, 0.95, 0.99))
+    run.between = len(run.between_samples)
+    run.between_p50 = _ms(percentile(run.between_samples, 0.5))
+    run.unfinished = sum(p.unfinished for p in parts)
+    run.errors = dict(sum((collections.Counter(p.errors) for p in parts), collections.Counter()))
+
+    def weighted(name: str, weight) -> float | None:
+        pairs = [(getattr(p, name), weight(p)) for p in parts if getattr(p, name) is not None]
+        total = sum(w for _, w in pairs)
+        return sum(v * w for v, w in pairs) / total if pairs and total else None
+
+    run.sustained = weighted("sustained", lambda p: p.seconds) or 0.0
+    for name in ("server_cpu", "client_cpu", "machine_cpu"):
+        setattr(run, name, weighted(name, lambda p: p.seconds))
+    for name in ("queries_per_move", "trips_per_move", "ms_per_move"):
+        setattr(run, name, weighted(name, lambda p: p.sustained * p.seconds))
+    sizes = [p.frame_bytes for p in parts if p.frame_bytes]
+    run.frame_bytes = statistics.median(sizes) if sizes else None
+    inboxes = [p.inbox_max for p in parts if p.inbox_max is not None]
+    run.inbox_max = max(inboxes) if inboxes else None
+    return run
 
 
 # ------------------------------------------------------------------ printing
@@ -1316,10 +1363,29 @@ class Bench:
                 group, servers=servers, mode=mode, target=target, warmup=warmup, seconds=length
             )
 
-        self.pad_relay(relays)
-        relay = await measure(relays, "relay", args.relay_warmup, args.relay_seconds)
+        # Paced, the relay and the tables take turns in slices, so that a drift of
+        # the machine (other work, the host) weighs on both sides of the ratio.
+        slices = max(1, args.slices) if mode == "paced" else 1
+        relay_parts: list[Run] = []
+        table_parts: list[Run] = []
+        for i in range(slices):
+            again = i > 0  # warm already: only the pacing starts again
+            if again and table_parts[-1].frame_bytes:
+                self.frame_bytes = table_parts[-1].frame_bytes  # the frames just seen
+            self.pad_relay(relays)
+            relay_parts.append(
+                await measure(
+                    relays,
+                    "relay",
+                    PERIOD if again else args.relay_warmup,
+                    args.relay_seconds / slices,
+                )
+            )
+            table_parts.append(
+                await measure(tables, "table", PERIOD if again else args.warmup, seconds / slices)
+            )
+        relay, run = merged(relay_parts), merged(table_parts)
         say(describe(relay))
-        run = await measure(tables, "table", args.warmup, seconds)
         run.relay_p50, run.relay_p99 = relay.p50, relay.p99
         run.relay_sustained = relay.sustained
         run.rss_per_table_kb = rss_per_table_kb
@@ -1416,6 +1482,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--relay-seconds", type=float, help="relay runs (default 10)")
     parser.add_argument("--relay-warmup", type=float, help="default 3")
     parser.add_argument("--relay-bytes", type=int, help="relay frame size (default: snapshots')")
+    parser.add_argument(
+        "--slices",
+        type=int,
+        help="paced runs: relay and tables take turns this many times (default 3)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
@@ -1429,6 +1500,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "sat_tables": 25 if quick else 100,
         "relay_seconds": 5.0 if quick else 10.0,
         "relay_warmup": 1.0 if quick else 3.0,
+        "slices": 2 if quick else 3,
     }
     for key, value in defaults.items():
         if getattr(args, key) is None:
@@ -1447,6 +1519,7 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     argv += ["--warmup", str(args.warmup), "--sat-tables", str(args.sat_tables)]
     argv += ["--sat-seconds", str(args.sat_seconds), "--relay-seconds", str(args.relay_seconds)]
     argv += ["--relay-warmup", str(args.relay_warmup), "--seed", str(args.seed)]
+    argv += ["--slices", str(args.slices)]
     argv += ["--pg", args.pg, "--redis", args.redis, "--child-out", out]
     if args.relay_bytes is not None:
         argv += ["--relay-bytes", str(args.relay_bytes)]
@@ -1495,13 +1568,13 @@ def main(argv: list[str] | None = None) -> int:
             say("interrupted")
             return 130
         if args.child_out:
-            Path(args.child_out).write_text(json.dumps([r.__dict__ for r in runs]))
+            Path(args.child_out).write_text(json.dumps([r.figures() for r in runs]))
             return 0
     if runs:
         say("")
         say(summary(runs))
     if args.json:
-        Path(args.json).write_text(json.dumps([r.__dict__ for r in runs], indent=1))
+        Path(args.json).write_text(json.dumps([r.figures() for r in runs], indent=1))
     return 0
 
 
