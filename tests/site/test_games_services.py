@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-import psycopg
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -277,7 +276,7 @@ def test_queries_per_move_are_constant(make_user, clock):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_move_is_two_round_trips_on_postgresql(make_user, clock, monkeypatch):
+def test_a_move_is_two_round_trips_on_postgresql(make_user, clock, psycopg_own_commands):
     """BEGIN, the room's lock, its round and its seats in one message; the move,
     the round and the room written, then COMMIT, in another. psycopg sends no
     BEGIN or COMMIT of its own."""
@@ -286,14 +285,7 @@ def test_a_move_is_two_round_trips_on_postgresql(make_user, clock, monkeypatch):
     turn = rnd.engine().turn
     action = rnd.engine().legal_actions(turn)[0].to_dict()
     version = fresh(room).version
-    own = []
-    real_exec_command = psycopg.Connection._exec_command
-
-    def exec_command(self, command, *args, **kwargs):
-        own.append(bytes(command))
-        return real_exec_command(self, command, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Connection, "_exec_command", exec_command)
+    psycopg_own_commands.clear()  # (the set-up's own transactions)
     with CaptureQueriesContext(connection) as ctx:
         move = room_services.action_apply(
             room=room.pk, seat_index=turn, action=action, version=version
@@ -304,7 +296,7 @@ def test_a_move_is_two_round_trips_on_postgresql(make_user, clock, monkeypatch):
     assert sent[0].startswith("BEGIN; SELECT ")
     assert sent[0].count("SELECT ") == 3 and sent[0].count("FOR UPDATE") == 2
     assert sent[1].startswith("INSERT INTO") and sent[1].count("UPDATE ") == 2
-    assert sent[1].endswith("; COMMIT") and own == []
+    assert sent[1].endswith("; COMMIT") and psycopg_own_commands == []
     assert Move.objects.get(pk=move.pk).seq == 1
     assert current(room).version == rnd.version + 1
 

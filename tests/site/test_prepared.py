@@ -5,7 +5,6 @@ one message and still run in order."""
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -171,17 +170,10 @@ def _other_connection_sees(room_pk: int) -> int:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_transaction_together_carries_begin_with_its_reads_and_commit_with_its_writes(
-    make_user, clock, monkeypatch
+    make_user, clock, psycopg_own_commands
 ):
     room = _started(make_user, clock)
-    own = []  # the transaction commands psycopg sends on its own, a round trip each
-    real_exec_command = psycopg.Connection._exec_command
-
-    def exec_command(self, command, *args, **kwargs):
-        own.append(bytes(command))
-        return real_exec_command(self, command, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Connection, "_exec_command", exec_command)
+    psycopg_own_commands.clear()  # (the set-up's own transactions)
     with CaptureQueriesContext(connection) as queries, atomic_together():
         (locked,), seats = select_together((lock_room, room.pk), (seats_of, room.pk))
         locked.version += 1
@@ -191,7 +183,7 @@ def test_a_transaction_together_carries_begin_with_its_reads_and_commit_with_its
     sent = [q["sql"] for q in queries.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
     assert len(sent) == 2, sent
     assert sent[0].startswith("BEGIN; SELECT ") and sent[1].endswith("; COMMIT")
-    assert own == []
+    assert psycopg_own_commands == []
     assert _other_connection_sees(room.pk) == room.version + 1
     assert len(seats) == 2 and connection.connection.autocommit  # as Django left it
 
