@@ -123,7 +123,12 @@ def select_together(
         begin = _begin_here(connection)
         if begin or (_one_trip(connection) and len(statements) > 1):
             sql = "; ".join([*begin, *(sql for _, sql, _ in statements)])
-            cursor.execute(sql, _joined(statements))
+            try:
+                cursor.execute(sql, _joined(statements))
+            except BaseException:
+                if begin:
+                    _begin_not_sent(connection)
+                raise
             for index, (query, _value) in enumerate(queries):
                 if index or begin:
                     cursor.nextset()
@@ -164,6 +169,16 @@ def _begin_here(connection: Any) -> list[str]:
         return []  # psycopg's BEGIN would say more than "BEGIN"
     raw.autocommit = True
     return ["BEGIN"]
+
+
+def _begin_not_sent(connection: Any) -> None:
+    """The message with our BEGIN failed before the server opened a transaction
+    (the parameters, the connection): psycopg goes back to opening its own, so
+    that nothing after it in this block runs outside a transaction."""
+    raw = connection.connection
+    if raw is not None and not raw.closed:
+        if raw.pgconn.transaction_status == TransactionStatus.IDLE:
+            raw.autocommit = False
 
 
 def _joined(statements: Sequence[tuple[Any, str, list[Any]]]) -> list[Any]:

@@ -6,8 +6,9 @@ one message and still run in order."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from psycopg.pq import TransactionStatus
 
 from domino_site.prepared import (
     PreparedSelect,
@@ -213,3 +214,18 @@ def test_a_transaction_together_left_by_an_exception_writes_nothing(make_user, c
     with atomic_together():  # the connection is as good as before
         (locked,) = lock_room.all(room.pk)
     assert locked.version == room.version
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_begin_that_never_reached_the_server_leaves_the_block_transactional(make_user, clock):
+    room = _started(make_user, clock)
+    with pytest.raises(RuntimeError), atomic_together():
+        with pytest.raises(DatabaseError):  # psycopg cannot send this parameter
+            select_together((lock_room, object()))
+        (locked,) = lock_room.all(room.pk)  # psycopg's own BEGIN, as usual
+        assert connection.connection.pgconn.transaction_status == TransactionStatus.INTRANS
+        locked.version += 1
+        save_fields(locked, ["version"])
+        raise RuntimeError("rolled back")
+    assert _other_connection_sees(room.pk) == room.version
