@@ -7,13 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from domino_site.validators import validate_plain_text
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
 from rooms.errors import rule_error_message
+from rooms.models import MOVE_SECONDS_CHOICES
 
-MOVE_SECONDS = (10, 15, 20, 30, 45, 60)
+
+def _seconds(n: int) -> str:
+    return gettext("%(n)s seconds") % {"n": n}
+
+
+# Formatted when shown, in the page's language (a label formatted here, at
+# import, stayed in the language that was active then).
+seconds_label = lazy(_seconds, str)
 OPTION_FIELDS = ("seats", "partnership", "hand_size", "draw", "scoring", "target")
 BOT_LEVELS = (("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard")))
 
@@ -88,8 +98,7 @@ class CreateRoomForm(forms.Form):
     )
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"),
-        choices=[(str(s), _("%(n)s seconds") % {"n": s}) for s in MOVE_SECONDS]
-        + [("", _("No clock"))],
+        choices=[(str(s), seconds_label(s)) for s in MOVE_SECONDS_CHOICES] + [("", _("No clock"))],
         coerce=int,
         empty_value=None,
         required=False,

@@ -275,3 +275,10 @@ def test_header_links_and_language_switch(client):
     english = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Play alone against the computer" in english
     assert "Jogar sozinho contra o computador" in client.get("/").content.decode()
+
+
+def test_the_move_clock_choices_speak_the_pages_language(client):
+    english = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    portuguese = client.get("/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    assert ">30 seconds<" in english and "segundos" not in english
+    assert ">30 segundos<" in portuguese
