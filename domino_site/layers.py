@@ -38,6 +38,12 @@ from channels_redis.core import RedisChannelLayer as StockRedisChannelLayer
 log = logging.getLogger(__name__)
 
 
+def recipients(how: str, members: list[str], told: set[str]) -> list[str]:
+    """Who of a group's ``members`` a ``"group"`` message goes to (all of them) or
+    a ``"group_others"`` one (those not ``told`` already in the same change)."""
+    return members if how == "group" else [m for m in members if m not in told]
+
+
 class InMemoryChannelLayer(StockInMemoryChannelLayer):
     """`channels.layers.InMemoryChannelLayer`, cleaning expired messages and
     group memberships at most once every ``clean_every`` seconds, with
@@ -63,8 +69,7 @@ class InMemoryChannelLayer(StockInMemoryChannelLayer):
                 channels = [target]
             else:
                 assert self.require_valid_group_name(target), "Group name not valid"
-                members = list(self.groups.get(target, {}))
-                channels = [c for c in members if how == "group" or c not in told]
+                channels = recipients(how, list(self.groups.get(target, {})), told)
             for channel in channels:
                 try:
                     await self.send(channel, message)
@@ -186,7 +191,7 @@ class RedisChannelLayer(StockRedisChannelLayer):
                 pipe.eval(*self._send_call(target, message, at)[1])
                 channels_told.add(target)
             else:
-                to = [m for m in members[target] if how == "group" or m not in channels_told]
+                to = recipients(how, members[target], channels_told)
                 if not to:
                     continue
                 pipe.eval(*self._group_call(to, message, at))

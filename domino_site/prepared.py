@@ -120,7 +120,7 @@ def select_together(
     statements = [query._statement(connection, value) for query, value in queries]
     results: list[list[Any]] = []
     with connection.cursor() as cursor:
-        begin = _begin_here(connection)
+        begin = _carry_begin(connection)
         if begin or (_one_trip(connection) and len(statements) > 1):
             sql = "; ".join([*begin, *(sql for _, sql, _ in statements)])
             try:
@@ -147,7 +147,7 @@ def _one_trip(connection: Any) -> bool:
     return connection.vendor == "postgresql" and not options.get("server_side_binding")
 
 
-def _begin_here(connection: Any) -> list[str]:
+def _carry_begin(connection: Any) -> list[str]:
     """``["BEGIN"]`` when the statement about to run is the first of a transaction
     on PostgreSQL (``[]`` otherwise), and psycopg told not to send its own.
 
