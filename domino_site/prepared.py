@@ -61,6 +61,7 @@ class _Compiled:
         # (django-stubs describes a later Django, with a fetch_mode argument.)
         self.populators = get_related_populators(klass_info, select, alias)  # type: ignore[call-arg]
         self.converters = compiler.get_converters([s[0] for s in select[: compiler.col_count]])
+        self.annotations = dict(compiler.annotation_col_map or {})
 
 
 class PreparedSelect(Generic[M]):
@@ -101,6 +102,8 @@ class PreparedSelect(Generic[M]):
             )
             for populator in compiled.populators:
                 populator.populate(row, obj)
+            for name, position in compiled.annotations.items():
+                setattr(obj, name, row[position])
             objects.append(obj)
         return objects
 
@@ -116,9 +119,18 @@ def select_together(
 
         >>> rooms, rounds, seats = select_together((lock_room, 42), (lock_round, 42), (seats_of, 42))
     """
+    return build_together(queries, fetch_together(*queries, using=using))
+
+
+def fetch_together(
+    *queries: tuple[PreparedSelect[Any], Any], using: str = "default"
+) -> list[list[Any]]:
+    """`select_together`'s rows as the database sent them (before the converters):
+    what `build_together` makes into model instances. Equal raw rows make equal
+    instances, which is how a copy read earlier is known to be still exact."""
     connection = connections[using]
     statements = [query._statement(connection, value) for query, value in queries]
-    results: list[list[Any]] = []
+    raw: list[list[Any]] = []
     with connection.cursor() as cursor:
         begin = _carry_begin(connection)
         if begin or (_one_trip(connection) and len(statements) > 1):
@@ -129,15 +141,31 @@ def select_together(
                 if begin:
                     _begin_not_sent(connection)
                 raise
-            for index, (query, _value) in enumerate(queries):
+            for index in range(len(queries)):
                 if index or begin:
                     cursor.nextset()
-                results.append(query._objects(statements[index][0], cursor.fetchall()))
-            return results
-        for (query, _value), (compiled, sql, params) in zip(queries, statements, strict=True):
+                raw.append(cursor.fetchall())
+            return raw
+        for _compiled, sql, params in statements:
             cursor.execute(sql, params)
-            results.append(query._objects(compiled, cursor.fetchall()))
-    return results
+            raw.append(cursor.fetchall())
+    return raw
+
+
+def build_together(
+    queries: Sequence[tuple[PreparedSelect[Any], Any]], raw: list[list[Any]], using: str = "default"
+) -> list[list[Any]]:
+    """The model instances of `fetch_together`'s ``raw`` rows (new ones each call)."""
+    connection = connections[using]
+    return [
+        query._objects(query._statement(connection, value)[0], rows)
+        for (query, value), rows in zip(queries, raw, strict=True)
+    ]
+
+
+def one_message(using: str = "default") -> bool:
+    """Whether several statements go to the database as one message (`_one_trip`)."""
+    return _one_trip(connections[using])
 
 
 def _one_trip(connection: Any) -> bool:
@@ -300,6 +328,18 @@ def insert(obj: Model, using: str = "default") -> None:
     _write(connection, using, _Write(sql, params, keyed=obj, returning=returning))
 
 
+def hold_first(sql: str, params: list[Any], using: str = "default") -> None:
+    """Hold ``sql`` ahead of this block's other held writes (`writes_together`):
+    it goes first in their message, which carries the transaction's BEGIN when
+    nothing was sent yet. A guard (a lock that fails the transaction when the
+    rows are not as expected) thus costs no round trip of its own."""
+    connection = connections[using]
+    held = _held.get(connection)
+    if held is None:
+        raise RuntimeError("hold_first() needs writes_together(): it would run alone")
+    held.insert(0, _Write(sql, params, returning=False))
+
+
 def _write(connection: Any, using: str, write: _Write) -> None:
     held = _held.get(connection)
     if held is not None:
@@ -332,11 +372,17 @@ def _send(connection: Any, using: str, writes: list[_Write], commit: bool = Fals
     batch = list(writes)
     writes.clear()
     with connection.cursor() as cursor:
-        if commit or (_one_trip(connection) and len(batch) > 1):
-            sql = "; ".join([*(w.sql for w in batch), *(["COMMIT"] if commit else [])])
-            cursor.execute(sql, [p for w in batch for p in w.params])
+        begin = _carry_begin(connection)  # (nothing sent yet in this transaction)
+        if begin or commit or (_one_trip(connection) and len(batch) > 1):
+            sql = "; ".join([*begin, *(w.sql for w in batch), *(["COMMIT"] if commit else [])])
+            try:
+                cursor.execute(sql, [p for w in batch for p in w.params])
+            except BaseException:
+                if begin:
+                    _begin_not_sent(connection)
+                raise
             for index, write in enumerate(batch):
-                if index:
+                if index or begin:
                     cursor.nextset()
                 if write.keyed is not None:
                     _keyed(write.keyed, cursor.fetchone()[0], using)

@@ -38,7 +38,7 @@ from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms.chat import CHAT_EVERY
 from rooms.errors import ServiceError, error_message
-from rooms.events import LOBBY_GROUP, room_group, watchable
+from rooms.events import LOBBY_GROUP, room_group, to_move, watchable
 from rooms.messages import (
     MAX_FRAME_BYTES,
     BadMessage,
@@ -54,6 +54,7 @@ from rooms.sockets import (
     execute,
     lobby_rows,
     open_socket,
+    read_ahead,
     read_snapshot,
     rebind_if_released,
     take_a_seat,
@@ -66,6 +67,10 @@ CLOSE_REPLACED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_FLOOD = 4008
+
+#: Seconds after a frame that says "your move" before its socket reads the table
+#: ahead of the move (people take longer than that to choose a tile).
+READ_AHEAD_AFTER = 0.2
 
 #: Table sockets opened per person and process (rooms.messages.ConnectLimiter).
 connects = ConnectLimiter()
@@ -134,6 +139,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         self.watching = False  # counted as a watcher (a socket with no seat)
         self.public = False
         self.last_chat = float("-inf")
+        self.reading_ahead: asyncio.TimerHandle | asyncio.Future | None = None
         if not connects.allow(self._person_key()):
             await self.accept()
             await self._send_error("rate_limited", _("Too many connections: wait a minute."))
@@ -156,6 +162,8 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
+        if hasattr(self, "reading_ahead"):
+            self._cancel_read_ahead()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except LAYER_ERRORS:  # Redis is down: its groups go with it, the seat still goes
@@ -218,6 +226,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if cmd.type == "chat":
             await self._chat(cmd)
             return
+        await self._read_ahead_done()
         try:
             await _db(execute)(self.viewer, cmd, self.seat_index)
         except Exception as exc:  # noqa: BLE001 - see refusal_message
@@ -234,6 +243,8 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if mine == event["seat"]:
             self.seat_index = mine
             await self._send_frame(version, event["frame"], event["watchable"])
+            if event.get("to_move"):
+                self._read_ahead()
         else:  # the seat is not this viewer's any more
             await self._reread(mine, event)
 
@@ -324,6 +335,34 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         await self.send_json({"type": "replaced"})
         await self.close(code=CLOSE_REPLACED)
 
+    # -- reading the table ahead of this seat's move (rooms.services.ahead)
+    def _read_ahead(self) -> None:
+        """Read the table while the person thinks: a moment after the frame, when
+        this change's other frames are out and a quick answer (a client that
+        moves at once, a closed loop) has not made the read useless."""
+        self._cancel_read_ahead()
+        loop = asyncio.get_running_loop()
+        self.reading_ahead = loop.call_later(READ_AHEAD_AFTER, self._start_read_ahead)
+
+    def _start_read_ahead(self) -> None:
+        task = asyncio.ensure_future(_db(read_ahead)(self.viewer))
+        task.add_done_callback(_read_ahead_ended)
+        self.reading_ahead = task
+
+    def _cancel_read_ahead(self) -> None:
+        pending = self.reading_ahead
+        if isinstance(pending, asyncio.TimerHandle):
+            pending.cancel()
+            self.reading_ahead = None
+
+    async def _read_ahead_done(self) -> None:
+        """A command waits for a read ahead already running (the copy it makes is
+        what the move takes); one not yet started is not needed any more."""
+        self._cancel_read_ahead()
+        task, self.reading_ahead = self.reading_ahead, None
+        if isinstance(task, asyncio.Future) and not task.done():
+            await asyncio.wait([task])
+
     # -- helpers
     async def _refresh(self) -> None:
         snapshot, self.seat_index = await _db(read_snapshot)(self.viewer, self.seat_index)
@@ -336,6 +375,9 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         await self.send_json({"type": "room", **snapshot})
         self.public = watchable(snapshot)
         await self._sync_watching()
+        round_ = snapshot.get("round")
+        if self.seat_index is not None and round_ and to_move({"legal": round_.get("legal")}):
+            self._read_ahead()
 
     async def _send_frame(self, version: int, frame: str, public: bool) -> None:
         """A ``room`` message the services serialised already (`rooms.events`)."""
@@ -346,6 +388,12 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     async def _send_error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json(error_message(code, message, ref))
+
+
+def _read_ahead_ended(task: asyncio.Task) -> None:
+    """A read ahead is only a saving: a failed one is logged, never raised."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("reading a table ahead failed: %r", task.exception())
 
 
 def refusal_message(exc: Exception, ref: Any) -> dict[str, Any]:

@@ -133,6 +133,7 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
         private = selectors.private_part(rnd, seat.index) if rnd is not None else None
         frame = frame_text(selectors.compose_state(public, private, seat.index))
         message = {"type": "seat.state", "seat": seat.index, "frame": frame, **facts}
+        message["to_move"] = to_move(private)
         messages.append(("send", seat.channel_name, message))
     group_message = {
         "type": "room.state",
@@ -141,6 +142,14 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
     }
     messages.append(("group_others", room_group(room.code), group_message))
     return messages
+
+
+def to_move(private: dict[str, Any] | None) -> bool:
+    """Whether the seat with this private part is to move and may choose (a turn
+    with nothing but pass is the server's): its socket then reads the table
+    ahead for the move (`rooms.services.ahead`)."""
+    legal = private["legal"] if private is not None else []
+    return bool(legal) and legal != [{"type": "pass"}]
 
 
 def _owner(seat: Any) -> list | None:

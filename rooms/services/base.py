@@ -27,17 +27,25 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from django.db import DatabaseError
 from django.utils.translation import gettext as _
 
-from domino_site.prepared import PreparedSelect, atomic_together, save_fields, select_together
+from domino_site.prepared import atomic_together, save_fields, select_together
 from games import engine
-from games import services as games
 from games.models import Round
 from games.world import now_or
 from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated, rule_error_message
 from rooms.events import room_changed
 from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat
+from rooms.services.ahead import (
+    CopyRefused,
+    TableCopy,
+    is_refused_guard,
+    locked_from_copy,
+    take_copy,
+)
+from rooms.services.table_rows import LOCK_ROOM, SEATS, locked_table_queries
 
 R = TypeVar("R")
 
@@ -62,6 +70,9 @@ class Table:
     changed: bool = True
     seats_as_held: bool = False  # tell from ``seats`` as held instead of re-reading them
     room_fields: list[str] | None = None  # the room's only changed fields (None: any)
+    # False while the rows are a copy read ahead that the database has not yet
+    # confirmed (rooms.services.ahead): the command's writes will, or fail.
+    proved: bool = True
 
     @property
     def dealt(self) -> Round:
@@ -75,52 +86,100 @@ class Table:
 
 
 def room_command(
-    *, lobby: bool = False, open_only: bool = True
+    *, lobby: bool = False, open_only: bool = True, ahead: bool = False
 ) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """Make ``func(table, **kwargs)`` the atomic, keyword-only service
     ``func(*, room, now=None, **kwargs)`` (see the module's docstring).
 
     ``open_only``: a closed room refuses with ``room_closed`` before the command
-    runs; otherwise the command sees it and decides.
+    runs; otherwise the command sees it and decides. ``ahead``: the command
+    takes the ``version`` its caller saw, and a copy of the table read ahead at
+    that version (`rooms.services.ahead`) stands in for the locked reads; when
+    the copy turns out stale, or anything goes wrong with it, the command runs
+    again on the rows read under the lock, and that answer stands.
     """
 
     def decorate(func: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(func)
         def run(*, room: Room | int, now: datetime | None = None, **kwargs: Any) -> R:
-            # On PostgreSQL a move is two round trips: BEGIN and the table's reads,
-            # then its three writes and COMMIT.
-            with atomic_together():
-                table = lock_table(room, now, open_only=open_only)
-                table.lobby = lobby
-                result = func(table, **kwargs)
-                if table.changed:
-                    record_change_locked(table)
-            return result
+            copy = _copy_for(room, kwargs.get("version")) if ahead else None
+            if copy is not None:
+                try:
+                    return _command(func, room, now, lobby, open_only, kwargs, copy)
+                except CopyRefused:
+                    pass
+                except DatabaseError as exc:
+                    if not is_refused_guard(exc):
+                        raise
+            return _command(func, room, now, lobby, open_only, kwargs, None)
 
         return run
 
     return decorate
 
 
-def lock_table(room: Room | int, now: datetime | None, *, open_only: bool = True) -> Table:
+def _command(
+    func: Callable[..., R],
+    room: Room | int,
+    now: datetime | None,
+    lobby: bool,
+    open_only: bool,
+    kwargs: dict[str, Any],
+    copy: TableCopy | None,
+) -> R:
+    # On PostgreSQL a move is two round trips: BEGIN and the table's reads,
+    # then its three writes and COMMIT; one from a copy read ahead.
+    with atomic_together():
+        table = None
+        try:
+            table = lock_table(room, now, open_only=open_only, copy=copy)
+            table.lobby = lobby
+            result = func(table, **kwargs)
+        except Exception as exc:
+            if copy is not None and (table is None or not table.proved):
+                if isinstance(exc, DatabaseError) and is_refused_guard(exc):
+                    raise
+                raise CopyRefused(str(exc)) from exc  # the copy's answer is not final
+            raise
+        if table.changed:
+            record_change_locked(table)
+    return result
+
+
+def _copy_for(room: Room | int, version: Any) -> TableCopy | None:
+    if type(version) is not int:
+        return None
+    return take_copy(room.pk if isinstance(room, Room) else room, version)
+
+
+def lock_table(
+    room: Room | int,
+    now: datetime | None,
+    *,
+    open_only: bool = True,
+    copy: TableCopy | None = None,
+) -> Table:
     """The time, the room locked (refused when closed, if ``open_only``), its
     current round locked, and its seats: three statements in one round trip,
-    run in that order (the room's lock is always the first taken)."""
+    run in that order (the room's lock is always the first taken). From a
+    ``copy`` read ahead, the rows are the copy's (`ahead.locked_from_copy`)."""
     pk = room.pk if isinstance(room, Room) else room
-    rooms, rounds, seats = select_together(
-        (_lock_room, pk), (games.LOCK_LATEST_ROUND, pk), (_seats, pk)
-    )
-    if not rooms:
-        raise gone()
-    locked = rooms[0]
+    proved = True
+    if copy is not None:
+        locked, rnd, seats, proved = locked_from_copy(copy)
+    else:
+        rooms, rounds, seats = select_together(*locked_table_queries(pk))
+        if not rooms:
+            raise gone()
+        locked = rooms[0]
+        rnd = rounds[0] if rounds else None
+        if rnd is not None:
+            rnd.room = locked
+        for seat in seats:
+            seat.room = locked
     if open_only and locked.is_closed:
         raise closed()
-    rnd = rounds[0] if rounds else None
-    if rnd is not None:
-        rnd.room = locked
-    for seat in seats:
-        seat.room = locked
-    return Table(locked, now_or(now), rnd, seats)
+    return Table(locked, now_or(now), rnd, seats, proved=proved)
 
 
 def record_change_locked(table: Table) -> None:
@@ -141,14 +200,9 @@ def record_change_locked(table: Table) -> None:
     room_changed(room, lobby=table.lobby, round=table.rnd, seats=seats)
 
 
-# Every command runs these two (compiled once: domino_site.prepared).
-_lock_room = PreparedSelect(lambda pk: Room.objects.select_for_update().filter(pk=pk))
-_seats = PreparedSelect(lambda room_id: Seat.objects.filter(room_id=room_id).order_by("index"))
-
-
 def lock_room(room: Room | int) -> Room:
     """The room row, locked for this transaction (always the first lock taken)."""
-    locked = _lock_room.first(room.pk if isinstance(room, Room) else room)
+    locked = LOCK_ROOM.first(room.pk if isinstance(room, Room) else room)
     if locked is None:
         raise gone()
     return locked
@@ -156,7 +210,7 @@ def lock_room(room: Room | int) -> Room:
 
 def seats_of(room: Room) -> list[Seat]:
     """The room's seats in index order (the room lock already serialises writers)."""
-    seats = _seats.all(room.pk)
+    seats = SEATS.all(room.pk)
     for seat in seats:
         seat.room = room
     return seats

@@ -1,0 +1,19 @@
+"""The rows every room command reads under its lock, compiled once
+(`domino_site.prepared`): the room (locked first), its current round (locked
+next, with its match) and its seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domino_site.prepared import PreparedSelect
+from games.services import LOCK_LATEST_ROUND
+from rooms.models import Room, Seat
+
+LOCK_ROOM = PreparedSelect(lambda pk: Room.objects.select_for_update().filter(pk=pk))
+SEATS = PreparedSelect(lambda room_id: Seat.objects.filter(room_id=room_id).order_by("index"))
+
+
+def locked_table_queries(pk: int) -> tuple[tuple[PreparedSelect[Any], Any], ...]:
+    """The three statements of a locked table, in the order they lock."""
+    return (LOCK_ROOM, pk), (LOCK_LATEST_ROUND, pk), (SEATS, pk)
