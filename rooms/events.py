@@ -15,9 +15,11 @@ the change once, with no lock held:
 Each socket thus gets one message a change, with the seat owners' identities
 (for the consumers to recognise their own seat; never sent to a browser).
 The frames travel finished (JSON text, serialised once here with
-`rooms.selectors.compose_state`), and consumers pass them on without a query;
-connect, reconnect and a version gap re-read the database. No hand ever
-travels through the room group.
+`rooms.selectors.compose_state` and `frame_texts`), and consumers pass them on
+without a query; connect, reconnect and a version gap re-read the database.
+No hand ever travels through the room group. A seat's message also says
+whether that seat is to move (``to_move``): its socket then reads the table
+ahead of the move (`rooms.services.ahead`).
 
 Nothing happens unless the transaction commits (a refused or rolled-back change
 tells nobody), and a failing broadcast or scheduler never breaks the commit
@@ -126,22 +128,47 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
         "connected": [seat["connected"] for seat in public["seats"]],
         "watchable": watchable(public),
     }
+    told = [seat for seat, owner in zip(seats, owners, strict=True) if _told_alone(seat, owner)]
+    privates = [selectors.private_part(rnd, s.index) if rnd is not None else None for s in told]
+    viewers = [*zip([s.index for s in told], privates, strict=True), (None, None)]
+    *seat_frames, group_frame = frame_texts(public, viewers)
     messages: list[tuple[str, str, dict]] = []
-    for seat, owner in zip(seats, owners, strict=True):
-        if not (owner and seat.connected and seat.channel_name):
-            continue
-        private = selectors.private_part(rnd, seat.index) if rnd is not None else None
-        frame = frame_text(selectors.compose_state(public, private, seat.index))
+    for seat, private, frame in zip(told, privates, seat_frames, strict=True):
         message = {"type": "seat.state", "seat": seat.index, "frame": frame, **facts}
         message["to_move"] = to_move(private)
         messages.append(("send", seat.channel_name, message))
-    group_message = {
-        "type": "room.state",
-        "frame": frame_text(selectors.compose_state(public, None, None)),
-        **facts,
-    }
+    group_message = {"type": "room.state", "frame": group_frame, **facts}
     messages.append(("group_others", room_group(room.code), group_message))
     return messages
+
+
+def _told_alone(seat: Any, owner: list | None) -> bool:
+    """Whether the seat's socket gets its own frame (a connected person's seat)."""
+    return bool(owner and seat.connected and seat.channel_name)
+
+
+def frame_texts(
+    public: dict[str, Any], viewers: Sequence[tuple[int | None, dict[str, Any] | None]]
+) -> list[str]:
+    """``json.dumps(compose_state(public, private, index))`` of each ``(index,
+    private)``, with each part every viewer shares (the seats, the match, the
+    log...) encoded once for all of them: the same text, for less than half the
+    encoding (a table's three frames had three copies of its log encoded)."""
+    shared: dict[str, str] = {}
+    texts = []
+    for index, private in viewers:
+        state = selectors.compose_state(public, private, index)
+        parts = []
+        for key, value in state.items():
+            if value is public.get(key):  # passed on unchanged: the shared encoding
+                text = shared.get(key)
+                if text is None:
+                    text = shared[key] = json.dumps(value)
+            else:
+                text = json.dumps(value)
+            parts.append(f"{json.dumps(key)}: {text}")
+        texts.append("{" + ", ".join(parts) + "}")
+    return texts
 
 
 def to_move(private: dict[str, Any] | None) -> bool:
@@ -158,11 +185,6 @@ def _owner(seat: Any) -> list | None:
     if seat.is_human and not (seat.substitute and seat.substitute_reason != "away"):
         return [seat.user_id, guest_key(seat.guest_token)]
     return None
-
-
-def frame_text(state: dict[str, Any]) -> str:
-    """A ``room`` message as the socket sends it (the consumers' JSON encoding)."""
-    return json.dumps(state)
 
 
 def watchable(state: dict[str, Any]) -> bool:

@@ -117,6 +117,32 @@ def test_each_connected_seat_gets_only_its_own_hand_on_its_channel_before_the_pu
     assert public["owners"][0][0] == ana.user_id and public["owners"][1][0] == bruno.user_id
 
 
+def test_each_frame_is_the_json_of_its_viewer_s_state_with_the_shared_parts_encoded_once(
+    make_user, clock
+):
+    room, *_ = two_humans(make_user, clock())
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    for _move in range(4):  # a log to share
+        rnd = current(room)
+        turn = rnd.engine().turn
+        action = rnd.engine().legal_actions(turn)[0].to_dict()
+        services.action_apply(
+            room=room, seat_index=turn, action=action, version=fresh(room).version
+        )
+    room, rnd = fresh(room), current(room)
+    seats = list(room.seats.order_by("index"))
+    public = selectors.public_state(room=room, seats=seats, rnd=rnd)
+    viewers = [
+        (0, selectors.private_part(rnd, 0)),
+        (1, selectors.private_part(rnd, 1)),
+        (None, None),
+    ]
+    texts = events.frame_texts(public, viewers)
+    assert len(public["log"]) == 4
+    for (index, private), text in zip(viewers, texts, strict=True):
+        assert text == json.dumps(selectors.compose_state(public, private, index))
+
+
 def test_send_works_from_sync_code_and_inside_a_running_loop():
     fake = FakeLayer()
     events.send(fake, "room.X", {"type": "room.changed", "version": 1})  # no loop here
