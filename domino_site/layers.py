@@ -26,6 +26,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Sequence
@@ -128,6 +129,15 @@ if popped[1] then
 end
 return false
 """
+
+
+_giving_back: set[asyncio.Future] = set()  # (the loop keeps only weak references)
+
+
+def _given_back(task: asyncio.Future) -> None:
+    _giving_back.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("channel layer: a message could not go back to its inbox: %r", task.exception())
 
 
 class RedisChannelLayer(StockRedisChannelLayer):
@@ -254,12 +264,42 @@ class RedisChannelLayer(StockRedisChannelLayer):
         member = await connection.eval(_POP, 2, channel, backup, handed_over)
         if member is not None:
             return member
+        # A receive is cancelled whenever the socket whose task happens to wait
+        # for the whole process closes. Cancelled in a blocking pop, the pop may
+        # already have taken a message for another socket off the inbox; it
+        # would be lost (seen: a seat's "disconnected" frame to the other player).
+        # So the pop and its backup copy finish whatever happens, and a message
+        # nobody received goes back to the head of the inbox, which wakes the
+        # next receiver's pop at once.
+        pop = asyncio.ensure_future(self._pop_waiting(connection, channel, backup, timeout))
+        try:
+            popped = await asyncio.shield(pop)
+        except asyncio.CancelledError:
+            pop.add_done_callback(lambda done: self._give_back(connection, channel, done))
+            raise
+        return popped[0] if popped is not None else None
+
+    @staticmethod
+    async def _pop_waiting(
+        connection: Any, channel: str, backup: str, timeout: float
+    ) -> tuple[Any, float] | None:
         result = await connection.bzpopmin(channel, timeout=timeout)
         if result is None:
             return None
         _, member, timestamp = result
         await connection.zadd(backup, {member: float(timestamp)})
-        return member
+        return member, float(timestamp)
+
+    def _give_back(self, connection: Any, channel: str, done: asyncio.Future) -> None:
+        """Put a message popped for a receive that was cancelled back at the head
+        of its inbox (same member and score: its backup copy, if restored too,
+        is the same entry)."""
+        if done.cancelled() or done.exception() is not None or done.result() is None:
+            return
+        member, score = done.result()
+        task = asyncio.ensure_future(connection.zadd(channel, {member: score}))
+        _giving_back.add(task)
+        task.add_done_callback(_given_back)
 
     async def _clean_receive_backup(self, index: int, channel: str) -> None:
         """The popped message reached its receiver: its backup copy is dropped by

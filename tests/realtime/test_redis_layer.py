@@ -127,6 +127,26 @@ async def test_receives_come_in_order_once_each_and_a_cancelled_one_is_not_lost(
     await _closed(ours)
 
 
+async def test_a_message_for_another_socket_survives_the_waiting_receive_being_cancelled():
+    """The socket whose receive waits for the whole process closes (its receive
+    is cancelled) just as a message for another socket of the process arrives:
+    the other socket still gets it, at once."""
+    ours, _ = _pair()
+    closing, staying = await ours.new_channel(), await ours.new_channel()
+    waiting = asyncio.ensure_future(ours.receive(closing))  # holds the process' pop
+    await asyncio.sleep(0.2)
+    other = asyncio.ensure_future(ours.receive(staying))
+    await asyncio.sleep(0.1)
+    # The message reaches Redis, which hands it to the waiting pop; the receive
+    # is cancelled before it has read the answer.
+    await ours.send(staying, {"type": "seat.state", "n": 1})
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert await asyncio.wait_for(other, 2) == {"type": "seat.state", "n": 1}
+    await _closed(ours)
+
+
 async def test_a_changes_messages_arrive_in_the_order_they_were_given():
     """rooms.events hands a change's messages over at once: each seat's own frame,
     then the group's; a socket gets its own before the group's."""
