@@ -118,6 +118,8 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
     """``ws/rooms/<code>/``: one socket per open table page."""
 
     released = False  # its seat and watcher row were let go (disconnect)
+    # The read ahead of this seat's move: waiting to start, then running.
+    reading_ahead: asyncio.TimerHandle | asyncio.Future | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -139,7 +141,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         self.watching = False  # counted as a watcher (a socket with no seat)
         self.public = False
         self.last_chat = float("-inf")
-        self.reading_ahead: asyncio.TimerHandle | asyncio.Future | None = None
         if not connects.allow(self._person_key()):
             await self.accept()
             await self._send_error("rate_limited", _("Too many connections: wait a minute."))
@@ -162,8 +163,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
-        if hasattr(self, "reading_ahead"):
-            self._cancel_read_ahead()
+        self._cancel_read_ahead()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except LAYER_ERRORS:  # Redis is down: its groups go with it, the seat still goes
@@ -376,7 +376,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         self.public = watchable(snapshot)
         await self._sync_watching()
         round_ = snapshot.get("round")
-        if self.seat_index is not None and round_ and to_move({"legal": round_.get("legal")}):
+        if self.seat_index is not None and round_ and to_move(round_.get("legal")):
             self._read_ahead()
 
     async def _send_frame(self, version: int, frame: str, public: bool) -> None:

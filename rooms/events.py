@@ -135,7 +135,7 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
     messages: list[tuple[str, str, dict]] = []
     for seat, private, frame in zip(told, privates, seat_frames, strict=True):
         message = {"type": "seat.state", "seat": seat.index, "frame": frame, **facts}
-        message["to_move"] = to_move(private)
+        message["to_move"] = to_move(private["legal"] if private is not None else [])
         messages.append(("send", seat.channel_name, message))
     group_message = {"type": "room.state", "frame": group_frame, **facts}
     messages.append(("group_others", room_group(room.code), group_message))
@@ -171,11 +171,10 @@ def frame_texts(
     return texts
 
 
-def to_move(private: dict[str, Any] | None) -> bool:
-    """Whether the seat with this private part is to move and may choose (a turn
+def to_move(legal: list[dict[str, Any]] | None) -> bool:
+    """Whether a seat with these legal actions is to move and may choose (a turn
     with nothing but pass is the server's): its socket then reads the table
     ahead for the move (`rooms.services.ahead`)."""
-    legal = private["legal"] if private is not None else []
     return bool(legal) and legal != [{"type": "pass"}]
 
 

@@ -29,7 +29,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections
 from django.db.models.expressions import RawSQL
 
 from domino_site.prepared import (
@@ -38,15 +37,17 @@ from domino_site.prepared import (
     fetch_together,
     hold_first,
     one_message,
+    select_together,
 )
-from games.models import Round
+from games.models import Match, Round
 from rooms.models import Room, Seat
-from rooms.services.table_rows import locked_table_queries
+from rooms.services.table_rows import linked, locked_table_queries
 
-#: Copies kept per process (one per room whose socket waits for a move here).
-MAX_COPIES = 5000
+#: Copies kept per process: one per room whose socket waits for a move here (the
+#: oldest go first; a move without its copy only reads the table itself).
+MAX_COPIES = 2000
 
-#: The text a failed guard puts in its error (see `is_refused_guard`).
+#: The text of a failed guard's error (an integer cast that fails).
 GUARD_FAILED = "stale table copy"
 
 
@@ -87,7 +88,7 @@ _round_ahead = PreparedSelect(
     lambda room_id: (
         Round.objects.select_related("match")
         .filter(room_id=room_id)
-        .annotate(_xmin=_xmin(Round._meta.db_table), _match_xmin=_xmin("games_match"))
+        .annotate(_xmin=_xmin(Round._meta.db_table), _match_xmin=_xmin(Match._meta.db_table))
         .order_by("-id")[:1]
     )
 )
@@ -100,18 +101,11 @@ _seats_ahead = PreparedSelect(
 )
 
 
-def _linked(room: Room, rnd: Round | None, seats: list[Seat]) -> None:
-    if rnd is not None:
-        rnd.room = room
-    for seat in seats:
-        seat.room = room
-
-
 def table_read_ahead(*, room_id: int) -> int | None:
     """Read room ``room_id``'s table for its next move (no lock) and keep the copy
     in this process; returns the version read (None: no such room)."""
-    if connections["default"].vendor == "postgresql":
-        rooms, rounds, seats = fetch_built(
+    if one_message():  # proved by the rows' xmin in the move's one message
+        rooms, rounds, seats = select_together(
             (_room_ahead, room_id), (_round_ahead, room_id), (_seats_ahead, room_id)
         )
         if not rooms:
@@ -124,22 +118,18 @@ def table_read_ahead(*, room_id: int) -> int | None:
             [seat._xmin for seat in seats],
         )
         copy = TableCopy(rooms[0], rnd, seats, xmins=xmins)
-    else:
+    else:  # proved by the raw rows fetched again under the lock
         queries = locked_table_queries(room_id)
         raw = fetch_together(*queries)
         rooms, rounds, seats = build_together(queries, raw)
         if not rooms:
             return None
         copy = TableCopy(rooms[0], rounds[0] if rounds else None, seats, raw=raw)
-    _linked(copy.room, copy.rnd, copy.seats)
+    linked(copy.room, copy.rnd, copy.seats)
     if copy.rnd is not None:
         copy.rnd.engine()  # parsed now, not on the move's path
     _keep(room_id, copy)
     return copy.version
-
-
-def fetch_built(*queries: tuple[PreparedSelect[Any], Any]) -> list[list[Any]]:
-    return build_together(queries, fetch_together(*queries))
 
 
 def _keep(room_id: int, copy: TableCopy) -> None:
@@ -191,35 +181,41 @@ def locked_from_copy(copy: TableCopy) -> tuple[Room, Round | None, list[Seat], b
     if not rooms:
         raise CopyRefused("the room is gone")
     rnd = rounds[0] if rounds else None
-    _linked(rooms[0], rnd, seats)
+    linked(rooms[0], rnd, seats)
     return rooms[0], rnd, seats, True
 
 
+def _guard(table: str, proof: str) -> str:
+    """Lock ``table``'s row ``%s`` and fail the transaction unless ``proof`` holds.
+    (The failing branch reads the row, so the planner cannot evaluate it early.)"""
+    return (
+        f"SELECT CAST(CASE WHEN {proof} THEN '1' "
+        f'ELSE \'{GUARD_FAILED} \' || "{table}"."version"::text END AS integer) '
+        f'FROM "{table}" WHERE "{table}"."id" = %s FOR UPDATE'
+    )
+
+
+_ROOM, _ROUND = Room._meta.db_table, Round._meta.db_table
+_SEAT, _MATCH = Seat._meta.db_table, Match._meta.db_table
+_ROOM_GUARD = _guard(
+    _ROOM,
+    f'"{_ROOM}"."xmin"::text = %s AND (SELECT array_agg(s."xmin"::text ORDER BY s."index") '
+    f'FROM "{_SEAT}" s WHERE s."room_id" = "{_ROOM}"."id") = %s::text[]',
+)
+_ROUND_GUARD = _guard(
+    _ROUND,
+    f'"{_ROUND}"."xmin"::text = %s AND (SELECT m."xmin"::text FROM "{_MATCH}" m '
+    f'WHERE m."id" = "{_ROUND}"."match_id") = %s AND NOT EXISTS (SELECT 1 FROM "{_ROUND}" n '
+    f'WHERE n."room_id" = "{_ROUND}"."room_id" AND n."id" > "{_ROUND}"."id")',
+)
+
+
 def _hold_guard(copy: TableCopy) -> None:
+    """The guards go first among the held writes: the room's, then the round's
+    (the locks every command takes, in that order). The round must also still
+    be the room's latest."""
     assert copy.xmins is not None
     room_xmin, round_xmin, match_xmin, seat_xmins = copy.xmins
-    room_sql = (
-        'SELECT CAST(CASE WHEN "rooms_room"."xmin"::text = %s AND ('
-        'SELECT array_agg(s."xmin"::text ORDER BY s."index") FROM "rooms_seat" s '
-        'WHERE s."room_id" = "rooms_room"."id") = %s::text[] '
-        f"THEN '1' ELSE '{GUARD_FAILED} ' || \"rooms_room\".\"version\"::text END AS integer) "
-        'FROM "rooms_room" WHERE "rooms_room"."id" = %s FOR UPDATE'
-    )
-    if copy.rnd is None:
-        hold_first(room_sql, [room_xmin, seat_xmins, copy.room.pk])
-        return
-    round_sql = (
-        'SELECT CAST(CASE WHEN "games_round"."xmin"::text = %s AND ('
-        'SELECT m."xmin"::text FROM "games_match" m WHERE m."id" = "games_round"."match_id"'
-        ') = %s AND NOT EXISTS (SELECT 1 FROM "games_round" n WHERE n."room_id" = '
-        '"games_round"."room_id" AND n."id" > "games_round"."id") '
-        f"THEN '1' ELSE '{GUARD_FAILED} ' || \"games_round\".\"version\"::text END AS integer) "
-        'FROM "games_round" WHERE "games_round"."id" = %s FOR UPDATE'
-    )
-    hold_first(round_sql, [round_xmin, match_xmin, copy.rnd.pk])
-    hold_first(room_sql, [room_xmin, seat_xmins, copy.room.pk])  # (first: the room's lock)
-
-
-def is_refused_guard(exc: BaseException) -> bool:
-    """Whether a database error is a guard's: the copy was not exact."""
-    return GUARD_FAILED in str(exc)
+    if copy.rnd is not None:
+        hold_first(_ROUND_GUARD, [round_xmin, match_xmin, copy.rnd.pk])
+    hold_first(_ROOM_GUARD, [room_xmin, seat_xmins, copy.room.pk])

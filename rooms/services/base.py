@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.db import DatabaseError
 from django.utils.translation import gettext as _
 
 from domino_site.prepared import atomic_together, save_fields, select_together
@@ -38,14 +37,8 @@ from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated, rule_error_message
 from rooms.events import room_changed
 from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat
-from rooms.services.ahead import (
-    CopyRefused,
-    TableCopy,
-    is_refused_guard,
-    locked_from_copy,
-    take_copy,
-)
-from rooms.services.table_rows import LOCK_ROOM, SEATS, locked_table_queries
+from rooms.services.ahead import CopyRefused, TableCopy, locked_from_copy, take_copy
+from rooms.services.table_rows import LOCK_ROOM, SEATS, linked, locked_table_queries
 
 R = TypeVar("R")
 
@@ -107,10 +100,7 @@ def room_command(
                 try:
                     return _command(func, room, now, lobby, open_only, kwargs, copy)
                 except CopyRefused:
-                    pass
-                except DatabaseError as exc:
-                    if not is_refused_guard(exc):
-                        raise
+                    pass  # (rolled back: nothing was written)
             return _command(func, room, now, lobby, open_only, kwargs, None)
 
         return run
@@ -129,20 +119,21 @@ def _command(
 ) -> R:
     # On PostgreSQL a move is two round trips: BEGIN and the table's reads,
     # then its three writes and COMMIT; one from a copy read ahead.
-    with atomic_together():
-        table = None
-        try:
+    table = None
+    try:
+        with atomic_together():
             table = lock_table(room, now, open_only=open_only, copy=copy)
             table.lobby = lobby
             result = func(table, **kwargs)
-        except Exception as exc:
-            if copy is not None and (table is None or not table.proved):
-                if isinstance(exc, DatabaseError) and is_refused_guard(exc):
-                    raise
-                raise CopyRefused(str(exc)) from exc  # the copy's answer is not final
-            raise
-        if table.changed:
-            record_change_locked(table)
+            if table.changed:
+                record_change_locked(table)
+    except Exception as exc:
+        # Until the database has proved the copy (its guard ran with the
+        # writes), what the command decided from it is not final: a failed
+        # guard, or a refusal the copy may have been wrong about.
+        if copy is not None and (table is None or not table.proved):
+            raise CopyRefused(str(exc)) from exc
+        raise
     return result
 
 
@@ -173,10 +164,7 @@ def lock_table(
             raise gone()
         locked = rooms[0]
         rnd = rounds[0] if rounds else None
-        if rnd is not None:
-            rnd.room = locked
-        for seat in seats:
-            seat.room = locked
+        linked(locked, rnd, seats)
     if open_only and locked.is_closed:
         raise closed()
     return Table(locked, now_or(now), rnd, seats, proved=proved)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domino_site.prepared import PreparedSelect
+from games.models import Round
 from games.services import LOCK_LATEST_ROUND
 from rooms.models import Room, Seat
 
@@ -17,3 +18,11 @@ SEATS = PreparedSelect(lambda room_id: Seat.objects.filter(room_id=room_id).orde
 def locked_table_queries(pk: int) -> tuple[tuple[PreparedSelect[Any], Any], ...]:
     """The three statements of a locked table, in the order they lock."""
     return (LOCK_ROOM, pk), (LOCK_LATEST_ROUND, pk), (SEATS, pk)
+
+
+def linked(room: Room, rnd: Round | None, seats: list[Seat]) -> None:
+    """Point the round and the seats at this room object (no query for ``.room``)."""
+    if rnd is not None:
+        rnd.room = room
+    for seat in seats:
+        seat.room = room
