@@ -68,27 +68,9 @@ def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         on_a_db_thread = database_sync_to_async(
             call, thread_sensitive=False, executor=db_executor()
         )
-        _calls.running += 1
-        try:
-            return await on_a_db_thread(asyncio.get_running_loop(), *args, **kwargs)
-        finally:
-            _calls.running -= 1
+        return await on_a_db_thread(asyncio.get_running_loop(), *args, **kwargs)
 
     return run
-
-
-class _Calls:
-    running = 0  # `db_async` calls of this process not yet returned (counted on loops)
-
-
-_calls = _Calls()
-
-
-def db_calls_running() -> int:
-    """How many `db_async` calls of this process are running or queued now: 0 when
-    the database threads have nothing to do (work that is only a saving, such
-    as reading a table ahead, waits for that)."""
-    return _calls.running
 
 
 class NoDatabaseInTheLoop:

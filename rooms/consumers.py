@@ -32,7 +32,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from domino_site.asyncdb import NoDatabaseInTheLoop, db_async, db_calls_running
+from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
@@ -339,18 +339,12 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
     def _read_ahead(self) -> None:
         """Read the table while the person thinks: a moment after the frame, when
         this change's other frames are out and a quick answer (a client that
-        moves at once, a closed loop) has not made the read useless, and only
-        when the database threads are idle (a busy server is not given an extra
-        read a move: the move then reads its table itself)."""
+        moves at once, a closed loop) has not made the read useless."""
         self._cancel_read_ahead()
         loop = asyncio.get_running_loop()
         self.reading_ahead = loop.call_later(READ_AHEAD_AFTER, self._start_read_ahead)
 
     def _start_read_ahead(self) -> None:
-        if db_calls_running():  # a saving only: never in the way of other work
-            loop = asyncio.get_running_loop()
-            self.reading_ahead = loop.call_later(READ_AHEAD_AFTER, self._start_read_ahead)
-            return
         task = asyncio.ensure_future(_db(read_ahead)(self.viewer))
         task.add_done_callback(_read_ahead_ended)
         self.reading_ahead = task

@@ -91,20 +91,3 @@ async def test_a_move_sent_at_once_cancels_the_read_ahead_not_yet_begun(
         await p.until(lambda s, v=version: s["version"] > v)
     assert reads == [], "the move came before the read ahead was due"
     assert not [f for p in players for f in p.frames if f["type"] == "error"]
-
-
-async def test_the_read_ahead_waits_while_the_database_threads_have_other_work(
-    live, django_user_model, monkeypatch
-):
-    monkeypatch.setattr(consumers, "READ_AHEAD_AFTER", 0.05)
-    busy = [True]
-    monkeypatch.setattr(consumers, "db_calls_running", lambda: int(busy[0]))
-    ahead.forget_copies()
-    room, players = await _duel(django_user_model)
-    await players[0].send({"type": "start", "ref": "go"})
-    for p in players:
-        await p.until(lambda s: s["round"] is not None)
-    version = next(p for p in players if my_choice(p.state)).state["version"]
-    assert not await _copy_waiting(room.pk, version, timeout=0.5), "not while busy"
-    busy[0] = False
-    assert await _copy_waiting(room.pk, version), "read once the threads are idle"
