@@ -47,24 +47,3 @@ async def test_redis_each_socket_gets_one_message_a_change():
         await _one_message_a_socket(layer)
     finally:
         await layer.flush()
-
-
-async def test_in_memory_a_full_inbox_is_skipped_and_each_inbox_has_its_own_message():
-    layer = InMemoryChannelLayer(capacity=1)
-    full, seat, watcher = [await layer.new_channel() for _ in range(3)]
-    for channel in (seat, watcher):
-        await layer.group_add("room.TWO", channel)
-    await layer.send(full, {"type": "earlier"})
-    await layer.send_in_order(
-        [
-            ("send", full, {"type": "seat.state", "version": 4}),  # refused: full
-            ("group", "room.TWO", {"type": "room.state", "version": 4}),
-        ]
-    )
-    assert (await layer.receive(full))["type"] == "earlier"
-    with pytest.raises(asyncio.TimeoutError):
-        await asyncio.wait_for(layer.receive(full), 0.3)
-    got = [await asyncio.wait_for(layer.receive(c), 2) for c in (seat, watcher)]
-    assert got[0] == got[1] == {"type": "room.state", "version": 4}
-    got[0]["version"] = 5  # a consumer's own dict
-    assert got[1]["version"] == 4
