@@ -13,17 +13,26 @@ that only the load benchmark mounts:
 * ``GET /bench/stats``: JSON counters of this process: every database query
   (an execute wrapper installed on each new connection, all threads alike),
   calls of ``rooms.services.action_apply`` and the time spent in them, the
-  process' CPU time and resident memory. The bench takes differences.
+  process' CPU time and resident memory, and how late its event loop woke up
+  (a task that sleeps 5 ms at a time counts the wake-ups more than 20, 50 and
+  100 ms late). The bench takes differences.
+
+With ``BENCH_STALL_LOG=<file>`` set, a thread writes the event loop thread's
+stack to that file whenever the loop has not woken for 80 ms (a diagnostic:
+what the loop was doing, or that it was only waiting for a core).
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import os
 import resource
+import sys
 import threading
 import time
+import traceback
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "domino_site.settings")
 
@@ -54,6 +63,10 @@ class Counters:
         self.move_errors = 0
         self.move_seconds = 0.0
         self.connections = 0
+        # The event loop's lateness (`watch_loop`): wake-ups later than asked by
+        # more than 20, 50 and 100 ms, and the seconds lost beyond 5 ms in all.
+        self.stalls = {"20": 0, "50": 0, "100": 0}
+        self.stalled_seconds = 0.0
 
     def snapshot(self) -> dict:
         with self.lock:
@@ -66,6 +79,8 @@ class Counters:
                 "move_errors": self.move_errors,
                 "move_seconds": self.move_seconds,
                 "connections": self.connections,
+                "stalls": dict(self.stalls),
+                "stalled_seconds": self.stalled_seconds,
             }
         usage = resource.getrusage(resource.RUSAGE_SELF)
         data["cpu_seconds"] = usage.ru_utime + usage.ru_stime
@@ -75,6 +90,57 @@ class Counters:
 
 
 counters = Counters()
+
+
+# ------------------------------------------------------------------ the loop
+
+LOOP_TICK = 0.005
+_watching = False
+_last_tick = [time.perf_counter()]  # the loop's last wake-up (perf_counter)
+
+
+async def watch_loop() -> None:
+    """Sleep a tick at a time and count how late each wake-up was: time the
+    event loop spent on other work (or the process waited for a core)."""
+    while True:
+        asked = time.perf_counter() + LOOP_TICK
+        await asyncio.sleep(LOOP_TICK)
+        _last_tick[0] = time.perf_counter()
+        late = _last_tick[0] - asked
+        if late > 0.005:
+            with counters.lock:
+                counters.stalled_seconds += late - 0.005
+                for ms in counters.stalls:
+                    if late * 1000 > int(ms):
+                        counters.stalls[ms] += 1
+
+
+def _stall_dumper(path: str, loop_thread: int) -> None:
+    dumped_for = 0.0
+    while True:
+        time.sleep(0.02)
+        last = _last_tick[0]
+        if time.perf_counter() - last > 0.08 and dumped_for != last:
+            dumped_for = last
+            frame = sys._current_frames().get(loop_thread)
+            with open(path, "a") as out:
+                out.write(
+                    f"--- {os.getpid()} stalled {time.perf_counter() - last:.3f}s at {time.time():.3f}\n"
+                )
+                out.write("".join(traceback.format_stack(frame)))
+
+
+def _watch_once() -> None:
+    global _watching
+    if not _watching:
+        _watching = True
+        asyncio.get_running_loop().create_task(watch_loop())
+        if os.environ.get("BENCH_STALL_LOG"):
+            threading.Thread(
+                target=_stall_dumper,
+                args=(os.environ["BENCH_STALL_LOG"], threading.get_ident()),
+                daemon=True,
+            ).start()
 
 
 # ------------------------------------------------------------------ queries
@@ -183,6 +249,7 @@ async def _stats(send) -> None:
 
 
 async def application(scope, receive, send):
+    _watch_once()
     path = scope.get("path", "")
     if scope["type"] == "http" and path == "/bench/stats":
         return await _stats(send)

@@ -817,6 +817,10 @@ class Run:
     relay_p99: float | None = None
     relay_sustained: float | None = None
     inbox_max: int | None = None  # most messages waiting in one Daphne's Redis inbox
+    # The servers' event loops: wake-ups more than 50 ms late (all servers), and
+    # the milliseconds a second lost to lateness beyond 5 ms (summed over servers).
+    stalls_50ms: int | None = None
+    stalled_ms_per_s: float | None = None
     # The raw latencies (seconds), to merge the slices of one run (not written out).
     samples: list = field(default_factory=list, repr=False)
     between_samples: list = field(default_factory=list, repr=False)
@@ -944,6 +948,12 @@ async def run_load(
                 sum((b[key] - a[key]) / dt for (a, b), dt in zip(pairs, spans, strict=True))
                 for key in ("queries", "trips")
             )
+            if "stalls" in s0[0]:
+                run.stalls_50ms = sum(b["stalls"]["50"] - a["stalls"]["50"] for a, b in pairs)
+                run.stalled_ms_per_s = 1000 * sum(
+                    (b["stalled_seconds"] - a["stalled_seconds"]) / dt
+                    for (a, b), dt in zip(pairs, spans, strict=True)
+                )
             moves = sum(b["moves"] - a["moves"] for a, b in pairs)
             move_s = sum(b["move_seconds"] - a["move_seconds"] for a, b in pairs)
             if run.target == "table" and run.sustained:
@@ -981,8 +991,10 @@ def merged(parts: list[Run]) -> Run:
         return sum(v * w for v, w in pairs) / total if pairs and total else None
 
     run.sustained = weighted("sustained", lambda p: p.seconds) or 0.0
-    for name in ("server_cpu", "client_cpu", "machine_cpu"):
+    for name in ("server_cpu", "client_cpu", "machine_cpu", "stalled_ms_per_s"):
         setattr(run, name, weighted(name, lambda p: p.seconds))
+    stalls = [p.stalls_50ms for p in parts if p.stalls_50ms is not None]
+    run.stalls_50ms = sum(stalls) if stalls else None
     for name in ("queries_per_move", "trips_per_move", "ms_per_move"):
         setattr(run, name, weighted(name, lambda p: p.sustained * p.seconds))
     sizes = [p.frame_bytes for p in parts if p.frame_bytes]
@@ -1039,6 +1051,10 @@ def describe(run: Run) -> str:
         f"CPU server {fmt(run.server_cpu)}% client {fmt(run.client_cpu)}%"
         f" machine {fmt(run.machine_cpu)}%"
     )
+    if run.stalls_50ms is not None:
+        parts.append(
+            f"server loops late {fmt(run.stalled_ms_per_s, 1)} ms/s, {run.stalls_50ms} waits > 50 ms"
+        )
     if run.frame_bytes:
         parts.append(f"frames ~{run.frame_bytes:.0f} B")
     if run.inbox_max is not None:
