@@ -44,6 +44,7 @@ async def test_the_socket_to_move_reads_ahead_and_its_move_takes_the_copy(
     live, django_user_model, monkeypatch
 ):
     monkeypatch.setattr(consumers, "READ_AHEAD_AFTER", 0.05)
+    monkeypatch.setattr(consumers, "READ_AHEAD_BELOW", float("inf"))  # (however busy)
     ahead.forget_copies()
     taken = []
     real_take = ahead.take_copy
@@ -90,4 +91,32 @@ async def test_a_move_sent_at_once_cancels_the_read_ahead_not_yet_begun(
     for p in players:
         await p.until(lambda s, v=version: s["version"] > v)
     assert reads == [], "the move came before the read ahead was due"
+    assert not [f for p in players for f in p.frames if f["type"] == "error"]
+
+
+async def test_a_busy_process_does_not_read_ahead_and_the_move_reads_its_table(
+    live, django_user_model, monkeypatch
+):
+    monkeypatch.setattr(consumers, "READ_AHEAD_AFTER", 0.01)
+    monkeypatch.setattr(consumers, "READ_AHEAD_BELOW", 0.0)  # (always busy)
+    ahead.forget_copies()
+    reads = []
+    real_read = consumers.read_ahead
+    monkeypatch.setattr(
+        consumers, "read_ahead", lambda viewer: reads.append(1) or real_read(viewer)
+    )
+    room, players = await _duel(django_user_model)
+    await players[0].send({"type": "start", "ref": "go"})
+    for p in players:
+        await p.until(lambda s: s["round"] is not None)
+    for _move in range(2):
+        mover = next(p for p in players if my_choice(p.state))
+        version = mover.state["version"]
+        await asyncio.sleep(0.1)  # (the read ahead would have been due)
+        await mover.send({**first_legal(mover.state), "version": version})
+        for p in players:
+            await p.until(lambda s, v=version: s["version"] > v)
+    assert reads == [], "spare-time work only"
+    count = await sync_to_async(Move.objects.filter(round__room=room).count)()
+    assert count >= 2
     assert not [f for p in players for f in p.frames if f["type"] == "error"]
