@@ -29,6 +29,25 @@ async def _duel(users):
     return room, sockets
 
 
+def _count_reads(monkeypatch) -> list[int]:
+    """No copy kept yet; each read ahead that runs from now on adds a 1."""
+    ahead.forget_copies()
+    reads: list[int] = []
+    real_read = consumers.read_ahead
+    monkeypatch.setattr(
+        consumers, "read_ahead", lambda viewer: reads.append(1) or real_read(viewer)
+    )
+    return reads
+
+
+async def _started_duel(users):
+    room, players = await _duel(users)
+    await players[0].send({"type": "start", "ref": "go"})
+    for p in players:
+        await p.until(lambda s: s["round"] is not None)
+    return room, players
+
+
 async def _copy_waiting(room_id: int, version: int, timeout: float = 10) -> bool:
     deadline = asyncio.get_running_loop().time() + timeout
     while asyncio.get_running_loop().time() < deadline:
@@ -75,16 +94,8 @@ async def test_a_move_sent_at_once_cancels_the_read_ahead_not_yet_begun(
     live, django_user_model, monkeypatch
 ):
     monkeypatch.setattr(consumers, "READ_AHEAD_AFTER", 30)  # (not due before the move)
-    ahead.forget_copies()
-    reads = []
-    real_read = consumers.read_ahead
-    monkeypatch.setattr(
-        consumers, "read_ahead", lambda viewer: reads.append(1) or real_read(viewer)
-    )
-    room, players = await _duel(django_user_model)
-    await players[0].send({"type": "start", "ref": "go"})
-    for p in players:
-        await p.until(lambda s: s["round"] is not None)
+    reads = _count_reads(monkeypatch)
+    room, players = await _started_duel(django_user_model)
     mover = next(p for p in players if my_choice(p.state))
     version = mover.state["version"]
     await mover.send({**first_legal(mover.state), "version": version})
@@ -99,16 +110,8 @@ async def test_a_busy_process_does_not_read_ahead_and_the_move_reads_its_table(
 ):
     monkeypatch.setattr(consumers, "READ_AHEAD_AFTER", 0.01)
     monkeypatch.setattr(consumers, "READ_AHEAD_BELOW", 0.0)  # (always busy)
-    ahead.forget_copies()
-    reads = []
-    real_read = consumers.read_ahead
-    monkeypatch.setattr(
-        consumers, "read_ahead", lambda viewer: reads.append(1) or real_read(viewer)
-    )
-    room, players = await _duel(django_user_model)
-    await players[0].send({"type": "start", "ref": "go"})
-    for p in players:
-        await p.until(lambda s: s["round"] is not None)
+    reads = _count_reads(monkeypatch)
+    room, players = await _started_duel(django_user_model)
     for _move in range(2):
         mover = next(p for p in players if my_choice(p.state))
         version = mover.state["version"]
