@@ -62,8 +62,10 @@ LOAD_WINDOW = 1.0
 
 class _Load:
     """The seconds of database calls a second this process made lately: each
-    `db_async` call adds its length when it ends, and the sum decays with time
-    constant `LOAD_WINDOW`. Touched only from the event loop's thread."""
+    `db_async` call adds its length as its caller waited for it (a wait for a
+    free thread included: that is load too) when it ends, and the sum decays
+    with time constant `LOAD_WINDOW`. Updated from the event loops' threads
+    without a lock: a race only blurs a figure that is an estimate anyway."""
 
     def __init__(self) -> None:
         self.level = 0.0
@@ -80,7 +82,7 @@ class _Load:
         self._decayed(now)
         self.level += seconds / LOAD_WINDOW
 
-    def now(self) -> float:
+    def current(self) -> float:
         self._decayed(time.monotonic())
         return self.level
 
@@ -93,7 +95,7 @@ def db_load() -> float:
     second (0.3: the calls took 30% of the last second or so, summed over the
     threads). Work that is only a saving (`rooms.consumers`' read ahead) runs
     while this is low: under load, the CPU it costs is worth more elsewhere."""
-    return _load.now()
+    return _load.current()
 
 
 def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
