@@ -45,6 +45,13 @@ try:  # the Redis layer's errors (redis-py is there whenever channels-redis is)
 except ImportError:  # pragma: no cover - the in-memory layer does not fail this way
     LAYER_ERRORS = LOCAL_ERRORS = ()
 
+try:  # Daphne's WebSocket protocol (autobahn) after the client's close frame
+    from autobahn.exception import Disconnected as _Disconnected
+
+    SOCKET_CLOSING: tuple[type[BaseException], ...] = (_Disconnected,)
+except ImportError:  # pragma: no cover - another server
+    SOCKET_CLOSING = ()
+
 #: The open sockets of this process (table and lobby consumers).
 _live: weakref.WeakSet[Any] = weakref.WeakSet()
 
@@ -84,13 +91,14 @@ class LayerGuard:
     """Mixin for the consumers (before ``AsyncJsonWebsocketConsumer``): a failing
     channel layer closes the socket with 4012 instead of crashing the consumer,
     runs ``layer_failed()`` (the consumer's own clean-up, e.g. its seat) and asks
-    every other socket of the process to reconnect."""
+    every other socket of the process to reconnect. What it sends while the
+    client is closing the socket is dropped (`unless_closing`)."""
 
     closing_for_layer = False
 
     async def __call__(self, scope, receive, send):
         try:
-            return await super().__call__(scope, receive, send)
+            return await super().__call__(scope, receive, unless_closing(send))
         except LAYER_ERRORS as exc:
             first = not self.closing_for_layer
             self.closing_for_layer = True
@@ -112,6 +120,23 @@ class LayerGuard:
 
     async def layer_failed(self) -> None:
         """What this socket leaves behind when the layer fails (nothing by default)."""
+
+
+def unless_closing(send: Any) -> Any:
+    """The ASGI ``send`` of a socket, dropping what is sent while the client is
+    closing it. Between the client's close frame and the end of the connection
+    Daphne still passes sends on, and autobahn raises ``Disconnected``: a
+    frame for the table arriving then would end the consumer with that error,
+    before it handled its ``websocket.disconnect`` (its seat would stay
+    "connected"). Dropped instead, the disconnect comes next as usual."""
+
+    async def send_unless_closing(message: dict) -> None:
+        try:
+            await send(message)
+        except SOCKET_CLOSING:
+            log.debug("a %s to a closing socket was dropped", message.get("type"))
+
+    return send_unless_closing
 
 
 async def _on_redis_lost() -> None:

@@ -12,13 +12,16 @@ import logging
 import pytest
 import redis
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
 
 from domino_site import liveness
+from domino_site.asgi import application
 from rooms import services
 from rooms.models import Seat
 from rooms.socket_guard import CLOSE_RECONNECT, live_sockets
-from tests.realtime.conftest import Player, session_cookie
+from tests.realtime.conftest import ORIGIN, Player, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,6 +77,40 @@ async def test_a_failing_layer_closes_every_socket_for_a_reconnect(
     again = await Player.table(room.code, cookies[0])
     assert again.state["you"]["seat"] == 0 and again.state["seats"][0]["connected"]
     await again.close()
+
+
+async def test_a_frame_while_the_client_closes_is_dropped_and_the_seat_let_go(
+    live, django_user_model
+):
+    """Between the client's close frame and the connection's end, Daphne still
+    passes sends on and autobahn raises ``Disconnected``: the frame is dropped,
+    and the socket's disconnect frees its seat as usual (it used to end the
+    consumer with that error first, leaving the seat "connected")."""
+    room, cookies = await sync_to_async(_duelo)(django_user_model)
+    closing = asyncio.Event()
+
+    async def server_like_daphne(scope, receive, send):
+        async def send_unless_closed(message):
+            if closing.is_set() and message["type"] == "websocket.send":
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        await application(scope, receive, send_unless_closed)
+
+    ana = Player(f"/ws/rooms/{room.code}/")
+    headers = [(b"origin", ORIGIN), (b"host", b"localhost"), (b"cookie", cookies[0].encode())]
+    ana.comm = WebsocketCommunicator(server_like_daphne, f"/ws/rooms/{room.code}/", headers=headers)
+    assert (await ana.comm.connect(timeout=5))[0]
+    await ana.room()
+    bruno = await Player.table(room.code, cookies[1])
+    closing.set()
+    await bruno.send({"type": "chat", "phrase": "boa"})  # reaches ana's closing socket
+    assert (await bruno.receive())["type"] == "chat"
+    await asyncio.sleep(0.2)
+    Player.open.remove(ana)
+    await ana.comm.disconnect()  # the consumer is still there to handle it
+    seats = await sync_to_async(lambda: list(Seat.objects.filter(room=room).order_by("index")))()
+    assert not seats[0].connected and seats[1].connected
 
 
 async def _channel_of(room, index: int) -> str:
