@@ -127,6 +127,8 @@ class RedisChannelLayer(StockRedisChannelLayer):
         self._reader: asyncio.Task | None = None  # `_read_inbox`, on the sockets' loop
         self._read_at: dict[str, float] = {}  # when each local channel was last read
         self._swept_at = time.monotonic()
+        # The non-local part of this process' sockets' channels: their shared inbox.
+        self._own_inbox = f"specific.{self.client_prefix}!"
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         here = self._deliver_here(channel, message)
@@ -267,11 +269,6 @@ class RedisChannelLayer(StockRedisChannelLayer):
         if isinstance(item, _Failed):
             raise item.error
         return item
-
-    @property
-    def _own_inbox(self) -> str:
-        """The non-local part of this process' channels (their shared inbox)."""
-        return f"specific.{self.client_prefix}!"
 
     def _start_reader(self) -> None:
         loop = asyncio.get_running_loop()
