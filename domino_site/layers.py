@@ -14,17 +14,10 @@
   CPU as building a small frame, and a move makes two sends and a group send.
   This class does the same work in one script call for a ``send`` and in two
   round trips for a ``group_send`` (the members listed in a pipeline, then
-  one script). Receiving, channels-redis takes three round trips a message
-  (a clean-up script, a blocking pop, the backup copy) plus a fourth to drop
-  the copy, inside whichever socket's receive happens to hold the process'
-  lock. Here one task a process (`RedisChannelLayer._read_inbox`) moves the
-  process' inbox into its sockets' queues, up to a hundred messages a
-  ``BZMPOP``; it belongs to no socket, so no receive being cancelled can
-  lose a popped message and no backup copy is needed. A message for one of
-  the process' own sockets, sent from the loop the sockets receive on, goes
-  straight into that socket's queue without Redis (with two Daphnes, half of
-  a table's frames). At 250 tables on two Daphnes (bench/load.py) this took
-  the servers from 90-95% to about 70% of a core. The messages, keys,
+  one script). Receiving is `domino_site.inbox`: one task a process reads
+  its inbox, many messages a round trip, and a frame for one of the process'
+  own sockets skips Redis. At 250 tables on two Daphnes (bench/load.py) that
+  took the servers from 90-95% to about 70-85% of a core. The messages, keys,
   expiries, capacities and groups are channels-redis' own (either layer
   reads what the other sends).
   `RedisChannelLayer.send_in_order` hands a whole change over (each seat's
@@ -34,7 +27,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Sequence
@@ -43,7 +35,8 @@ from typing import Any
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer as StockRedisChannelLayer
-from redis.exceptions import ResponseError
+
+from domino_site.inbox import ProcessInbox
 
 log = logging.getLogger(__name__)
 
@@ -118,17 +111,13 @@ return full
 """
 
 
-class RedisChannelLayer(StockRedisChannelLayer):
+class RedisChannelLayer(ProcessInbox, StockRedisChannelLayer):
     """channels-redis' layer; ``send``, ``group_send`` and ``receive`` in fewer
-    round trips."""
+    round trips (receiving: `domino_site.inbox.ProcessInbox`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._reader: asyncio.Task | None = None  # `_read_inbox`, on the sockets' loop
-        self._read_at: dict[str, float] = {}  # when each local channel was last read
-        self._swept_at = time.monotonic()
-        # The non-local part of this process' sockets' channels: their shared inbox.
-        self._own_inbox = f"specific.{self.client_prefix}!"
+        self.inbox_init()
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         here = self._deliver_here(channel, message)
@@ -247,151 +236,3 @@ class RedisChannelLayer(StockRedisChannelLayer):
             int(now) - int(self.expiry),
             int(self.expiry),
         )
-
-    # -- receiving: one reader a process, and this process' own sockets directly
-
-    async def receive(self, channel: str) -> dict[str, Any]:
-        """The next message of ``channel``. A process-local channel (one of this
-        process' sockets) reads its queue, which the process' one `_read_inbox`
-        task fills from Redis, many messages a round trip; messages this process
-        sends to its own sockets are put there directly (`_deliver_here`)."""
-        if self.ring_size != 1 or "!" not in channel or not channel.startswith(self._own_inbox):
-            return await super().receive(channel)  # e.g. /healthz's own channel
-        assert self.require_valid_channel_name(channel), "Channel name not valid"
-        self._start_reader()
-        queue = self.receive_buffer[channel]
-        self._read_at[channel] = time.monotonic()
-        try:
-            item = await queue.get()
-        finally:
-            if queue.empty() and not getattr(queue, "_getters", True):
-                self.receive_buffer.pop(channel, None)
-        if isinstance(item, _Failed):
-            raise item.error
-        return item
-
-    def _start_reader(self) -> None:
-        loop = asyncio.get_running_loop()
-        reader = self._reader
-        if reader is not None and not reader.done() and reader.get_loop() is loop:
-            return
-        self._reader = loop.create_task(self._read_inbox())
-
-    async def _read_inbox(self) -> None:
-        """Move this process' inbox into its sockets' queues until nobody has
-        been waiting for a whole blocking pop. One ``BZMPOP`` takes everything
-        waiting (up to `POP_AT_ONCE`), or waits for the next message. Nothing is
-        cancelled here when a socket closes (the task belongs to no socket), so
-        a popped message needs no backup copy: it is in its queue the moment the
-        answer is read. If Redis fails, every waiting receive raises the error
-        (the sockets close with 4012 and come back, rooms.socket_guard)."""
-        key = self.prefix + self._own_inbox
-        connection = self.connection(0)
-        while True:
-            try:
-                popped = await self._pop(connection, key)
-            except Exception as exc:  # noqa: BLE001 - handed to every waiting receive
-                self._reader = None
-                self._fail_waiting(exc)
-                return
-            if not popped:
-                self._forget_idle_queues()
-                if not self._anyone_waiting():
-                    return
-                continue
-            for member in popped:
-                self._put_popped(member)
-            if time.monotonic() - self._swept_at > self.expiry / 4:
-                self._forget_idle_queues()
-
-    POP_AT_ONCE = 100
-    _bzmpop = True  # Redis 7 and later; before it, one message a BZPOPMIN
-
-    async def _pop(self, connection: Any, key: str) -> list[bytes]:
-        """The messages waiting in ``key`` (up to `POP_AT_ONCE`), or the next
-        one to arrive within the blocking pop; none after it."""
-        if self._bzmpop:
-            try:
-                popped = await connection.bzmpop(
-                    self.brpop_timeout, 1, [key], min=True, count=self.POP_AT_ONCE
-                )
-            except ResponseError as exc:
-                if "unknown command" not in str(exc).lower():
-                    raise
-                self._bzmpop = False
-                log.info("channel layer: Redis before 7 (no BZMPOP): one message a pop")
-            else:
-                return [member for member, _score in popped[1]] if popped else []
-        popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-        return [popped[1]] if popped else []
-
-    def _put_popped(self, member: bytes) -> None:
-        try:
-            message = self.deserialize(member)
-            to = message.pop("__asgi_channel__")
-        except Exception:  # noqa: BLE001 - one bad message must not stop the process' reader
-            log.exception("channel layer: a message in this process' inbox could not be read")
-            return
-        if isinstance(to, list):  # channels-redis' own group_send: one message, many sockets
-            for channel in to:
-                self._put(channel, dict(message))
-        else:
-            self._put(to, message)
-
-    def _put(self, channel: str, message: dict[str, Any]) -> None:
-        queue = self.receive_buffer[channel]
-        self._read_at.setdefault(channel, time.monotonic())
-        queue.put_nowait(message)  # a BoundedQueue: a full one drops its oldest
-
-    def _anyone_waiting(self) -> bool:
-        return any(getattr(q, "_getters", None) for q in self.receive_buffer.values())
-
-    def _fail_waiting(self, error: BaseException) -> None:
-        for queue in list(self.receive_buffer.values()):
-            if getattr(queue, "_getters", None):
-                queue.put_nowait(_Failed(error))
-
-    def _forget_idle_queues(self) -> None:
-        """Drop the queues of sockets that closed with messages still coming
-        (nobody has read them for the layer's expiry)."""
-        self._swept_at = time.monotonic()
-        stale = self._swept_at - self.expiry
-        for channel, read_at in list(self._read_at.items()):
-            queue = self.receive_buffer.get(channel)
-            if queue is not None and getattr(queue, "_getters", None):
-                continue
-            if read_at < stale:
-                del self._read_at[channel]
-                self.receive_buffer.pop(channel, None)
-
-    def _deliver_here(self, channel: str, message: dict[str, Any]) -> bool | None:
-        """Put a message for one of this process' own sockets in its queue,
-        without Redis: True, False if its queue is full (the message is dropped,
-        as a full inbox drops it), None when it must go through Redis (another
-        process' channel, or a sender outside the loop the sockets receive on)."""
-        reader = self._reader
-        if (
-            reader is None
-            or not channel.startswith(self._own_inbox)
-            or reader.get_loop() is not _running_loop()
-        ):
-            return None
-        queue = self.receive_buffer[channel]
-        if queue.qsize() >= self.get_capacity(channel):
-            return False
-        self._put(channel, dict(message))
-        return True
-
-
-class _Failed:
-    """Put in the queue of a waiting receive when the process' reader failed."""
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None

@@ -1,4 +1,4 @@
-"""domino_site.layers.RedisChannelLayer, receiving: one reader a process moves
+"""domino_site.inbox (the Redis layer, receiving): one reader a process moves
 its inbox into its sockets' queues, many messages a round trip, and a message
 for one of the process' own sockets goes straight to its queue, not through
 Redis. Other processes (and channels-redis' own layer) still reach every socket."""
