@@ -286,8 +286,14 @@ class Config:
     database_url: str
     redis_url: str | None
     daphnes: int
+    variant: str = "today"
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(40))
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="domino-load-")))
+
+    @property
+    def label(self) -> str:
+        """The configuration's name, with the ablation's variant when not today's."""
+        return self.name if self.variant == "today" else f"{self.name}/{self.variant}"
 
     def server_env(self) -> dict[str, str]:
         drop = {"DATABASE_URL", "REDIS_URL", "DOMINO_SCHEDULER", "DJANGO_SETTINGS_MODULE"}
@@ -303,12 +309,37 @@ class Config:
             PYTHONPATH=str(ROOT),
             PYTHONUNBUFFERED="1",
         )
+        for key in ("DOMINO_OFF", "DOMINO_LAYER"):
+            env.pop(key, None)
+        env.update(VARIANTS[self.variant])
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
             env["DOMINO_SCHEDULER"] = "celery"
         else:
             env["DOMINO_SCHEDULER"] = "inprocess"
         return env
+
+
+#: The ablation's server set-ups (``--variants``): today's code, each part of
+#: the live path switched off alone (domino_site.ablation), and the stock parts
+#: only (channels' and channels-redis' own layers, plain Django transactions).
+_PLAIN = "read_ahead,prepared,begin_ride,pool_check"
+VARIANTS: dict[str, dict[str, str]] = {
+    "today": {},
+    "no-read-ahead": {"DOMINO_OFF": "read_ahead"},
+    "no-prepared": {"DOMINO_OFF": "prepared"},  # (the read ahead stands on it)
+    "no-begin-ride": {"DOMINO_OFF": "begin_ride"},
+    "no-pool-check": {"DOMINO_OFF": "pool_check"},
+    "no-inbox-reader": {"DOMINO_OFF": "inbox_reader"},  # (local delivery stands on it)
+    "no-local-delivery": {"DOMINO_OFF": "local_delivery"},
+    "no-lua-send": {"DOMINO_OFF": "lua_send"},
+    "our-layer-plain-db": {"DOMINO_OFF": _PLAIN},
+    "stock": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "stock"},
+    "stock-pubsub": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "pubsub"},
+}
+#: The variants that change something on the embedded server (SQLite has no
+#: BEGIN to carry and no pool; the in-memory layer has no inbox or scripts).
+EMBEDDED_VARIANTS = ("today", "no-read-ahead", "no-prepared", "stock")
 
 
 def embedded_config(args: argparse.Namespace) -> Config:
@@ -1074,7 +1105,7 @@ def describe(run: Run) -> str:
 
 
 COLUMNS = [
-    ("config", 10),
+    ("config", 32),
     ("run", 10),
     ("daphne", 6),
     ("tables", 6),
@@ -1237,6 +1268,8 @@ class Bench:
         return opened, growth
 
     async def add_relay(self, count: int, servers: list[Daphne]) -> list[RelayTable]:
+        if self.args.no_relay:
+            return []
         tables = []
         for _ in range(count):
             self.relay_seq += 1
@@ -1298,7 +1331,7 @@ class Bench:
     async def run(self, tables, *, servers, mode, target, warmup, seconds) -> Run:
         await self.settle(servers)
         label = Run(
-            config=self.cfg.name,
+            config=self.cfg.label,
             mode=mode,
             target=target,
             daphnes=len(servers),
@@ -1344,7 +1377,7 @@ class Bench:
             self.frame_bytes = run.frame_bytes
         if args.sat_tables:
             await self.saturation(servers, self.domino, self.relay)
-            if len(servers) > 1:
+            if len(servers) > 1 and not args.no_one_daphne:
                 one = servers[:1]
                 say(
                     f"  saturation on one daphne: {args.sat_tables} more tables, all on :{one[0].port}"
@@ -1395,6 +1428,13 @@ class Bench:
             again = i > 0  # warm already: only the pacing starts again
             if again and table_parts[-1].frame_bytes:
                 self.frame_bytes = table_parts[-1].frame_bytes  # the frames just seen
+            if args.no_relay:
+                table_parts.append(
+                    await measure(
+                        tables, "table", PERIOD if again else args.warmup, seconds / slices
+                    )
+                )
+                continue
             self.pad_relay(relays)
             relay_parts.append(
                 await measure(
@@ -1407,13 +1447,16 @@ class Bench:
             table_parts.append(
                 await measure(tables, "table", PERIOD if again else args.warmup, seconds / slices)
             )
-        relay, run = merged(relay_parts), merged(table_parts)
-        say(describe(relay))
-        run.relay_p50, run.relay_p99 = relay.p50, relay.p99
-        run.relay_sustained = relay.sustained
+        run = merged(table_parts)
+        if relay_parts:
+            relay = merged(relay_parts)
+            say(describe(relay))
+            run.relay_p50, run.relay_p99 = relay.p50, relay.p99
+            run.relay_sustained = relay.sustained
+            self.runs.append(relay)
         run.rss_per_table_kb = rss_per_table_kb
         say(describe(run))
-        self.runs += [relay, run]
+        self.runs.append(run)
         return run
 
     async def close_all(self) -> None:
@@ -1436,6 +1479,7 @@ def run_config(name: str, args: argparse.Namespace) -> list[Run]:
         cfg = production_config(args)
     else:
         cfg = embedded_config(args)
+    cfg.variant = args.variant
     bench = Bench(cfg, args)
 
     signal.signal(signal.SIGTERM, _interrupt)  # a kill of the bench still stops its servers
@@ -1510,6 +1554,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         help="paced runs: relay and tables take turns this many times (default 3)",
     )
+    parser.add_argument(
+        "--variants",
+        help="the ablation: comma-separated server set-ups (or 'all') run one after the"
+        f" other, each in its own servers ({', '.join(VARIANTS)})",
+    )
+    parser.add_argument(
+        "--variant", default="today", choices=tuple(VARIANTS), help=argparse.SUPPRESS
+    )
+    parser.add_argument("--embedded-tables", help="with --variants: the embedded paced runs")
+    parser.add_argument("--no-relay", action="store_true", help="skip the relay runs")
+    parser.add_argument(
+        "--no-one-daphne", action="store_true", help="skip the saturation on one Daphne"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
@@ -1542,11 +1599,29 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     argv += ["--warmup", str(args.warmup), "--sat-tables", str(args.sat_tables)]
     argv += ["--sat-seconds", str(args.sat_seconds), "--relay-seconds", str(args.relay_seconds)]
     argv += ["--relay-warmup", str(args.relay_warmup), "--seed", str(args.seed)]
-    argv += ["--slices", str(args.slices)]
+    argv += ["--slices", str(args.slices), "--variant", args.variant]
+    argv += ["--no-relay"] * args.no_relay + ["--no-one-daphne"] * args.no_one_daphne
     argv += ["--pg", args.pg, "--redis", args.redis, "--child-out", out]
     if args.relay_bytes is not None:
         argv += ["--relay-bytes", str(args.relay_bytes)]
     return argv
+
+
+def children(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The ``(configuration, variant)`` pairs to run, each in a child process."""
+    configs = ("embedded", "production") if args.config == "all" else (args.config,)
+    if not args.variants:
+        return [(name, "today") for name in configs]
+    names = list(VARIANTS) if args.variants == "all" else args.variants.split(",")
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        raise SystemExit(f"unknown variants {unknown}: {', '.join(VARIANTS)}")
+    return [
+        (config, name)
+        for config in configs
+        for name in names
+        if config == "production" or name in EMBEDDED_VARIANTS
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1559,12 +1634,15 @@ def main(argv: list[str] | None = None) -> int:
             f" {os.cpu_count()} cores, shared with whatever else runs"
         )
     runs: list[Run] = []
-    if args.config == "all":
+    if args.config == "all" or args.variants:
         signal.signal(signal.SIGTERM, _interrupt)
-        for name in ("embedded", "production"):
+        for name, variant in children(args):
             with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
                 path = out.name
-            child = subprocess.Popen(child_argv(args, name, path), cwd=ROOT)
+            one = argparse.Namespace(**{**vars(args), "variant": variant})
+            if name == "embedded" and args.embedded_tables:
+                one.tables = [int(x) for x in args.embedded_tables.split(",") if x]
+            child = subprocess.Popen(child_argv(one, name, path), cwd=ROOT)
             try:
                 child.wait()
             except KeyboardInterrupt:

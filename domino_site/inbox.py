@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import ResponseError
 
+from domino_site.ablation import off
+
 if TYPE_CHECKING:
     from channels_redis.core import RedisChannelLayer as _Layer
 else:
@@ -55,7 +57,12 @@ class ProcessInbox(_Layer):
         process' sockets) reads its queue, which the process' one `_read_inbox`
         task fills from Redis, many messages a round trip; messages this process
         sends to its own sockets are put there directly (`_deliver_here`)."""
-        if self.ring_size != 1 or "!" not in channel or not channel.startswith(self._own_inbox):
+        if (
+            off("inbox_reader")
+            or self.ring_size != 1
+            or "!" not in channel
+            or not channel.startswith(self._own_inbox)
+        ):
             return await super().receive(channel)  # e.g. /healthz's own channel
         assert self.require_valid_channel_name(channel), "Channel name not valid"
         self._start_reader()
@@ -169,6 +176,7 @@ class ProcessInbox(_Layer):
         reader = self._reader
         if (
             reader is None
+            or off("local_delivery")
             or not channel.startswith(self._own_inbox)
             or reader.get_loop() is not _running_loop()
         ):

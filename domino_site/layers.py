@@ -36,6 +36,7 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer as StockRedisChannelLayer
 
+from domino_site.ablation import off
 from domino_site.inbox import ProcessInbox
 
 log = logging.getLogger(__name__)
@@ -125,12 +126,15 @@ class RedisChannelLayer(ProcessInbox, StockRedisChannelLayer):
             if not here:
                 raise ChannelFull()
             return
+        if off("lua_send"):
+            await StockRedisChannelLayer.send(self, channel, message)
+            return
         index, call = self._send_call(channel, message, time.time())
         if await self.connection(index).eval(*call):
             raise ChannelFull()
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        if self.ring_size != 1:
+        if self.ring_size != 1 or off("lua_send"):
             await super().group_send(group, message)
             return
         await self.send_in_order([("group", group, message)])
@@ -143,7 +147,7 @@ class RedisChannelLayer(ProcessInbox, StockRedisChannelLayer):
         order), or one when there is no group. A full inbox drops its message,
         as a full member of a group does. (With more than one Redis host,
         ``"group_others"`` goes to the whole group.)"""
-        if self.ring_size != 1:
+        if self.ring_size != 1 or off("lua_send"):
             for how, target, message in messages:
                 if how == "send":
                     await self.send(target, message)

@@ -32,6 +32,8 @@ from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 from psycopg.pq import TransactionStatus
 
+from domino_site.ablation import off
+
 M = TypeVar("M", bound=Model)
 
 #: The stand-in parameter a query is compiled with; its place in the compiled
@@ -119,6 +121,8 @@ def select_together(
 
         >>> rooms, rounds, seats = select_together((lock_room, 42), (lock_round, 42), (seats_of, 42))
     """
+    if off("prepared"):
+        return [list(query.build(value).using(using)) for query, value in queries]
     return build_together(queries, fetch_together(*queries, using=using))
 
 
@@ -189,6 +193,8 @@ def _carry_begin(connection: Any) -> list[str]:
     psycopg's autocommit back when the block ends.
     """
     raw = connection.connection
+    if off("begin_ride") or off("prepared"):
+        return []
     if not (_one_trip(connection) and connection.in_atomic_block and raw is not None):
         return []
     if raw.autocommit or raw.pgconn.transaction_status != TransactionStatus.IDLE:
@@ -248,6 +254,10 @@ def atomic_together(using: str = "default") -> Iterator[None]:
         ...     save_fields(room, ["version"])                # held
         ... # UPDATE …; COMMIT in one message here
     """
+    if off("prepared"):
+        with transaction.atomic(using=using):
+            yield
+        return
     with transaction.atomic(using=using), writes_together(using, commit=True):
         yield
 
@@ -290,6 +300,9 @@ def writes_together(using: str = "default", *, commit: bool = False) -> Iterator
 def save_fields(obj: Model, names: Sequence[str], using: str = "default") -> None:
     """``obj.save(update_fields=names)`` with the statement built once: the same
     values (``pre_save``, ``get_db_prep_save``) reach the same columns."""
+    if off("prepared"):
+        obj.save(update_fields=names, using=using)
+        return
     connection = connections[using]
     meta = obj._meta
     fields = [meta.get_field(name) for name in names]
@@ -308,6 +321,9 @@ def insert(obj: Model, using: str = "default") -> None:
     """``obj.save()`` of a new row with an automatic primary key, with the
     statement built once; sets ``obj.pk`` (inside `writes_together`, when the
     held writes are sent)."""
+    if off("prepared"):
+        obj.save(force_insert=True, using=using)
+        return
     connection = connections[using]
     meta = obj._meta
     pk = meta.pk
@@ -355,7 +371,8 @@ def _commit_here(connection: Any) -> bool:
     transaction the server has already ended, so Django's commit that follows
     costs no round trip, and its on-commit callbacks run as usual."""
     return (
-        _one_trip(connection)
+        not off("begin_ride")
+        and _one_trip(connection)
         and connection.in_atomic_block
         and len(connection.atomic_blocks) == 1
         and connection.commit_on_exit

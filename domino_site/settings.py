@@ -228,10 +228,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 
+# DOMINO_LAYER: bench/load.py's ablation compares our layers with channels' and
+# channels-redis' own (temporary, with domino_site.ablation).
+REDIS_LAYERS = {
+    "ours": "domino_site.layers.RedisChannelLayer",
+    "stock": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+}
+MEMORY_LAYERS = {
+    "ours": "domino_site.layers.InMemoryChannelLayer",
+    "stock": "channels.layers.InMemoryChannelLayer",
+    "pubsub": "channels.layers.InMemoryChannelLayer",
+}
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "domino_site.layers.RedisChannelLayer",
+            "BACKEND": REDIS_LAYERS[os.environ.get("DOMINO_LAYER", "ours")],
             "CONFIG": {
                 "hosts": [
                     {
@@ -262,7 +275,7 @@ else:
     # Works only inside one server process (and only from its event loop).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "domino_site.layers.InMemoryChannelLayer",
+            "BACKEND": MEMORY_LAYERS[os.environ.get("DOMINO_LAYER", "ours")],
             "CONFIG": {"capacity": 300},
         }
     }

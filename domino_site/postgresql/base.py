@@ -22,6 +22,8 @@ import psycopg
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
 
+from domino_site.ablation import off
+
 
 def check_lent_connection(conn: psycopg.Connection) -> None:
     """Raise `psycopg.OperationalError` if ``conn`` cannot be used.
@@ -45,7 +47,12 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def pool(self) -> Any:
         new = self.alias not in self._connection_pools  # type: ignore[attr-defined]
         pool = super().pool
-        if new and pool is not None and self.settings_dict["CONN_HEALTH_CHECKS"]:
+        if (
+            new
+            and pool is not None
+            and self.settings_dict["CONN_HEALTH_CHECKS"]
+            and not off("pool_check")
+        ):
             # Django gives psycopg_pool's own check, and offers no other way in.
             pool._check = check_lent_connection
         return pool

@@ -31,6 +31,7 @@ from typing import Any
 
 from django.db.models.expressions import RawSQL
 
+from domino_site.ablation import off
 from domino_site.prepared import (
     PreparedSelect,
     build_together,
@@ -104,6 +105,8 @@ _seats_ahead = PreparedSelect(
 def table_read_ahead(*, room_id: int) -> int | None:
     """Read room ``room_id``'s table for its next move (no lock) and keep the copy
     in this process; returns the version read (None: no such room)."""
+    if off("read_ahead") or off("prepared"):
+        return None
     if one_message():  # proved by the rows' xmin in the move's one message
         rooms, rounds, seats = select_together(
             (_room_ahead, room_id), (_round_ahead, room_id), (_seats_ahead, room_id)
