@@ -63,7 +63,6 @@ class Counters:
         self.move_errors = 0
         self.move_seconds = 0.0
         self.connections = 0
-        self.read_aheads = 0  # tables read ahead of a move (rooms.services.ahead)
         # The event loop's lateness (`watch_loop`): wake-ups later than asked by
         # more than 20, 50 and 100 ms, and the seconds lost beyond 5 ms in all.
         self.stalls = {"20": 0, "50": 0, "100": 0}
@@ -80,7 +79,6 @@ class Counters:
                 "move_errors": self.move_errors,
                 "move_seconds": self.move_seconds,
                 "connections": self.connections,
-                "read_aheads": self.read_aheads,
                 "stalls": dict(self.stalls),
                 "stalled_seconds": self.stalled_seconds,
             }
@@ -202,18 +200,6 @@ def _timed_action_apply(*args, **kwargs):
                 counters.move_errors += 1
             counters.move_seconds += elapsed
 
-
-_table_read_ahead = rooms.services.table_read_ahead
-
-
-@functools.wraps(_table_read_ahead)
-def _counted_read_ahead(*args, **kwargs):
-    with counters.lock:
-        counters.read_aheads += 1
-    return _table_read_ahead(*args, **kwargs)
-
-
-rooms.services.table_read_ahead = _counted_read_ahead
 
 # The table consumer calls them through the package (``room_services.action_apply(...)``).
 rooms.services.action_apply = _timed_action_apply

@@ -851,7 +851,6 @@ class Run:
     # The servers' event loops: wake-ups more than 50 ms late (all servers), and
     # the milliseconds a second lost to lateness beyond 5 ms (summed over servers).
     stalls_50ms: int | None = None
-    read_ahead_share: float | None = None  # tables read ahead, per move made
     stalled_ms_per_s: float | None = None
     # The raw latencies (seconds), to merge the slices of one run (not written out).
     samples: list = field(default_factory=list, repr=False)
@@ -991,10 +990,6 @@ async def run_load(
             if run.target == "table" and run.sustained:
                 run.queries_per_move = query_rate / run.sustained
                 run.trips_per_move = trip_rate / run.sustained
-            if moves and "read_aheads" in s0[0]:
-                run.read_ahead_share = (
-                    sum(b["read_aheads"] - a["read_aheads"] for a, b in pairs) / moves
-                )
             if moves:
                 run.ms_per_move = 1000 * move_s / moves
     sizes = [s.size for t in tables for s in t.socks if s.size]
@@ -1031,7 +1026,7 @@ def merged(parts: list[Run]) -> Run:
         setattr(run, name, weighted(name, lambda p: p.seconds))
     stalls = [p.stalls_50ms for p in parts if p.stalls_50ms is not None]
     run.stalls_50ms = sum(stalls) if stalls else None
-    for name in ("queries_per_move", "trips_per_move", "ms_per_move", "read_ahead_share"):
+    for name in ("queries_per_move", "trips_per_move", "ms_per_move"):
         setattr(run, name, weighted(name, lambda p: p.sustained * p.seconds))
     sizes = [p.frame_bytes for p in parts if p.frame_bytes]
     run.frame_bytes = statistics.median(sizes) if sizes else None
@@ -1081,8 +1076,6 @@ def describe(run: Run) -> str:
             f"{fmt(run.queries_per_move, 1)} queries/move in {fmt(run.trips_per_move, 1)} trips,"
             f" {fmt(run.ms_per_move, 1)} ms/move"
         )
-        if run.read_ahead_share is not None:
-            parts.append(f"read ahead {100 * run.read_ahead_share:.0f}% of moves")
         if run.rss_per_table_kb is not None:
             parts.append(f"RSS {run.rss_per_table_kb:.0f} KB/table")
     parts.append(

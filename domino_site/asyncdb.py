@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import math
 import threading
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -56,48 +54,6 @@ def calling_loop() -> asyncio.AbstractEventLoop | None:
     return _caller.loop
 
 
-#: Seconds over which `db_load` averages (an exponentially decaying mean).
-LOAD_WINDOW = 1.0
-
-
-class _Load:
-    """The seconds of database calls a second this process made lately: each
-    `db_async` call adds its length as its caller waited for it (a wait for a
-    free thread included: that is load too) when it ends, and the sum decays
-    with time constant `LOAD_WINDOW`. Updated from the event loops' threads
-    without a lock: a race only blurs a figure that is an estimate anyway."""
-
-    def __init__(self) -> None:
-        self.level = 0.0
-        self.at = time.monotonic()
-
-    def _decayed(self, now: float) -> None:
-        elapsed = now - self.at
-        if elapsed > 0:
-            self.level *= math.exp(-elapsed / LOAD_WINDOW)
-            self.at = now
-
-    def add(self, seconds: float) -> None:
-        now = time.monotonic()
-        self._decayed(now)
-        self.level += seconds / LOAD_WINDOW
-
-    def current(self) -> float:
-        self._decayed(time.monotonic())
-        return self.level
-
-
-_load = _Load()
-
-
-def db_load() -> float:
-    """How busy this process' database calls kept it lately, in seconds a
-    second (0.3: the calls took 30% of the last second or so, summed over the
-    threads). Work that is only a saving (`rooms.consumers`' read ahead) runs
-    while this is low: under load, the CPU it costs is worth more elsewhere."""
-    return _load.current()
-
-
 def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     @functools.wraps(func)
     def call(loop: asyncio.AbstractEventLoop, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -112,11 +68,7 @@ def db_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         on_a_db_thread = database_sync_to_async(
             call, thread_sensitive=False, executor=db_executor()
         )
-        start = time.monotonic()
-        try:
-            return await on_a_db_thread(asyncio.get_running_loop(), *args, **kwargs)
-        finally:
-            _load.add(time.monotonic() - start)
+        return await on_a_db_thread(asyncio.get_running_loop(), *args, **kwargs)
 
     return run
 

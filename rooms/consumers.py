@@ -32,13 +32,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from domino_site.asyncdb import NoDatabaseInTheLoop, db_async, db_load
+from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms.chat import CHAT_EVERY
 from rooms.errors import ServiceError, error_message
-from rooms.events import LOBBY_GROUP, room_group, to_move, watchable
+from rooms.events import LOBBY_GROUP, room_group, watchable
 from rooms.messages import (
     MAX_FRAME_BYTES,
     BadMessage,
@@ -54,7 +54,6 @@ from rooms.sockets import (
     execute,
     lobby_rows,
     open_socket,
-    read_ahead,
     read_snapshot,
     rebind_if_released,
     take_a_seat,
@@ -67,16 +66,6 @@ CLOSE_REPLACED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_FLOOD = 4008
-
-#: Seconds after a frame that says "your move" before its socket reads the table
-#: ahead of the move (people take longer than that to choose a tile).
-READ_AHEAD_AFTER = 0.2
-
-#: A read ahead costs a database call to save part of one, so it is spare-time
-#: work: it runs only while this process' database calls took less than this
-#: (seconds a second, `db_load`). At 250 tables on two cores, skipping it when
-#: busy left the servers 15% of CPU (83-90% against 101%).
-READ_AHEAD_BELOW = 0.3
 
 #: Table sockets opened per person and process (rooms.messages.ConnectLimiter).
 connects = ConnectLimiter()
@@ -124,8 +113,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
     """``ws/rooms/<code>/``: one socket per open table page."""
 
     released = False  # its seat and watcher row were let go (disconnect)
-    # The read ahead of this seat's move: waiting to start, then running.
-    reading_ahead: asyncio.TimerHandle | asyncio.Future | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -169,7 +156,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
-        self._cancel_read_ahead()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except LAYER_ERRORS:  # Redis is down: its groups go with it, the seat still goes
@@ -232,7 +218,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if cmd.type == "chat":
             await self._chat(cmd)
             return
-        await self._read_ahead_done()
         try:
             await _db(execute)(self.viewer, cmd, self.seat_index)
         except Exception as exc:  # noqa: BLE001 - see refusal_message
@@ -249,8 +234,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if mine == event["seat"]:
             self.seat_index = mine
             await self._send_frame(version, event["frame"], event["watchable"])
-            if event.get("to_move"):
-                self._read_ahead()
         else:  # the seat is not this viewer's any more
             await self._reread(mine, event)
 
@@ -341,37 +324,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         await self.send_json({"type": "replaced"})
         await self.close(code=CLOSE_REPLACED)
 
-    # -- reading the table ahead of this seat's move (rooms.services.ahead)
-    def _read_ahead(self) -> None:
-        """Read the table while the person thinks: a moment after the frame, when
-        this change's other frames are out and a quick answer (a client that
-        moves at once, a closed loop) has not made the read useless."""
-        self._cancel_read_ahead()
-        loop = asyncio.get_running_loop()
-        self.reading_ahead = loop.call_later(READ_AHEAD_AFTER, self._start_read_ahead)
-
-    def _start_read_ahead(self) -> None:
-        if db_load() >= READ_AHEAD_BELOW:  # busy: the move reads its table itself
-            self.reading_ahead = None
-            return
-        task = asyncio.ensure_future(_db(read_ahead)(self.viewer))
-        task.add_done_callback(_read_ahead_ended)
-        self.reading_ahead = task
-
-    def _cancel_read_ahead(self) -> None:
-        pending = self.reading_ahead
-        if isinstance(pending, asyncio.TimerHandle):
-            pending.cancel()
-            self.reading_ahead = None
-
-    async def _read_ahead_done(self) -> None:
-        """A command waits for a read ahead already running (the copy it makes is
-        what the move takes); one not yet started is not needed any more."""
-        self._cancel_read_ahead()
-        task, self.reading_ahead = self.reading_ahead, None
-        if isinstance(task, asyncio.Future) and not task.done():
-            await asyncio.wait([task])
-
     # -- helpers
     async def _refresh(self) -> None:
         snapshot, self.seat_index = await _db(read_snapshot)(self.viewer, self.seat_index)
@@ -384,9 +336,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         await self.send_json({"type": "room", **snapshot})
         self.public = watchable(snapshot)
         await self._sync_watching()
-        round_ = snapshot.get("round")
-        if self.seat_index is not None and round_ and to_move(round_.get("legal")):
-            self._read_ahead()
 
     async def _send_frame(self, version: int, frame: str, public: bool) -> None:
         """A ``room`` message the services serialised already (`rooms.events`)."""
@@ -397,12 +346,6 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     async def _send_error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json(error_message(code, message, ref))
-
-
-def _read_ahead_ended(task: asyncio.Task) -> None:
-    """A read ahead is only a saving: a failed one is logged, never raised."""
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("reading a table ahead failed: %r", task.exception())
 
 
 def refusal_message(exc: Exception, ref: Any) -> dict[str, Any]:

@@ -17,9 +17,7 @@ Each socket thus gets one message a change, with the seat owners' identities
 The frames travel finished (JSON text, serialised once here with
 `rooms.selectors.compose_state` and `frame_texts`), and consumers pass them on
 without a query; connect, reconnect and a version gap re-read the database.
-No hand ever travels through the room group. A seat's message also says
-whether that seat is to move (``to_move``): its socket then reads the table
-ahead of the move (`rooms.services.ahead`).
+No hand ever travels through the room group.
 
 Nothing happens unless the transaction commits (a refused or rolled-back change
 tells nobody), and a failing broadcast or scheduler never breaks the commit
@@ -81,7 +79,7 @@ def room_changed(
     rnd = round if round is not None else selectors.current_round(room)
     if seats is None:
         seats = list(Seat.objects.filter(room_id=room.pk).order_by("index"))
-    rows = _frozen(room), [copy.copy(seat) for seat in seats], _frozen(rnd)
+    rows = frozen_copy(room), [copy.copy(seat) for seat in seats], frozen_copy(rnd)
     due = (rnd.pk, rnd.version, rnd.due_at, rnd.due_kind) if rnd is not None else None
 
     def after_commit() -> None:
@@ -91,16 +89,17 @@ def room_changed(
     transaction.on_commit(after_commit, robust=True)
 
 
-def _frozen(row: Any) -> Any:
+def frozen_copy(row: Any) -> Any:
     """A copy of a room or round row (and a round's match) as it is now: the
     caller may go on changing its own objects in the same transaction."""
     if row is None:
         return None
+    # Copying a model instance copies its cache of related objects too (Django
+    # pickles them so); the match in it is still the caller's object, so it is
+    # copied and set again, through the relation itself.
     frozen = copy.copy(row)
-    match = getattr(row, "_state", None) and row._state.fields_cache.get("match")
-    if match is not None:
-        frozen._state = copy.copy(row._state)
-        frozen._state.fields_cache = {**row._state.fields_cache, "match": copy.copy(match)}
+    if getattr(row, "match_id", None) is not None:
+        frozen.match = copy.copy(row.match)
     return frozen
 
 
@@ -133,9 +132,8 @@ def change_messages(room: Any, seats: Sequence[Any], rnd: Any) -> list[tuple[str
     viewers = [*zip([s.index for s in told], privates, strict=True), (None, None)]
     *seat_frames, group_frame = frame_texts(public, viewers)
     messages: list[tuple[str, str, dict]] = []
-    for seat, private, frame in zip(told, privates, seat_frames, strict=True):
+    for seat, frame in zip(told, seat_frames, strict=True):
         message = {"type": "seat.state", "seat": seat.index, "frame": frame, **facts}
-        message["to_move"] = to_move(private["legal"] if private is not None else [])
         messages.append(("send", seat.channel_name, message))
     group_message = {"type": "room.state", "frame": group_frame, **facts}
     messages.append(("group_others", room_group(room.code), group_message))
@@ -169,13 +167,6 @@ def frame_texts(
             parts.append(f"{json.dumps(key)}: {text}")
         texts.append("{" + ", ".join(parts) + "}")
     return texts
-
-
-def to_move(legal: list[dict[str, Any]] | None) -> bool:
-    """Whether a seat with these legal actions is to move and may choose (a turn
-    with nothing but pass is the server's): its socket then reads the table
-    ahead for the move (`rooms.services.ahead`)."""
-    return bool(legal) and legal != [{"type": "pass"}]
 
 
 def _owner(seat: Any) -> list | None:

@@ -204,13 +204,6 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
     host_calls[kind]()
 
 
-def read_ahead(viewer: Viewer) -> None:
-    """Read the table for this viewer's next move while they think (the move
-    then takes the copy instead of reading under the lock)."""
-    if viewer.room_id is not None:
-        room_services.table_read_ahead(room_id=viewer.room_id)
-
-
 def _action(cmd: Command) -> dict[str, Any]:
     """The engine's action dict of a move command."""
     return {"type": cmd.type, **{k: v for k, v in cmd.fields.items() if v is not None}}

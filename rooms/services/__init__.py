@@ -14,7 +14,6 @@ and on success bumps ``room.version`` and tells the change after commit
 acting; ``now`` is injectable.
 """
 
-from rooms.services.ahead import table_read_ahead
 from rooms.services.bots import bot_add, bot_remove, bot_set_level
 from rooms.services.due import compute_due
 from rooms.services.flow import (
@@ -57,5 +56,4 @@ __all__ = [
     "seat_leave",
     "seat_take",
     "seat_take_by_invite",
-    "table_read_ahead",
 ]

@@ -37,7 +37,6 @@ from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated, rule_error_message
 from rooms.events import room_changed
 from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat
-from rooms.services.ahead import CopyRefused, TableCopy, locked_from_copy, take_copy
 from rooms.services.table_rows import LOCK_ROOM, SEATS, linked, locked_table_queries
 
 R = TypeVar("R")
@@ -63,9 +62,6 @@ class Table:
     changed: bool = True
     seats_as_held: bool = False  # tell from ``seats`` as held instead of re-reading them
     room_fields: list[str] | None = None  # the room's only changed fields (None: any)
-    # False while the rows are a copy read ahead that the database has not yet
-    # confirmed (rooms.services.ahead): the command's writes will, or fail.
-    proved: bool = True
 
     @property
     def dealt(self) -> Round:
@@ -79,29 +75,19 @@ class Table:
 
 
 def room_command(
-    *, lobby: bool = False, open_only: bool = True, ahead: bool = False
+    *, lobby: bool = False, open_only: bool = True
 ) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """Make ``func(table, **kwargs)`` the atomic, keyword-only service
     ``func(*, room, now=None, **kwargs)`` (see the module's docstring).
 
     ``open_only``: a closed room refuses with ``room_closed`` before the command
-    runs; otherwise the command sees it and decides. ``ahead``: the command
-    takes the ``version`` its caller saw, and a copy of the table read ahead at
-    that version (`rooms.services.ahead`) stands in for the locked reads; when
-    the copy turns out stale, or anything goes wrong with it, the command runs
-    again on the rows read under the lock, and that answer stands.
+    runs; otherwise the command sees it and decides.
     """
 
     def decorate(func: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(func)
         def run(*, room: Room | int, now: datetime | None = None, **kwargs: Any) -> R:
-            copy = _copy_for(room, kwargs.get("version")) if ahead else None
-            if copy is not None:
-                try:
-                    return _command(func, room, now, lobby, open_only, kwargs, copy)
-                except CopyRefused:
-                    pass  # (rolled back: nothing was written)
-            return _command(func, room, now, lobby, open_only, kwargs, None)
+            return _command(func, room, now, lobby, open_only, kwargs)
 
         return run
 
@@ -115,32 +101,16 @@ def _command(
     lobby: bool,
     open_only: bool,
     kwargs: dict[str, Any],
-    copy: TableCopy | None,
 ) -> R:
     # On PostgreSQL a move is two round trips: BEGIN and the table's reads,
-    # then its three writes and COMMIT; one from a copy read ahead.
-    table = None
-    try:
-        with atomic_together():
-            table = lock_table(room, now, open_only=open_only, copy=copy)
-            table.lobby = lobby
-            result = func(table, **kwargs)
-            if table.changed:
-                record_change_locked(table)
-    except Exception as exc:
-        # Until the database has proved the copy (its guard ran with the
-        # writes), what the command decided from it is not final: a failed
-        # guard, or a refusal the copy may have been wrong about.
-        if copy is not None and (table is None or not table.proved):
-            raise CopyRefused(str(exc)) from exc
-        raise
+    # then its three writes and COMMIT.
+    with atomic_together():
+        table = lock_table(room, now, open_only=open_only)
+        table.lobby = lobby
+        result = func(table, **kwargs)
+        if table.changed:
+            record_change_locked(table)
     return result
-
-
-def _copy_for(room: Room | int, version: Any) -> TableCopy | None:
-    if type(version) is not int:
-        return None
-    return take_copy(room.pk if isinstance(room, Room) else room, version)
 
 
 def lock_table(
@@ -148,26 +118,20 @@ def lock_table(
     now: datetime | None,
     *,
     open_only: bool = True,
-    copy: TableCopy | None = None,
 ) -> Table:
     """The time, the room locked (refused when closed, if ``open_only``), its
     current round locked, and its seats: three statements in one round trip,
-    run in that order (the room's lock is always the first taken). From a
-    ``copy`` read ahead, the rows are the copy's (`ahead.locked_from_copy`)."""
+    run in that order (the room's lock is always the first taken)."""
     pk = room.pk if isinstance(room, Room) else room
-    proved = True
-    if copy is not None:
-        locked, rnd, seats, proved = locked_from_copy(copy)
-    else:
-        rooms, rounds, seats = select_together(*locked_table_queries(pk))
-        if not rooms:
-            raise gone()
-        locked = rooms[0]
-        rnd = rounds[0] if rounds else None
-        linked(locked, rnd, seats)
+    rooms, rounds, seats = select_together(*locked_table_queries(pk))
+    if not rooms:
+        raise gone()
+    locked = rooms[0]
+    rnd = rounds[0] if rounds else None
+    linked(locked, rnd, seats)
     if open_only and locked.is_closed:
         raise closed()
-    return Table(locked, now_or(now), rnd, seats, proved=proved)
+    return Table(locked, now_or(now), rnd, seats)
 
 
 def record_change_locked(table: Table) -> None:

@@ -38,7 +38,7 @@ TIMEOUT_LEVEL = "medium"  # the bot that plays an expired turn
 # ---------------------------------------------------------------------- a person's move
 
 
-@room_command(ahead=True)
+@room_command()
 def action_apply(
     table: Table,
     *,
@@ -51,9 +51,7 @@ def action_apply(
     """Apply ``seat_index``'s ``action`` (an action dict) to the room's round.
 
     ``version`` is the room version the client decided on; any other current
-    version is ``stale``. A copy of the table read ahead at that version
-    (`rooms.services.ahead`, the socket's while its person thought) saves the
-    locked reads. ``by="person"`` needs a human playing the seat;
+    version is ``stale``. ``by="person"`` needs a human playing the seat;
     ``player`` (a user, a guest token), when given, must be that human: a socket
     names the seat it last saw as its own, and the seat's row decides here,
     under the lock.

@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db.backends.utils import CursorWrapper
 
-from rooms import consumers, events, services, sockets
+from rooms import consumers, events, services
 from rooms.models import Seat
 from rooms.selectors import current_round
 from tests.realtime.conftest import (
@@ -114,9 +114,7 @@ async def test_sockets_compose_a_change_without_touching_the_database(
     await layer.group_send(events.room_group(room.code), public)
     seen = await player.until(lambda s: s["version"] == state["version"] + 1)
     watched = await watcher.until(lambda s: s["version"] == state["version"] + 1)
-    # (A seat told it is to move reads its table ahead a moment later, for the
-    # move, not for this frame: rooms.services.ahead.)
-    composing = [func for func in calls if func is not sockets.read_ahead]
+    composing = calls
     assert composing == [], "no socket went to the database for this change"
     assert seen["round"]["hand"] == state["round"]["hand"] and seen["you"]["seat"] == 0
     assert watched["round"]["hand"] == [] and watched["you"]["seat"] is None

@@ -205,3 +205,18 @@ def test_a_database_failure_after_the_commit_still_tells_the_room(
     assert message["type"] == ("room.state" if fails == 1 else "room.changed")
     assert told["lobby"] == {"type": "lobby.changed"}  # the lobby sockets read the rows
     assert scheduled  # and the due action is scheduled all the same
+
+
+def test_the_rows_of_a_change_are_copied_as_they_were_its_match_included(make_user, clock):
+    """What a change tells is the state of its version: the service may go on
+    changing its own room, round and match objects in the same transaction."""
+    room, ana, _ = two_humans(make_user, clock(), move_seconds=30)
+    services.match_start(room=room, actor=ana, now=clock())
+    rnd = selectors.current_round(fresh(room))
+    match = rnd.match
+    frozen = events.frozen_copy(rnd)
+    state = dict(match.state)
+    match.state = {**match.state, "scores": [99, 99]}
+    rnd.version += 5
+    assert frozen.match is not match and frozen.match.state == state
+    assert frozen.version == rnd.version - 5
