@@ -1555,6 +1555,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--variant", default="today", choices=tuple(VARIANTS), help=argparse.SUPPRESS
     )
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="first run the same with another checkout's servers and bench (e.g. a"
+        " `git worktree` of the code before a change), labelled '/before'",
+    )
     parser.add_argument("--embedded-tables", help="with --variants: the embedded paced runs")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay runs")
     parser.add_argument(
@@ -1600,16 +1606,27 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     return argv
 
 
+def as_run(figures: dict[str, Any], variant: str) -> Run:
+    """A child's figures as a `Run` (another checkout's may name other figures)."""
+    known = {f.name for f in dataclasses.fields(Run)}
+    run = Run(**{k: v for k, v in figures.items() if k in known})
+    if variant == "before":
+        run.config = f"{run.config}/before"
+    return run
+
+
 def children(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """The ``(configuration, variant)`` pairs to run, each in a child process."""
+    """The ``(configuration, variant)`` pairs to run, each in a child process;
+    with ``--before``, another checkout's servers first."""
     configs = ("embedded", "production") if args.config == "all" else (args.config,)
+    before = [(name, "before") for name in configs] if args.before else []
     if not args.variants:
-        return [(name, "today") for name in configs]
+        return before + [(name, "today") for name in configs]
     names = list(VARIANTS) if args.variants == "all" else args.variants.split(",")
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:
         raise SystemExit(f"unknown variants {unknown}: {', '.join(VARIANTS)}")
-    return [
+    return before + [
         (config, name)
         for config in configs
         for name in names
@@ -1627,7 +1644,7 @@ def main(argv: list[str] | None = None) -> int:
             f" {os.cpu_count()} cores, shared with whatever else runs"
         )
     runs: list[Run] = []
-    if args.config == "all" or args.variants:
+    if args.config == "all" or args.variants or args.before:
         signal.signal(signal.SIGTERM, _interrupt)
         for name, variant in children(args):
             with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
@@ -1635,7 +1652,12 @@ def main(argv: list[str] | None = None) -> int:
             one = argparse.Namespace(**{**vars(args), "variant": variant})
             if name == "embedded" and args.embedded_tables:
                 one.tables = [int(x) for x in args.embedded_tables.split(",") if x]
-            child = subprocess.Popen(child_argv(one, name, path), cwd=ROOT)
+            code = ROOT
+            if variant == "before":  # the servers, and this bench, of another checkout
+                code, one.variant = Path(args.before).resolve(), "today"
+            argv = child_argv(one, name, path)
+            argv[1] = str(code / "bench" / "load.py")
+            child = subprocess.Popen(argv, cwd=code)
             try:
                 child.wait()
             except KeyboardInterrupt:
@@ -1649,7 +1671,7 @@ def main(argv: list[str] | None = None) -> int:
                 say("interrupted")
                 return 130
             try:
-                runs += [Run(**r) for r in json.loads(Path(path).read_text() or "[]")]
+                runs += [as_run(r, variant) for r in json.loads(Path(path).read_text() or "[]")]
             except (OSError, ValueError):
                 say(f"== {name}: no figures (exit status {child.returncode})")
             finally:

@@ -4,7 +4,7 @@ A Daphne process that dies (killed, crashed, its host gone) never closes its
 sockets, so the seats bound to them would stay ``connected`` for ever and no
 pause, automatic move or takeover would ever happen for them. With the
 in-memory layer there is only one process, which repairs its seats at start-up
-(``games.ticker``); with the Redis layer the other processes must notice.
+(`timers.ticker`); with the Redis layer the other processes must notice.
 
 * Every process that holds sockets beats: ``SET domino:alive:<prefix> 1 PX
   <ttl>`` every ``DOMINO_ALIVE_BEAT_SECONDS`` (default a third of the TTL), where
@@ -36,6 +36,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+
+from domino_site.infra import channels_redis
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +72,9 @@ def enabled() -> bool:
 
 
 def process_of(channel_name: str) -> str | None:
-    """The layer ``client_prefix`` in ``specific.<client_prefix>!<random>``, or None
-    for a name that is not a process-specific channel."""
-    head, bang, _ = (channel_name or "").partition("!")
-    if not bang:
-        return None
-    return head.rpartition(".")[2] or None
+    """The process a socket's channel name belongs to (its layer's
+    ``client_prefix``), or None for a name that is not a process' socket's."""
+    return channels_redis.process_of(channel_name)
 
 
 # ------------------------------------------------------------------ the sweeper side
@@ -83,21 +82,19 @@ def process_of(channel_name: str) -> str | None:
 _client: tuple[int, str, Any] | None = None  # (pid, its settings, redis.Redis)
 
 
-def _first_host() -> dict[str, Any]:
-    from channels_redis.utils import decode_hosts
-
-    config: Any = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    return dict(decode_hosts(config.get("hosts"))[0])
+def heartbeat_host() -> dict[str, Any]:
+    """The connection arguments of the channel layer's first Redis host."""
+    return channels_redis.first_host(settings.CHANNEL_LAYERS["default"].get("CONFIG", {}))
 
 
-def _sync_client():
+def heartbeat_client():
     """One synchronous client (and pool) per process, on the layer's first host
     (where the heartbeats go); made again after a fork (Celery's pool) or when the
     settings point elsewhere (tests)."""
     global _client
     import redis
 
-    host = _first_host()
+    host = heartbeat_host()
     if "master_name" in host:
         raise RuntimeError("liveness does not support Redis Sentinel hosts")
     address = host.pop("address", None)
@@ -118,7 +115,7 @@ def dead_processes(prefixes: Iterable[str]) -> set[str]:
     if not prefixes:
         return set()
     try:
-        client = _sync_client()
+        client = heartbeat_client()
         pipe = client.pipeline(transaction=False)
         pipe.time()
         pipe.info("server")
@@ -162,11 +159,12 @@ async def _beat() -> tuple[str | None, bool]:
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
-    prefix = getattr(layer, "client_prefix", None)
-    if not prefix or not hasattr(layer, "connection"):
+    prefix = channels_redis.process_prefix(layer)
+    if prefix is None:
         return None, False
     ttl_ms = max(1, int(ttl_seconds() * 1000))
-    previous = await layer.connection(0).set(KEY.format(prefix), "1", px=ttl_ms, get=True)
+    client = channels_redis.layer_client(layer)
+    previous = await client.set(KEY.format(prefix), "1", px=ttl_ms, get=True)
     return prefix, previous is not None
 
 
