@@ -147,7 +147,7 @@ def _watch_once() -> None:
 
 
 def _statements(sql) -> int:
-    """SQL statements in one message (domino_site.prepared joins them with "; "),
+    """SQL statements in one message (domino_site.infra.django joins them with "; "),
     BEGIN and COMMIT not counted: they travel with a move's reads and writes."""
     if not isinstance(sql, str):
         return 1

@@ -43,7 +43,7 @@ Figures: p50/p95/p99 latency (moves only; the between-match commands count for
 pacing and throughput), moves/s sustained (every command that changed a table,
 completed within the measured window), server-side database queries per move
 (every SQL statement of the Daphne processes in the window, divided by those
-commands) and the round trips they took (``domino_site.prepared`` sends a
+commands) and the round trips they took (``domino_site.infra.django`` sends a
 move's reads as one message and its writes as another; BEGIN and COMMIT are
 not counted),
 and milliseconds per move inside ``rooms.services.action_apply``, resident

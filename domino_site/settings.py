@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "domino_site.infra",  # its hooks (the pool's check)
     "csp",
     "axes",
     "games",
@@ -202,10 +203,7 @@ DB_THREADS = int(os.environ.get("DB_THREADS") or (os.cpu_count() or 1) + 1)
 # one retry, not an error). DB_POOL=0 falls back to per-call connections, or
 # persistent ones with DB_CONN_MAX_AGE.
 DB_POOL = env_bool("DB_POOL", True) and int(os.environ.get("DB_CONN_MAX_AGE", "0")) == 0
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's, with the pool's cheaper check (domino_site/postgresql/base.py).
-    DATABASES["default"]["ENGINE"] = "domino_site.postgresql"
-if DATABASES["default"]["ENGINE"] == "domino_site.postgresql" and DB_POOL:
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
@@ -217,7 +215,7 @@ if DATABASES["default"]["ENGINE"] == "domino_site.postgresql" and DB_POOL:
 # How PostgreSQL names this process's connections (pg_stat_activity's
 # application_name): the fault drills tell their servers' connections from their
 # own by it (DB_APPLICATION_NAME, set by tests/scale for the servers they start).
-if DATABASES["default"]["ENGINE"] == "domino_site.postgresql":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get(
         "DB_APPLICATION_NAME", "domino"
     )

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from domino_site.prepared import PreparedSelect, insert
+from domino_site.infra.django import PreparedSelect, insert
 from games import engine
 from games.errors import ServiceError
 from games.models import Match, Move, Round
@@ -28,7 +28,7 @@ from games.world import world
 
 
 # The room's latest round and its match, locked (the room's lock is held first).
-# Every command and every move runs it (compiled once: domino_site.prepared);
+# Every command and every move runs it (compiled once: domino_site.infra.django);
 # rooms.services sends it together with the room's lock and seats.
 LOCK_LATEST_ROUND = PreparedSelect(
     lambda room_id: (

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from django.utils.translation import gettext as _
 
-from domino_site.prepared import atomic_together, save_fields, select_together
+from domino_site.infra.django import atomic_together, save_fields, select_together
 from games import engine
 from games.models import Round
 from games.world import now_or

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from bots.policies import choose_action
-from domino_site.prepared import save_fields
+from domino_site.infra.django import save_fields
 from games import engine
 from games import services as games
 from games.models import Move, Round

@@ -1,12 +1,12 @@
 """The rows every room command reads under its lock, compiled once
-(`domino_site.prepared`): the room (locked first), its current round (locked
+(`domino_site.infra.django`): the room (locked first), its current round (locked
 next, with its match) and its seats."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domino_site.prepared import PreparedSelect
+from domino_site.infra.django import PreparedSelect
 from games.models import Round
 from games.services import LOCK_LATEST_ROUND
 from rooms.models import Room, Seat

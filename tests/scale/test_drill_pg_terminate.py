@@ -78,7 +78,7 @@ class Locks:
     def waiting(self, statement: str, timeout: float = 20) -> int:
         """The pid of the server's backend waiting on a lock in a message that
         holds ``statement`` (a move's writes go as one message of several
-        statements: domino_site.prepared.writes_together)."""
+        statements: domino_site.infra.django.writes_together)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             row = self.watch.execute(

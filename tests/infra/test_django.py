@@ -1,4 +1,4 @@
-"""domino_site.prepared: the hot path's queries, compiled once, give what the ORM
+"""domino_site.infra.django: the hot path's queries, compiled once, give what the ORM
 gives (same rows, same Python values, related rows attached) and write what
 ``save()`` writes; read together or written together, they go to PostgreSQL in
 one message and still run in order."""
@@ -10,7 +10,7 @@ from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from psycopg.pq import TransactionStatus
 
-from domino_site.prepared import (
+from domino_site.infra.django import (
     PreparedSelect,
     atomic_together,
     insert,

@@ -1,5 +1,5 @@
-"""The PostgreSQL pool lends a live connection without asking the server, and
-never lends one whose server closed it (domino_site/postgresql/base.py)."""
+"""domino_site.infra.psycopg_pool: the PostgreSQL pool lends a live connection
+without asking the server, and never lends one whose server closed it."""
 
 from __future__ import annotations
 
@@ -10,10 +10,20 @@ import pytest
 from django.db import connection
 from psycopg_pool import ConnectionPool
 
-from domino_site.postgresql.base import check_lent_connection
+from domino_site.infra.psycopg_pool import check_lent_connection, use_cheap_check
 from rooms.models import Room
 
-pytestmark = pytest.mark.postgres
+
+def test_a_pool_built_with_psycopg_pools_check_takes_the_cheap_one():
+    pool = ConnectionPool("", open=False, check=ConnectionPool.check_connection)
+    use_cheap_check(pool)
+    assert pool._check is check_lent_connection  # what getconn calls on every lend
+
+
+def test_a_pool_built_without_a_check_stays_without():
+    pool = ConnectionPool("", open=False)
+    use_cheap_check(pool)
+    assert pool._check is None
 
 
 def _url() -> str:
@@ -35,6 +45,7 @@ def _until_readable(conn: psycopg.Connection) -> None:
     assert poller.poll(5000), "the server never closed the terminated session"
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_a_live_idle_connection_is_lent_without_a_round_trip(monkeypatch):
     asked = []
@@ -46,6 +57,7 @@ def test_a_live_idle_connection_is_lent_without_a_round_trip(monkeypatch):
         assert conn.execute("SELECT 2").fetchone() == (2,)
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_a_connection_whose_session_the_server_ended_is_refused():
     with psycopg.connect(_url(), autocommit=True) as conn:
@@ -55,6 +67,22 @@ def test_a_connection_whose_session_the_server_ended_is_refused():
             check_lent_connection(conn)
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_sites_pool_lends_its_connections_without_a_round_trip(monkeypatch):
+    if connection.pool is None:
+        pytest.skip("DB_POOL=0: no pool in this configuration")
+    Room.objects.count()  # the pool exists, and has taken the cheap check
+    connection.close()
+    asked = []
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(asked.append))
+    for _ in range(3):
+        Room.objects.count()
+        connection.close()  # back to the pool; the next call borrows again
+    assert asked == []
+
+
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_site_gets_another_connection_when_its_pooled_one_was_killed():
     if connection.pool is None:

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class InfraConfig(AppConfig):
+    """The plumbing's hooks into Django (domino_site.infra)."""
+
+    name = "domino_site.infra"
+    label = "infra"
+    verbose_name = "Infrastructure"
+
+    def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from domino_site.infra.psycopg_pool import on_connection_created
+
+        connection_created.connect(on_connection_created, dispatch_uid="infra.cheap_pool_check")

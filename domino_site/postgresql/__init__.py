@@ -1,1 +1,0 @@
-"""Django's PostgreSQL backend with a cheaper check of pooled connections (`base`)."""
