@@ -311,7 +311,7 @@ class Config:
         )
         for key in ("DOMINO_OFF", "DOMINO_LAYER"):
             env.pop(key, None)
-        env.update(VARIANTS[self.variant])
+        env.update(variant_env(self.variant))
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
             env["DOMINO_SCHEDULER"] = "celery"
@@ -1606,6 +1606,14 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     return argv
 
 
+def variant_env(name: str) -> dict[str, str]:
+    """A variant's server environment: one of `VARIANTS`, or ``off:a+b`` for
+    the parts ``a`` and ``b`` switched off together."""
+    if name.startswith("off:"):
+        return {"DOMINO_OFF": name[4:].replace("+", ",")}
+    return VARIANTS[name]
+
+
 def as_run(figures: dict[str, Any], variant: str) -> Run:
     """A child's figures as a `Run` (another checkout's may name other figures)."""
     known = {f.name for f in dataclasses.fields(Run)}
@@ -1623,7 +1631,7 @@ def children(args: argparse.Namespace) -> list[tuple[str, str]]:
     if not args.variants:
         return before + [(name, "today") for name in configs]
     names = list(VARIANTS) if args.variants == "all" else args.variants.split(",")
-    unknown = [n for n in names if n not in VARIANTS]
+    unknown = [n for n in names if n not in VARIANTS and not n.startswith("off:")]
     if unknown:
         raise SystemExit(f"unknown variants {unknown}: {', '.join(VARIANTS)}")
     return before + [
