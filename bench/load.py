@@ -336,10 +336,13 @@ VARIANTS: dict[str, dict[str, str]] = {
     "our-layer-plain-db": {"DOMINO_OFF": _PLAIN},
     "stock": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "stock"},
     "stock-pubsub": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "pubsub"},
+    # Only the channel layer stock (channels-redis' or channels' own).
+    "layer-stock": {"DOMINO_OFF": "read_ahead", "DOMINO_LAYER": "stock"},
+    "layer-pubsub": {"DOMINO_OFF": "read_ahead", "DOMINO_LAYER": "pubsub"},
 }
 #: The variants that change something on the embedded server (SQLite has no
 #: BEGIN to carry and no pool; the in-memory layer has no inbox or scripts).
-EMBEDDED_VARIANTS = ("today", "no-read-ahead", "no-prepared", "stock")
+EMBEDDED_VARIANTS = ("today", "no-read-ahead", "no-prepared", "stock", "layer-stock")
 
 
 def embedded_config(args: argparse.Namespace) -> Config:
