@@ -229,12 +229,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # DOMINO_LAYER: bench/load.py's ablation compares our layers with channels' and
 # channels-redis' own (temporary, with domino_site.ablation).
 REDIS_LAYERS = {
-    "ours": "domino_site.layers.RedisChannelLayer",
+    "ours": "domino_site.infra.channels_redis.RedisChannelLayer",
     "stock": "channels_redis.core.RedisChannelLayer",
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 MEMORY_LAYERS = {
-    "ours": "domino_site.layers.InMemoryChannelLayer",
+    "ours": "domino_site.infra.channels.InMemoryChannelLayer",
     "stock": "channels.layers.InMemoryChannelLayer",
     "pubsub": "channels.layers.InMemoryChannelLayer",
 }
