@@ -1,5 +1,5 @@
 // The replay page of a finished round (/r/<code>/rounds/<n>/): the table's own
-// drawing (board.js, chain.js, tiles.js) and log lines (table/moves.js), every
+// drawing (board.js, chain_layout.js, tiles.js) and log lines (table/moves.js), every
 // hand face up, the log beside it.
 // Step with the buttons, the slider, the arrow keys (Home/End: start and end).
 // The positions come from the server in a json_script island, the deal first;

@@ -4,13 +4,13 @@
 // and missed messages never leave stale pieces, and focus stays where it was.
 //
 // The parts: table/state.js (the snapshot and readings of it), table/socket.js
-// (the connection), table/seats.js, table/chain.js (the felt), table/hand.js,
+// (the connection), table/seats.js, table/chain_draw.js (the felt), table/hand.js,
 // table/panels.js (actions, scores, host, log, result, notices). This module
 // starts them and turns input into messages.
 
 import { createChat } from "./chat.js";
 import { initDrag, saveHandOrder } from "./dnd.js";
-import { renderBoard } from "./table/chain.js";
+import { renderBoard } from "./table/chain_draw.js";
 import { moveInHand, renderHand } from "./table/hand.js";
 import {
   chatPlace,

@@ -6,7 +6,7 @@
 
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG, tileSVG } from "../tiles.js";
-import { adjustToggle } from "./chain.js";
+import { adjustToggle } from "./chain_draw.js";
 import { moveText } from "./moves.js";
 import {
   $,

@@ -2,7 +2,7 @@
 // controls of "ajustar a fila", the centre message and the tie-break pick-off.
 
 import { chainSVG, markerPoint } from "../board.js";
-import { endLinks } from "../chain.js";
+import { endLinks } from "../chain_layout.js";
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { $, isDbl, isMyTurn, legal, legalEnds, seatName, snap, state, t } from "./state.js";
