@@ -1,6 +1,6 @@
 """What one seat may deduce from its view: the public facts a bot reasons with.
 
-Everything here is computed from ``Round.view(seat)`` alone (rules.md, rule 12):
+Everything here is computed from ``Round.view(seat)`` alone (docs/rules.md, rule 12):
 the seat's own tiles, the chain, the tile counts, the boneyard count and the
 history of plays, passes and draws. Sets of numbers are 7-bit masks (bit ``n``
 for number ``n``), which keeps the inner loops of the search cheap.

@@ -9,7 +9,7 @@ Play(tile=Tile(6, 6), end=None)
 
 ``choose_action`` takes the view dict of ``Round.view(seat)``, never a
 ``Round``: the hidden tiles of other seats, the boneyard and the sleeping tiles
-are not in its reach (rules.md, rule 12). This module and its helpers import
+are not in its reach (docs/rules.md, rule 12). This module and its helpers import
 nothing but the standard library and ``games.engine``; the hard player builds
 rounds of its own, from the view and guessed hands, only to look ahead.
 

@@ -75,7 +75,7 @@ INSTALLED_APPS = [
     "rooms",
     "records",
     "bots",
-    "timers",  # above the others: wakes rooms' services up (architecture.md, "One direction")
+    "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 
 MIDDLEWARE = [

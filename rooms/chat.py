@@ -1,4 +1,4 @@
-"""The quick chat's fixed phrases and emotes (site.md, "Watching and quick chat").
+"""The quick chat's fixed phrases and emotes (docs/site.md, "Watching and quick chat").
 
 No free text, so there is nothing to moderate: a client sends a key of
 `PHRASES` (checked by ``rooms.messages``), the server passes the key on to the

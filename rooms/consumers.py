@@ -1,4 +1,4 @@
-"""Channels consumers: the table socket and the lobby socket (protocol.md).
+"""Channels consumers: the table socket and the lobby socket (docs/protocol.md).
 
 Thin: they parse (``rooms.messages``), authorise (who is this socket: a session
 user or a guest seat cookie) and call the sync side (``rooms.sockets``, one
@@ -287,7 +287,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             await self.send_json({"type": "chat", "seat": event["seat"], "phrase": event["phrase"]})
 
     async def _chat(self, cmd: Command) -> None:
-        """Quick chat (protocol.md ``chat``): seated people only, one every 3 s;
+        """Quick chat (docs/protocol.md ``chat``): seated people only, one every 3 s;
         the phrase key goes to everyone at the table, watchers included. Bots
         never chat; nothing is stored."""
         if self.seat_index is None:

@@ -1,4 +1,4 @@
-"""Client -> server messages of the table socket (protocol.md): parsing and limits.
+"""Client -> server messages of the table socket (docs/protocol.md): parsing and limits.
 
 Pure Python, no Django: ``parse_message`` turns a decoded JSON value into a
 ``Command`` or raises ``BadMessage``; ``RateLimiter`` counts frames per second.
@@ -28,7 +28,7 @@ BARE_TYPES = frozenset(
      "refresh"}
 )  # fmt: skip
 ENVELOPE = frozenset({"type", "ref", "version"})
-#: The quick chat's fixed phrase keys (site.md; their words are in rooms.chat).
+#: The quick chat's fixed phrase keys (docs/site.md; their words are in rooms.chat).
 CHAT_PHRASES = frozenset(
     {"oi", "boa", "valeu", "que_azar", "joga_logo", "bom_jogo", "mais_uma", "ops",
      "joinha", "risada", "suor", "pensando", "palmas", "surpresa"}

@@ -57,7 +57,7 @@ TABLE: tuple[str, ...] = (
     _("Choose the end: A or B."),
     _("Nothing fits: draw a tile."),
     _("Nothing fits: you pass automatically."),
-    # Issue 13: automatic pass, turning the line, duelo, arena, watchers, quick chat.
+    # The table's extras: automatic pass, turning the line, duelo, arena, watchers, quick chat.
     _("%(name)s passed (automatic)"),
     _("%(name)s adjusted the line"),
     _("1 watching"),

@@ -313,7 +313,7 @@ def public_rooms() -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------ who may see a room's rounds
 #
-# Its replay page and its JSON alike (site.md): a public room's, anyone logged
+# Its replay page and its JSON alike (docs/site.md): a public room's, anyone logged
 # in; a private room's, the people who sat at that table (any of its rounds, or
 # a seat there now), and admins. Anyone else gets the answer of an unknown code
 # (404), so nobody learns which private codes exist.

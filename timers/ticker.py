@@ -1,4 +1,4 @@
-"""The in-process scheduler of the embedded mode (architecture.md, "Two ways to run").
+"""The in-process scheduler of the embedded mode (docs/architecture.md, "The processes of a deployment").
 
 An asyncio task on the ASGI server's own event loop (the in-memory channel
 layer only works from that loop) that runs the same idempotent task functions

@@ -1,4 +1,4 @@
-// The table page: one WebSocket (protocol.md), full snapshots in, small
+// The table page: one WebSocket (docs/protocol.md), full snapshots in, small
 // messages out. Every snapshot renders the whole page again through lit-html
 // templates (vendor/lit-html), which change only what differs: reconnection
 // and missed messages never leave stale pieces, and focus stays where it was.
@@ -92,7 +92,7 @@ function onError(msg) {
 }
 
 // A round that ends while the page is open: the last tile stays in view for
-// about 1.5 s before the result panel covers the table (site.md).
+// about 1.5 s before the result panel covers the table (docs/site.md).
 function holdResult(before, after) {
   if (after?.result && before && !before.result && before.number === after.number) {
     state.resultAt = Date.now() + 1500;
@@ -394,7 +394,7 @@ function startExtras() {
       render();
     },
   });
-  // Right-click cancels a chosen tile (seed 002).
+  // Right-click cancels a chosen tile (as the variants site says).
   root.addEventListener("contextmenu", (event) => {
     if (!state.selected) return;
     event.preventDefault();

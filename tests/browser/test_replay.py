@@ -1,5 +1,5 @@
 """A rated duel between two accounts, then its round replayed from the result
-panel (site.md, "Accounts, records, ranking": round replays, rated tables).
+panel (docs/site.md, "Accounts, records, ranking": round replays, rated tables).
 
 The two players' browsers come "through the proxy" (the test server trusts
 127.0.0.1, TRUSTED_PROXIES) with different X-Forwarded-For addresses, so the

@@ -1,4 +1,4 @@
-"""The pages people play on, in a real browser (site.md, "The table page")."""
+"""The pages people play on, in a real browser (docs/site.md, "The table page")."""
 
 from __future__ import annotations
 

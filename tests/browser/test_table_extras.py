@@ -1,4 +1,4 @@
-"""Issue 13 in a real browser: rules pages, the automatic pass, drag and drop
+"""The table's extras in a real browser: rules pages, the automatic pass, drag and drop
 (mouse and touch) and a hand order kept after reload, turning the line seen on
 the other player's page, the duelo's both-accept and restart-alone, hints off,
 a watcher joining from the lobby, quick chat and mute. Screenshots at 1440x900

@@ -1,7 +1,7 @@
 """A Daphne process killed with SIGKILL never closes its sockets: with the Redis
 channel layer its heartbeat key expires, and the sweeper (another live process's
 ticker, or any process running ``rooms_sweep``) treats its seats as disconnected,
-with what follows (site.md, "Seats": the automatic move of a room without a
+with what follows (docs/site.md, "Seats": the automatic move of a room without a
 clock; a room with no connected human pauses). The servers run with a 2 s TTL."""
 
 import asyncio

@@ -6,7 +6,7 @@ open sockets. Every connection is dropped at once (the TCP connections cut,
 as by a network blip or a restart) and all 400 reconnect at once. Every socket
 must get its snapshot back (its own seat, or none for a watcher), and no
 handshake may end in an HTTP error (a 500 was what a 100-connection Redis pool
-gave: issue 12). A handshake that Daphne drops (its 5 s connect timeout, on a
+gave). A handshake that Daphne drops (its 5 s connect timeout, on a
 starved CPU) is tried again as the page does, with its jittered backoff; those
 retries are printed with how long the storm took (``-s``); nothing is timed.
 

@@ -60,7 +60,7 @@ def test_waiting_room_state(make_user, clock):
     assert state["you"] == {"seat": 0, "is_host": True, "side": 0}
     assert SEAT_KEYS <= set(state["seats"][0])
     assert [s["name"] for s in state["seats"]] == ["ana", "bruno"]
-    # A public room has no invite link: its seats are for accounts (site.md).
+    # A public room has no invite link: its seats are for accounts (docs/site.md).
     assert state["room"]["invite_url"] is None and state["room"]["rated"] is False
     json.dumps(state)
 
