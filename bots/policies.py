@@ -16,7 +16,8 @@ rounds of its own, from the view and guessed hands, only to look ahead.
 * ``easy`` sheds its heaviest fitting tile.
 * ``medium`` weighs each play (`bots.heuristics`): pips shed, doubles, keeping
   numbers it holds and both ends reachable, the partner's numbers, the numbers
-  opponents have shown they lack; it takes well under 2 ms.
+  opponents have shown they lack; it is cheap enough for the server's own
+  timeout moves.
 * ``hard`` samples hidden hands consistent with every public fact and plays
   each candidate out with the medium policy (`bots.search`), within
   ``budget_ms`` (default 150 ms).

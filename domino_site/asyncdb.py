@@ -92,8 +92,8 @@ _load = _Load()
 
 def db_load() -> float:
     """How busy this process' database calls kept it lately, in seconds a
-    second (0.3: the calls took 30% of the last second or so, summed over the
-    threads). Work that is only a saving (`rooms.consumers`' read ahead) runs
+    second (0.3: the calls, summed over the threads, took 0.3 s of the last
+    second or so). Work that is only a saving (`rooms.consumers`' read ahead) runs
     while this is low: under load, the CPU it costs is worth more elsewhere."""
     return _load.current()
 

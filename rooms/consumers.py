@@ -74,8 +74,8 @@ READ_AHEAD_AFTER = 0.2
 
 #: A read ahead costs a database call to save part of one, so it is spare-time
 #: work: it runs only while this process' database calls took less than this
-#: (seconds a second, `db_load`). At 250 tables on two cores, skipping it when
-#: busy left the servers 15% of CPU (83-90% against 101%).
+#: (seconds a second, `db_load`): under load the CPU it costs is worth more
+#: to the moves themselves.
 READ_AHEAD_BELOW = 0.3
 
 #: Table sockets opened per person and process (rooms.messages.ConnectLimiter).
@@ -108,8 +108,9 @@ def connect_slot() -> asyncio.Semaphore:
     restart) then queues here, each socket already accepted, instead of filling
     every worker thread: the handshakes still coming (session and user lookups,
     before ``accept``) keep their share of the process and finish within
-    Daphne's 5 s connect timeout (at 800 sockets, 2 slots: none dropped; 4 or
-    6: 600-680 of 800 dropped), and moves are not starved."""
+    Daphne's 5 s connect timeout (more slots let the storm's database work
+    crowd the handshakes out, and they were dropped), and moves are not
+    starved."""
     loop = asyncio.get_running_loop()
     slot = _connect_slots.get(loop)
     if slot is None:
