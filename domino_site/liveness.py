@@ -4,7 +4,7 @@ A Daphne process that dies (killed, crashed, its host gone) never closes its
 sockets, so the seats bound to them would stay ``connected`` for ever and no
 pause, automatic move or takeover would ever happen for them. With the
 in-memory layer there is only one process, which repairs its seats at start-up
-(``games.ticker``); with the Redis layer the other processes must notice.
+(``timers.ticker``); with the Redis layer the other processes must notice.
 
 * Every process that holds sockets beats: ``SET domino:alive:<prefix> 1 PX
   <ttl>`` every ``DOMINO_ALIVE_BEAT_SECONDS`` (default a third of the TTL), where
@@ -83,21 +83,22 @@ def process_of(channel_name: str) -> str | None:
 _client: tuple[int, str, Any] | None = None  # (pid, its settings, redis.Redis)
 
 
-def _first_host() -> dict[str, Any]:
+def heartbeat_host() -> dict[str, Any]:
+    """The channel layer's first host (its settings), where the heartbeats go."""
     from channels_redis.utils import decode_hosts
 
     config: Any = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
     return dict(decode_hosts(config.get("hosts"))[0])
 
 
-def _sync_client():
+def heartbeat_client():
     """One synchronous client (and pool) per process, on the layer's first host
     (where the heartbeats go); made again after a fork (Celery's pool) or when the
     settings point elsewhere (tests)."""
     global _client
     import redis
 
-    host = _first_host()
+    host = heartbeat_host()
     if "master_name" in host:
         raise RuntimeError("liveness does not support Redis Sentinel hosts")
     address = host.pop("address", None)
@@ -118,7 +119,7 @@ def dead_processes(prefixes: Iterable[str]) -> set[str]:
     if not prefixes:
         return set()
     try:
-        client = _sync_client()
+        client = heartbeat_client()
         pipe = client.pipeline(transaction=False)
         pipe.time()
         pipe.info("server")

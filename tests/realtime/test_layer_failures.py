@@ -132,7 +132,7 @@ async def test_a_heartbeat_that_finds_its_key_gone_asks_every_socket_to_reconnec
         await asyncio.sleep(0.05)
     losses = liveness.heartbeat.losses
     prefix = get_channel_layer().client_prefix
-    client = redis.Redis.from_url(liveness._first_host()["address"])
+    client = redis.Redis.from_url(liveness.heartbeat_host()["address"])
     client.delete(liveness.KEY.format(prefix))  # what a restart or a flush does to it
     client.close()
     assert [await _closed_with(p) for p in (ana, carla)] == [CLOSE_RECONNECT] * 2

@@ -135,9 +135,9 @@ def test_redis_that_lost_its_keys_judges_nobody_for_a_ttl(make_user, clock, redi
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     bind(room, 0, redis_layer.live(), clock())
     bind(room, 1, redis_layer.dead(), clock())
-    liveness._sync_client().delete(liveness.EPOCH_KEY)
+    liveness.heartbeat_client().delete(liveness.EPOCH_KEY)
     assert services.rooms_sweep(now=clock.tick(TTL + 1))["dead_sockets"] == 0
-    assert liveness._sync_client().get(liveness.EPOCH_KEY) is not None  # from now on
+    assert liveness.heartbeat_client().get(liveness.EPOCH_KEY) is not None  # from now on
     assert seat(room, 1).connected
 
 
@@ -145,7 +145,7 @@ def test_redis_that_lost_its_keys_judges_nobody_for_a_ttl(make_user, clock, redi
 def test_redis_restarted_less_than_a_ttl_ago_judges_nobody(make_user, clock, redis_layer, settings):
     # Restarted with persistence: the keys come back, but the live processes'
     # heartbeats from the snapshot have expired until each beats again.
-    uptime = int(liveness._sync_client().info("server")["uptime_in_seconds"])
+    uptime = int(liveness.heartbeat_client().info("server")["uptime_in_seconds"])
     settings.DOMINO_ALIVE_TTL_SECONDS = uptime + 3600  # "up for less than a TTL"
     room, *_ = two_humans(make_user, clock())
     services.match_start(room=room, actor=seat(room, 0), now=clock())
@@ -195,7 +195,7 @@ async def test_the_heartbeat_keeps_this_process_key_with_the_ttl(settings):
     settings.DOMINO_ALIVE_BEAT_SECONDS = 0.05
     channel_layers.backends.clear()  # a layer of this test's loop
     heartbeat = liveness.Heartbeat()
-    client = redis.Redis.from_url(liveness._first_host()["address"])
+    client = redis.Redis.from_url(liveness.heartbeat_host()["address"])
     try:
         heartbeat.ensure_started()
         await heartbeat.ready()
