@@ -51,6 +51,7 @@ from domino_site.asgi import application
 from games.models import Move, Round
 from rooms import messages as protocol
 from rooms import services
+from rooms.chat import CHAT_PHRASES
 from rooms.consumers import connects
 from rooms.errors import CODES
 from rooms.models import Room, Seat
@@ -88,7 +89,7 @@ FIELDS_OF = {
     "start": ("alone",),
     "new_match": ("alone",),
 }
-PHRASES = sorted(getattr(protocol, "CHAT_PHRASES", ())) or ["boa"]
+PHRASES = sorted(CHAT_PHRASES)
 RAW_FRAMES = [
     " ",
     "not json",
