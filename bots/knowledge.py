@@ -34,12 +34,6 @@ def tile_mask(tile: Tile) -> int:
     return (1 << tile.a) | (1 << tile.b)
 
 
-def ends_mask(ends: tuple[int, int] | None) -> int:
-    if ends is None:
-        return 0
-    return (1 << ends[0]) | (1 << ends[1])
-
-
 @dataclass
 class Knowledge:
     """The public facts of a view plus the viewer's own hand, in handy form."""

@@ -54,15 +54,6 @@ def viewer_seat(*, room: Room, user: Any = None, guest_token: str | None = None)
     return seat
 
 
-def reserved_seat(*, room: Room, user: Any = None, guest_token: str | None = None) -> Seat | None:
-    """The bot's seat this person reserved for the end of the round, if any."""
-    if user is not None and getattr(user, "is_authenticated", False):
-        return Seat.objects.filter(room=room, reserved_user_id=user.pk).first()
-    if guest_token:
-        return Seat.objects.filter(room=room, reserved_guest_token=guest_token).first()
-    return None
-
-
 def current_round(room: Room) -> Round | None:
     return Round.objects.select_related("match").filter(room=room).order_by("-id").first()
 

@@ -179,7 +179,7 @@ def test_a_reservation_shows_on_the_seat(make_user, clock):
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     carla = make_user("carla")
     services.seat_take(room=room, index=1, user=carla, now=clock())
-    assert selectors.reserved_seat(room=room, user=carla) == seat(room, 1)
+    assert seat(room, 1).reserved_user == carla
     state = selectors.room_state(room=room, viewer=None)
     assert state["seats"][1]["reserved_for"] == "carla"
     play_round(room, clock())
