@@ -104,6 +104,16 @@ class Ticker:
     def started(self) -> bool:
         return self._task is not None and not self._task.done()
 
+    def scheduled(self) -> list[tuple[int, int]]:
+        """The ``(round id, version)`` wake-ups still waiting for their time, soonest first."""
+        with self._lock:
+            return [(round_id, version) for _, round_id, version in sorted(self._heap)]
+
+    @property
+    def firing(self) -> int:
+        """Wake-ups being fired right now."""
+        return len(self._jobs)
+
     # -------------------------------------------------------------- the loop
     def ensure_started(self) -> None:
         """Start on the running loop, unless already running there (a new loop,

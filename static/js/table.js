@@ -130,10 +130,13 @@ function render() {
   }
 }
 
+// Bubbles come and go by the seats, lines in the log, and the phrase picker
+// (in the actions) is enabled again once the 3 s between phrases are over.
 function rerenderChat() {
   if (!snap()) return;
   renderSeats();
   renderLog();
+  renderActions();
 }
 
 // ---------------------------------------------------------------------------

@@ -54,8 +54,7 @@ def test_sign_up_fill_a_parceria_table_with_bots_and_play_a_round(
     expect(bot_level).to_have_value("medium")
     page.click('[data-action="start"]')
     expect(page.locator("[data-hand] [data-tile]").first).to_be_visible()
-    page.wait_for_timeout(300)
-    page.screenshot(path=artifacts / "table-desktop.png")
+    page.screenshot(path=artifacts / "table-desktop.png", animations="disabled")
 
     play_until_result([page])
     result = page.locator(RESULT)
@@ -129,13 +128,14 @@ def test_keyboard_only_play(page: Page, server_url: str, artifacts: Path) -> Non
         _wait_for_my_turn(page)
         if page.locator(RESULT).is_visible():
             break
+        before = version(page)
         if page.locator('[data-action="pass"]').count():
             page.focus('[data-action="pass"]')
             page.keyboard.press("Enter")
         else:
             _keyboard_move(page)
         moves += 1
-        page.wait_for_timeout(200)
+        wait_for_change(page, before)  # the move is on the table
     assert moves >= 1
     page.screenshot(path=artifacts / "keyboard-desktop.png")
 
