@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -218,6 +219,21 @@ def test_table_page_weight_and_first_render(page: Page, server_url: str, artifac
     print("table page:", json.dumps(report))
     assert {"js/table.js", "css/table.css"} <= set(files)
     assert total < 150_000
+
+
+def test_counts_are_worded_by_the_javascript_catalog(page: Page, server_url: str) -> None:
+    """The page loads Django's catalog (/jsi18n/) under its CSP, and a seat's tile
+    count takes the Portuguese plural from it."""
+    refused = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    page.goto(server_url + "/")
+    _play_alone(page)
+    words = page.evaluate(
+        "() => [1, 7].map((n) => django.ngettext('%(n)s tile', '%(n)s tiles', n))"
+    )
+    assert words == ["%(n)s pedra", "%(n)s pedras"]
+    expect(page.locator('[data-seat="1"] .seat-count')).to_have_text(re.compile(r"^[2-7] pedras$"))
+    assert not refused, refused
 
 
 def test_a_second_tab_replaces_the_first(page: Page, server_url: str) -> None:
