@@ -3,7 +3,7 @@
 # make lint   - ruff (check and format --check), import-linter's contracts, then mypy
 #               (contracts: [tool.importlinter], mypy's scope and strictness: [tool.mypy] in pyproject.toml)
 # make bench  - every bench/*.py (prints ratios, never fails on speed)
-# make messages - regenerate locale/*/LC_MESSAGES/django.{po,mo} (needs gettext)
+# make messages - regenerate locale/*/LC_MESSAGES/django{,js}.{po,mo} (needs gettext)
 #
 # VENV=.venv-ci selects another virtual environment (used by .ci/run).
 #
@@ -57,5 +57,7 @@ messages: export DEBUG ?= 1
 messages: venv
 	$(BIN)/python manage.py makemessages -l pt_BR -l en --add-location=file --no-obsolete \
 	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts
+	$(BIN)/python manage.py makemessages -d djangojs -l pt_BR -l en --add-location=file --no-obsolete \
+	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts --ignore=static/js/vendor --ignore=bench
 	$(BIN)/python manage.py compilemessages -l pt_BR -l en \
 	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts

@@ -1,6 +1,6 @@
 """What one seat may deduce from its view: the public facts a bot reasons with.
 
-Everything here is computed from ``Round.view(seat)`` alone (rules.md, rule 12):
+Everything here is computed from ``Round.view(seat)`` alone (docs/rules.md, rule 12):
 the seat's own tiles, the chain, the tile counts, the boneyard count and the
 history of plays, passes and draws. Sets of numbers are 7-bit masks (bit ``n``
 for number ``n``), which keeps the inner loops of the search cheap.
@@ -32,12 +32,6 @@ ALL_NUMBERS = 0b1111111
 def tile_mask(tile: Tile) -> int:
     """The numbers on ``tile`` as a mask."""
     return (1 << tile.a) | (1 << tile.b)
-
-
-def ends_mask(ends: tuple[int, int] | None) -> int:
-    if ends is None:
-        return 0
-    return (1 << ends[0]) | (1 << ends[1])
 
 
 @dataclass

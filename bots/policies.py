@@ -9,14 +9,15 @@ Play(tile=Tile(6, 6), end=None)
 
 ``choose_action`` takes the view dict of ``Round.view(seat)``, never a
 ``Round``: the hidden tiles of other seats, the boneyard and the sleeping tiles
-are not in its reach (rules.md, rule 12). This module and its helpers import
+are not in its reach (docs/rules.md, rule 12). This module and its helpers import
 nothing but the standard library and ``games.engine``; the hard player builds
 rounds of its own, from the view and guessed hands, only to look ahead.
 
 * ``easy`` sheds its heaviest fitting tile.
 * ``medium`` weighs each play (`bots.heuristics`): pips shed, doubles, keeping
   numbers it holds and both ends reachable, the partner's numbers, the numbers
-  opponents have shown they lack; it takes well under 2 ms.
+  opponents have shown they lack; it is cheap enough for the server's own
+  timeout moves.
 * ``hard`` samples hidden hands consistent with every public fact and plays
   each candidate out with the medium policy (`bots.search`), within
   ``budget_ms`` (default 150 ms).

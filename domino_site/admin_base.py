@@ -1,4 +1,4 @@
-"""What every app's admin shares: pages that show, never write (site.md, "Admin")."""
+"""What every app's admin shares: pages that show, never write (docs/site.md, "Admin")."""
 
 from __future__ import annotations
 

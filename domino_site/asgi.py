@@ -68,9 +68,9 @@ _small_default: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def use_db_threads_by_default() -> None:
     """The server loop's default executor gets ``settings.DB_THREADS`` threads, as
     the database pool (`domino_site.asyncdb.db_executor`), instead of asyncio's
-    ``cores + 4``: at 250 tables on 2 cores, p99 284-373 ms against 510-517 ms
-    (bench/load.py). A pool of the loop's own: a closing loop shuts its default
-    executor down."""
+    ``cores + 4``: fewer threads competing for the GIL keep the event loop that
+    serves the sockets responsive (bench/load.py measures it). A pool of the
+    loop's own: a closing loop shuts its default executor down."""
     loop = asyncio.get_running_loop()
     if loop not in _small_default:
         _small_default[loop] = ThreadPoolExecutor(max_workers=settings.DB_THREADS)
@@ -85,9 +85,9 @@ def freeze_what_was_loaded() -> None:
     apps, the modules, classes and functions: objects that live as long as the
     process) out of the cyclic garbage collector's reach, once (`gc.freeze`).
 
-    A full collection walks every tracked object while the event loop waits:
-    at 250 tables, 200-330 ms pauses every few seconds in each server, which
-    made the whole 99th percentile (bench/load.py). Frozen objects are still
+    A full collection walks every tracked object while the event loop waits,
+    and under load those pauses were the slowest moves (bench/load.py). Frozen
+    objects are still
     freed by reference counting; only cycles among them are never collected,
     and the startup objects form none that die."""
     global _frozen

@@ -1,6 +1,6 @@
 """The address a person connects from, and the keyed hash the site keeps of it.
 
-The same-address rule of rated tables (site.md, "Rated tables") needs to know
+The same-address rule of rated tables (docs/site.md, "Accounts, records, ranking") needs to know
 whether two seated accounts connect from one address, never the address itself:
 a seat keeps `ip_hash(address)` only, an HMAC-SHA256 keyed with ``SECRET_KEY``
 (an address is a small space: a plain hash could be reversed by trying them all).

@@ -1,4 +1,4 @@
-"""Guests: people without an account, known by a signed cookie (contract.md, "Guests").
+"""Guests: people without an account, known by a signed cookie (docs/contract.md, "Guests").
 
 The cookie holds a random seat token, signed by Django (``set_signed_cookie``
 with `GUEST_SALT`); the page and the socket read it with the same routine,

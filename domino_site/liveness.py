@@ -4,7 +4,7 @@ A Daphne process that dies (killed, crashed, its host gone) never closes its
 sockets, so the seats bound to them would stay ``connected`` for ever and no
 pause, automatic move or takeover would ever happen for them. With the
 in-memory layer there is only one process, which repairs its seats at start-up
-(`timers.ticker`); with the Redis layer the other processes must notice.
+(``timers.ticker``); with the Redis layer the other processes must notice.
 
 * Every process that holds sockets beats: ``SET domino:alive:<prefix> 1 PX
   <ttl>`` every ``DOMINO_ALIVE_BEAT_SECONDS`` (default a third of the TTL), where
@@ -83,7 +83,7 @@ _client: tuple[int, str, Any] | None = None  # (pid, its settings, redis.Redis)
 
 
 def heartbeat_host() -> dict[str, Any]:
-    """The connection arguments of the channel layer's first Redis host."""
+    """The channel layer's first host (its settings), where the heartbeats go."""
     return channels_redis.first_host(settings.CHANNEL_LAYERS["default"].get("CONFIG", {}))
 
 

@@ -76,7 +76,7 @@ INSTALLED_APPS = [
     "rooms",
     "records",
     "bots",
-    "timers",  # above the others: wakes rooms' services up (architecture.md, "One direction")
+    "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 
 MIDDLEWARE = [
@@ -183,21 +183,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     for _key, _value in SQLITE_OPTIONS.items():
         DATABASES["default"]["OPTIONS"].setdefault(_key, _value)
     # One connection per thread, kept (health-checked): opening one (the file,
-    # the PRAGMAs) cost 8% of an embedded server's time when every socket call
-    # opened its own. DB_CONN_MAX_AGE=0 goes back to a connection per call.
+    # the PRAGMAs) for every socket call is a cost the server need not pay. DB_CONN_MAX_AGE=0 goes back to a connection per call.
     if "DB_CONN_MAX_AGE" not in os.environ:
         DATABASES["default"]["CONN_MAX_AGE"] = None
 
 # Threads that call the database: every socket's and the in-process ticker's
 # database work runs in a pool of its own (domino_site.asyncdb), this size. Few:
 # a service call is mostly Python, which holds the GIL, and every extra thread
-# competing for it delays the event loop that serves the sockets. At 250 tables
-# on 2 cores, 3 threads a process gave p99 284 ms where asyncio's default 6 gave
-# 517 ms (bench/load.py, same run otherwise).
+# competing for it delays the event loop that serves the sockets (bench/load.py
+# measures it; bench/RESULTS.md keeps the figures).
 DB_THREADS = int(os.environ.get("DB_THREADS") or (os.cpu_count() or 1) + 1)
 
 # PostgreSQL: a psycopg connection pool per process (opening a connection per
-# service call cost 14% of a saturated server). Sized to the threads that use
+# service call costs a saturated server dearly). Sized to the threads that use
 # it, checked when lent (CONN_HEALTH_CHECKS; without a round trip unless the
 # server closed the connection: a restarted server or a killed backend costs
 # one retry, not an error). DB_POOL=0 falls back to per-call connections, or
@@ -261,9 +259,9 @@ if REDIS_URL:
                 "capacity": 300,
                 # A socket's channel is "specific.<process>!<socket>", and
                 # channels-redis counts capacity per *process* inbox, shared by
-                # every socket of that Daphne: 250 tables of 4 sockets made
-                # 500 messages a second land there, and past the capacity the
-                # layer silently dropped whole moves. The inbox is drained as
+                # every socket of that Daphne: under load many messages a
+                # second land there, and past the capacity the layer silently
+                # drops whole moves. The inbox is drained as
                 # fast as the process reads; the bound only guards memory.
                 "channel_capacity": {"specific.*": 50_000},
             },

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 
 from . import views
 from .forms import AdminLoginForm, LoginForm
@@ -13,6 +14,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(form_class=LoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
+    # The page scripts' plurals (djangojs catalogs in locale/), a same-origin script.
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["rooms"]), name="javascript-catalog"),
     re_path(r"^healthz/?$", views.healthz, name="healthz"),
     path("", include("rooms.urls")),
 ]

@@ -1,7 +1,7 @@
-"""The one error type services raise (protocol.md, ``error`` message), and the
+"""The one error type services raise (docs/protocol.md, ``error`` message), and the
 only serialiser of the socket's ``error`` body (`error_message`).
 
-``code`` is one of protocol.md's codes (the engine's `IllegalAction` codes plus
+``code`` is one of docs/protocol.md's codes (the engine's `IllegalAction` codes plus
 ``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
 ``paused``, ``stale``, ``rate_limited``, ``bad_message``); ``reason`` narrows a
 ``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
@@ -88,7 +88,7 @@ def error_message(
 ) -> dict[str, Any]:
     """The protocol's ``error`` message body, the only one a socket sends.
 
-    ``{"type": "error", "code", "message", "ref"}`` (protocol.md; ``ref`` is the
+    ``{"type": "error", "code", "message", "ref"}`` (docs/protocol.md; ``ref`` is the
     client's, null when it had none), plus ``reason`` and ``field`` when the
     refusal names them: the table page shows the rule knob's own message for
     ``field``.

@@ -1,4 +1,4 @@
-"""Matches, rounds and every confirmed move (architecture.md, "the database remembers").
+"""Matches, rounds and every confirmed move (docs/architecture.md, "Principles").
 
 A `Round` row holds the engine state as a JSON snapshot; its `Move` rows are the
 audit log the snapshot can always be rebuilt from (`Round.replay_engine`).

@@ -35,7 +35,7 @@ def finished_round(*, room: Any, number: int, match_number: int | None = None) -
 def round_replay(*, room: Any, number: int, match_number: int | None = None) -> dict | None:
     """The finished round ``number`` (of ``match_number``, default the latest match
     that has it): rules, hands as dealt, moves, result. Refused while it is played.
-    Never the boneyard (rules.md rule 10): a drawn tile appears with its draw, the
+    Never the boneyard (docs/rules.md rule 10): a drawn tile appears with its draw, the
     tiles nobody drew are in no field."""
     rnd = finished_round(room=room, number=number, match_number=match_number)
     return replay_export(rnd) if rnd is not None else None

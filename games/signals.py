@@ -1,4 +1,4 @@
-"""What games announce to the layers above them (architecture.md, "One direction").
+"""What games announce to the layers above them (docs/architecture.md, "Layers and their import contracts").
 
 ``round_due``: sent after the commit of a change, with ``round_id``,
 ``version``, ``due_at`` and ``kind`` (the round's ``due_kind``), when the round

@@ -1,5 +1,5 @@
 """People's records: who played which round, whether a match is rated, and the
-skill rating with its history (site.md, "Accounts, records, ranking").
+skill rating with its history (docs/site.md, "Accounts, records, ranking").
 
 Only `records.services` writes these rows, inside the transactions of the game
 services (a round dealt, a match started, a match finished); read them through

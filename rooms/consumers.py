@@ -1,4 +1,4 @@
-"""Channels consumers: the table socket and the lobby socket (protocol.md).
+"""Channels consumers: the table socket and the lobby socket (docs/protocol.md).
 
 Thin: they parse (``rooms.messages``), authorise (who is this socket: a session
 user or a guest seat cookie) and call the sync side (``rooms.sockets``, one
@@ -97,8 +97,9 @@ def connect_slot() -> asyncio.Semaphore:
     restart) then queues here, each socket already accepted, instead of filling
     every worker thread: the handshakes still coming (session and user lookups,
     before ``accept``) keep their share of the process and finish within
-    Daphne's 5 s connect timeout (at 800 sockets, 2 slots: none dropped; 4 or
-    6: 600-680 of 800 dropped), and moves are not starved."""
+    Daphne's 5 s connect timeout (more slots let the storm's database work
+    crowd the handshakes out, and they were dropped), and moves are not
+    starved."""
     loop = asyncio.get_running_loop()
     slot = _connect_slots.get(loop)
     if slot is None:
@@ -270,7 +271,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             await self.send_json({"type": "chat", "seat": event["seat"], "phrase": event["phrase"]})
 
     async def _chat(self, cmd: Command) -> None:
-        """Quick chat (protocol.md ``chat``): seated people only, one every 3 s;
+        """Quick chat (docs/protocol.md ``chat``): seated people only, one every 3 s;
         the phrase key goes to everyone at the table, watchers included. Bots
         never chat; nothing is stored."""
         if self.seat_index is None:

@@ -245,8 +245,8 @@ def _lobby_notice() -> dict[str, Any]:
 
 def _lobby_soon(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
     """Tell the lobby in ``LOBBY_EVERY`` seconds, once for every change until
-    then. The rows are every open public room: read per change, at 250 tables
-    that was a few hundred rows at each round's end (bench/load.py)."""
+    then. The rows are every open public room: read per change, a busy site
+    would read them all at every round's end."""
     if loop in _lobby_due:
         return
     _lobby_due.add(loop)

@@ -1,6 +1,6 @@
-"""Client -> server messages of the table socket (protocol.md): parsing and limits.
+"""Client -> server messages of the table socket (docs/protocol.md): parsing and limits.
 
-Pure Python, no Django: ``parse_message`` turns a decoded JSON value into a
+No database and no Django settings: ``parse_message`` turns a decoded JSON value into a
 ``Command`` or raises ``BadMessage``; ``RateLimiter`` counts frames per second.
 The consumer then authorises and calls a service.
 """
@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
+
+from rooms.chat import CHAT_PHRASES
 
 MAX_FRAME_BYTES = 4096
 MAX_REF_CHARS = 64
@@ -28,11 +30,6 @@ BARE_TYPES = frozenset(
      "refresh"}
 )  # fmt: skip
 ENVELOPE = frozenset({"type", "ref", "version"})
-#: The quick chat's fixed phrase keys (site.md; their words are in rooms.chat).
-CHAT_PHRASES = frozenset(
-    {"oi", "boa", "valeu", "que_azar", "joga_logo", "bom_jogo", "mais_uma", "ops",
-     "joinha", "risada", "suor", "pensando", "palmas", "surpresa"}
-)  # fmt: skip
 
 
 class BadMessage(Exception):

@@ -1,4 +1,4 @@
-"""Rooms and their seats (site.md, "Rooms" and "Seats").
+"""Rooms and their seats (docs/site.md, "Rooms" and "Seats").
 
 Only `rooms.services` writes these rows; read them through `rooms.selectors`.
 """

@@ -1,4 +1,4 @@
-"""WebSocket URL patterns, mounted by domino_site/asgi.py (protocol.md):
+"""WebSocket URL patterns, mounted by domino_site/asgi.py (docs/protocol.md):
 ``ws/rooms/<code>/`` (table socket) and ``ws/lobby/`` (lobby socket). Any other
 path is closed with 4004 (without the catch-all, Channels' router raises, and
 the server logs a traceback for every such request)."""

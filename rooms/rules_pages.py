@@ -1,4 +1,4 @@
-"""The rules pages (site.md, "Rules pages"): ``/regras/`` lists the tables and
+"""The rules pages (docs/site.md, "Rules pages"): ``/regras/`` lists the tables and
 ``/regras/<preset>/`` explains one, generated from the preset's `RuleSet` knobs
 (seats, dealing, who opens, drawing, blocking, scoring, ties, match goal), so a
 page never disagrees with the engine. The worked example is played by the

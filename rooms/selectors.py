@@ -54,15 +54,6 @@ def viewer_seat(*, room: Room, user: Any = None, guest_token: str | None = None)
     return seat
 
 
-def reserved_seat(*, room: Room, user: Any = None, guest_token: str | None = None) -> Seat | None:
-    """The bot's seat this person reserved for the end of the round, if any."""
-    if user is not None and getattr(user, "is_authenticated", False):
-        return Seat.objects.filter(room=room, reserved_user_id=user.pk).first()
-    if guest_token:
-        return Seat.objects.filter(room=room, reserved_guest_token=guest_token).first()
-    return None
-
-
 def current_round(room: Room) -> Round | None:
     return Round.objects.select_related("match").filter(room=room).order_by("-id").first()
 
@@ -313,7 +304,7 @@ def public_rooms() -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------ who may see a room's rounds
 #
-# Its replay page and its JSON alike (site.md): a public room's, anyone logged
+# Its replay page and its JSON alike (docs/site.md): a public room's, anyone logged
 # in; a private room's, the people who sat at that table (any of its rounds, or
 # a seat there now), and admins. Anyone else gets the answer of an unknown code
 # (404), so nobody learns which private codes exist.

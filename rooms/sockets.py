@@ -61,7 +61,7 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
     viewer.room_id = room.pk
     seat = _seat(room, viewer)
     # Private rooms are for the people seated there (they came by the invite
-    # link); public rooms are watched by accounts only (protocol.md).
+    # link); public rooms are watched by accounts only (docs/protocol.md).
     if seat is None and (room.visibility != "public" or viewer.user is None):
         return "forbidden", None, None, None
     replaced = None

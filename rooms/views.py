@@ -1,4 +1,4 @@
-"""Pages and JSON endpoints (protocol.md, "HTTP"). Thin: reads go through
+"""Pages and JSON endpoints (docs/protocol.md, "HTTP"). Thin: reads go through
 selectors, writes through services; the create-room form validates with the
 engine's `RuleSet`."""
 
@@ -34,7 +34,7 @@ from .forms import PRESET_LABELS, CreateRoomForm, preset_info
 
 
 def guest_token(request: HttpRequest) -> str | None:
-    """The guest seat token of the signed cookie (contract.md, "Guests")."""
+    """The guest seat token of the signed cookie (docs/contract.md, "Guests")."""
     return guest_token_of(request.COOKIES)
 
 

@@ -1,4 +1,4 @@
-"""Who is watching a table (site.md, "Watching and quick chat").
+"""Who is watching a table (docs/site.md, "Watching and quick chat").
 
 A watcher is a table socket with no seat. Each one is a `rooms.Watcher` row
 (room, channel name), added when such a socket opens (or its seat goes away) and

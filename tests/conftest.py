@@ -107,7 +107,7 @@ def redis_up_for_a_while():
 
 
 def pytest_configure(config):
-    # Bots act without the human-like pause in tests (site.md, "Bots").
+    # Bots act without the human-like pause in tests (docs/site.md, "Bots").
     from django.conf import settings
 
     if settings.configured:

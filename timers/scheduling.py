@@ -1,4 +1,4 @@
-"""The one scheduling seam (architecture.md, "Timers live in the database").
+"""The one scheduling seam (docs/architecture.md, "Principles").
 
 After the commit of a change, ``rooms.events`` sends `games.signals.round_due`
 for the current round's ``due_at`` (a bot's turn, the move clock, a disconnected

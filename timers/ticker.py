@@ -1,4 +1,4 @@
-"""The in-process scheduler of the embedded mode (architecture.md, "Two ways to run").
+"""The in-process scheduler of the embedded mode (docs/architecture.md, "The processes of a deployment").
 
 An asyncio task on the ASGI server's own event loop (the in-memory channel
 layer only works from that loop) that runs the same idempotent task functions
@@ -103,6 +103,16 @@ class Ticker:
     @property
     def started(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    def scheduled(self) -> list[tuple[int, int]]:
+        """The ``(round id, version)`` wake-ups still waiting for their time, soonest first."""
+        with self._lock:
+            return [(round_id, version) for _, round_id, version in sorted(self._heap)]
+
+    @property
+    def firing(self) -> int:
+        """Wake-ups being fired right now."""
+        return len(self._jobs)
 
     # -------------------------------------------------------------- the loop
     def ensure_started(self) -> None:

@@ -34,7 +34,7 @@ ERROR_CODES = frozenset(
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse. ``code`` is stable (protocol.md), ``message`` is for people.
+    """An action the rules refuse. ``code`` is stable (docs/protocol.md), ``message`` is for people.
 
     Raising it always leaves the round exactly as it was.
     """

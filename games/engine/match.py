@@ -81,11 +81,6 @@ class Match:
             else:
                 self._end(_unique_best(self.scores, max))
 
-    def award(self, winner: int, reason: str = "walkover") -> None:
-        """End the match now in ``winner``'s favour (the arena's W.O.)."""
-        self._check_side(winner)
-        self._end(winner, reason)
-
     def end(self, reason: str, winner: int | None = None) -> None:
         """End the match now, before its goal: ``winner`` side, or nobody (None).
 

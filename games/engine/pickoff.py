@@ -1,5 +1,5 @@
 """The tie-break pick-off: how a blocked round with tied lowest totals is decided
-when ``blocked_tie`` is ``"tiebreak"`` (rules.md).
+when ``blocked_tie`` is ``"tiebreak"`` (docs/rules.md).
 
 Every seat of every tied side secretly chooses one of the 28 face-down positions
 (a position chosen by one picker is no longer offered to the others); once all

@@ -10,7 +10,7 @@
 >>> rnd.ends, rnd.turn == (seat + 1) % 4
 ((6, 6), True)
 
-Choices the spec leaves open, decided here:
+Choices docs/rules.md leaves open, decided here:
 
 * The first link's ``exposed`` is its larger half (the number at end B).
 * A play given an end for the very first tile is refused as ``malformed``: the

@@ -35,7 +35,7 @@ class InvalidRules(ValueError):
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Everything that differs between tables, as plain data (rules.md, "The knobs").
+    """Everything that differs between tables, as plain data (docs/rules.md, "The knobs").
 
     ``preset`` is only a label (which table these knobs came from). Build one with
     `RuleSet.preset` (applies the preset's derivations and option limits) or
@@ -159,7 +159,7 @@ class RuleSet:
 
     @classmethod
     def preset(cls, key: str, **options: Any) -> RuleSet:
-        """The table ``key`` with the options its preset allows (rules.md, "The tables").
+        """The table ``key`` with the options its preset allows (docs/rules.md, "The tables").
 
         Derived knobs follow the options unless given explicitly: ``classico`` and
         ``goat`` draw exactly when seats < 4; ``com_monte`` deals 7 at two seats

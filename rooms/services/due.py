@@ -1,6 +1,6 @@
 """When the server acts at a table: the due time of a round, from the rows alone.
 
-A round's ``due_at``/``due_kind`` is what the timers wake up for (site.md,
+A round's ``due_at``/``due_kind`` is what the timers wake up for (docs/site.md,
 "Clocks"): a bot's turn after its human-like pause, the move clock, a
 disconnected person's automatic move, the automatic pass of a person who can
 only pass, the arena's walkover. It is computed from the stored rows only, so
@@ -19,7 +19,7 @@ from games.models import Round
 from rooms.models import Room, Seat
 
 AUTO_MOVE_AFTER = timedelta(seconds=30)  # a disconnected human's turn, no clock
-AUTO_PASS_AFTER = timedelta(seconds=1)  # site.md: nothing but pass: the server passes
+AUTO_PASS_AFTER = timedelta(seconds=1)  # docs/site.md: nothing but pass: the server passes
 WALKOVER_AFTER = timedelta(seconds=60)  # arena: confirm the next round within this
 WALKOVER_PRESETS = frozenset({"arena"})
 
@@ -46,8 +46,9 @@ def seat_dues(room: Room, rnd: Round, seats: Sequence[Seat]) -> list[tuple[datet
         if index < len(seats):
             seat = seats[index]
             due = seat_due(room, seat, rnd.turn_started_at)
-            # Automatic pass (site.md, seed 004): a person whose only legal action
-            # is to pass, connected or not, passes after about a second.
+            # Automatic pass (docs/site.md, "Rounds and the clock", from the
+            # games-portal rules): a person whose only legal action is to pass,
+            # connected or not, passes after about a second.
             if seat.is_human and not seat.bot_plays and games.only_pass(eng, index):
                 auto = rnd.turn_started_at + AUTO_PASS_AFTER
                 if due is None or auto <= due[0]:

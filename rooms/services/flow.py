@@ -1,7 +1,7 @@
 """The match flow a table's people drive: start, next round, ready, pause,
 resume, annul, and bending the drawn line.
 
-site.md, "Rounds and matches": the host starts (every seat filled); the next
+docs/site.md, "Rounds and the clock": the host starts (every seat filled); the next
 round is dealt by the host or once every human confirms (``next_round``); a
 single-game table (``duelo``) starts the next game once both players accept.
 """
@@ -56,7 +56,7 @@ def match_start(table: Table, *, actor: Seat, alone: bool = False) -> Round:
     """The host starts a match (every seat filled): its first round is dealt.
     Also after a match is over (a new match). With ``alone`` at a two-seat table
     whose other seat is free, a medium bot takes that seat and a new match starts
-    against it, even if the last match was left unfinished (site.md: the creator
+    against it, even if the last match was left unfinished (docs/site.md: the creator
     may restart alone against the computer)."""
     room, rnd, seats = table.room, table.rnd, table.seats
     if not alone and _both_accept(room, rnd):
@@ -99,7 +99,7 @@ def _seat_bot_opposite_locked(table: Table, host: Seat) -> None:
 
 def _both_accept(room: Room, rnd: Round | None) -> bool:
     """Single-round matches (``duelo``): after a game every human accepts the next
-    one (site.md), instead of the host alone starting it."""
+    one (docs/site.md), instead of the host alone starting it."""
     return (
         rnd is not None
         and rnd.match.over
@@ -232,7 +232,7 @@ def layout_adjust(table: Table, *, actor: Seat, at: int, bend: str) -> None:
 
 
 def _check_bend(chain: Sequence[Any], at: int) -> None:
-    """Seed 002: the line never bends at the first tile of the round, and a double
+    """The variants site: the line never bends at the first tile of the round, and a double
     (drawn across the line) neither bends nor is followed by a bend."""
     if at == 0:
         raise bad("bad_layout", _("The line cannot bend at the first tile."))

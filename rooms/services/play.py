@@ -197,7 +197,7 @@ def _walk_over(table: Table, *, due: _Due) -> bool:
 def _server_action(rnd: Round, seat: Seat | None, kind: str) -> tuple[engine.Action, str]:
     """What the server plays for ``seat``: its bot, or the timeout's medium bot.
 
-    The policy is handed `Round.view(seat)` only (site.md, "Bots").
+    The policy is handed `Round.view(seat)` only (docs/site.md, "Bots").
     """
     assert seat is not None
     eng = rnd.engine()
@@ -211,7 +211,7 @@ def _server_action(rnd: Round, seat: Seat | None, kind: str) -> tuple[engine.Act
     else:
         by = Move.By.TIMEOUT
         level = TIMEOUT_LEVEL
-        if eng.pending_picks:  # rules.md: an expired pick is made at random
+        if eng.pending_picks:  # docs/rules.md: an expired pick is made at random
             return rng.choice(legal), by
     return bot_choice(rnd, seat.index, level, rng, legal), by
 

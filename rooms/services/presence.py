@@ -1,6 +1,6 @@
 """Sockets coming and going: a seat connected, disconnected, taken back.
 
-site.md, "Connections": the last connected person leaving pauses the room;
+docs/site.md, "Seats": the last connected person leaving pauses the room;
 coming back before the result takes the seat back from the bot that stood in.
 """
 

@@ -1,6 +1,6 @@
 """Sitting, reserving, leaving, and a bot standing in for whoever left or is away.
 
-site.md, "Seats": an empty seat is taken at once; a bot's seat at once between
+docs/site.md, "Seats": an empty seat is taken at once; a bot's seat at once between
 rounds and reserved until the result during one; who leaves during a round
 leaves a bot in the seat until the result (the arena: a walkover).
 """
@@ -117,7 +117,7 @@ def sit_locked(
     playing = round_in_play(room)
     if mine is target:
         if target.substitute and target.substitute_reason == "left":
-            # site.md: who leaves during a round leaves a bot in the seat until
+            # docs/site.md: who leaves during a round leaves a bot in the seat until
             # the result; then the seat is empty (and free to take again).
             raise ServiceError(
                 "seat_taken",
@@ -166,7 +166,7 @@ def sit_locked(
 def give_back_locked(table: Table, seat: Seat) -> None:
     """Its human is back before the result (away, not left): the stand-in bot goes,
     the same hand is theirs again, and a reservation someone made on the stand-in
-    lapses (site.md: coming back before the result gives them the seat). The
+    lapses (docs/site.md: coming back before the result gives them the seat). The
     caller saves ``seat``."""
     seat.substitute = False
     seat.substitute_reason = ""

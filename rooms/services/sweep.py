@@ -1,5 +1,5 @@
 """The sweeper: the safety net that Celery beat or the in-process ticker runs
-every few seconds (architecture.md, "a sweeper as the safety net for timers").
+every few seconds (docs/architecture.md, "Principles").
 
 It disconnects the seats of a server process that died (Redis layer), fires due
 actions whose wake-up was lost, lets a bot take the seat of a person away for 2

@@ -1,8 +1,8 @@
 // The chain on the felt as SVG markup, shared by the table page (table.js) and
-// the round replay page (replay.js): the snake of chain.js, tiles of tiles.js,
+// the round replay page (replay.js): the snake of chain_layout.js, tiles of tiles.js,
 // the A/B end markers, the last tile highlighted. No DOM: a lit-html template.
 
-import { layoutChain } from "./chain.js";
+import { layoutChain } from "./chain_layout.js";
 import { html, unsafeSVG } from "./lit.js";
 import { tileGroup } from "./tiles.js";
 
@@ -21,7 +21,7 @@ export function markerPoint(e) {
 
 // `chain`: the snapshot's round.chain; `aspect`: the board's width / height;
 // `hot`: the ends to highlight ("A", "B"); `label`: the SVG's accessible name.
-// Returns {svg, lay, box}: the template, chain.js's layout and the view box.
+// Returns {svg, lay, box}: the template, chain_layout.js's layout and the view box.
 // `bends`: the round's layout (chain index -> "left" | "right", "ajustar a fila").
 export function chainSVG(chain, aspect, { hot = [], label = "", bends = {} } = {}) {
   const lay = layoutChain(chain, aspect, bends);

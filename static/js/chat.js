@@ -1,4 +1,4 @@
-// Quick chat (protocol.md `chat`, site.md): a fixed set of phrases and emotes,
+// Quick chat (docs/protocol.md `chat`, docs/site.md): a fixed set of phrases and emotes,
 // nothing to moderate. Seated people send one every 3 s; each phrase shows as a
 // bubble by its seat for a few seconds and goes into the log. Anyone can mute a
 // player; the muted names are kept per browser. Pieces of the page are lit-html

@@ -1,4 +1,4 @@
-// Drag and drop in the hand (seed 004): drag a tile onto a fitting end to play
+// Drag and drop in the hand (from the games-portal rules): drag a tile onto a fitting end to play
 // it, or along the hand to put it where you like (the order is kept per
 // browser). Pointer events, so mouse, pen and touch alike; a tap or click stays
 // a click. On touch screens the hand still scrolls sideways: a drag starts when

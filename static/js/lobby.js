@@ -22,7 +22,7 @@ function roomRow(room) {
     const kind = i < room.humans ? "human" : i < room.humans + room.bots ? "bot" : "free";
     return html`<span class="seat-pip ${kind}"></span>`;
   });
-  // "Assistir" on every row for logged-in people (site.md); "Sentar" while a seat is free.
+  // "Assistir" on every row for logged-in people (docs/site.md); "Sentar" while a seat is free.
   const sit = full ? nothing : html`<a class="button small" href="${room.url}?sit=1" data-action="sit">${t("Sit")}</a>`;
   const watch = loggedIn() ? html`<a class="button small ghost" href=${room.url} data-action="watch">${t("Watch")}</a>` : nothing;
   const rated = room.rated

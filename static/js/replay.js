@@ -1,5 +1,5 @@
 // The replay page of a finished round (/r/<code>/rounds/<n>/): the table's own
-// drawing (board.js, chain.js, tiles.js) and log lines (table/moves.js), every
+// drawing (board.js, chain_layout.js, tiles.js) and log lines (table/moves.js), every
 // hand face up, the log beside it.
 // Step with the buttons, the slider, the arrow keys (Home/End: start and end).
 // The positions come from the server in a json_script island, the deal first;
@@ -9,7 +9,7 @@ import { chainSVG } from "./board.js";
 import { html, keyed, nothing, render as draw, unsafeHTML } from "./lit.js";
 import { moveText } from "./table/moves.js";
 import { tileSVG } from "./tiles.js";
-import { makeT, ready } from "./util.js";
+import { makeT, ngettext, ready } from "./util.js";
 
 const $ = (sel, el = document) => el.querySelector(sel);
 
@@ -76,7 +76,7 @@ function seatView(pos, index) {
   const tiles = hand.length
     ? hand.map((tile) => html`<span class="replay-tile" data-tile=${tile} title=${tile}>${unsafeHTML(tileSVG(tile, { className: "mini" }))}</span>`)
     : html`<span class="out">${t("no tiles left")}</span>`;
-  const count = !hand.length ? "" : hand.length === 1 ? t("1 tile") : t("%(n)s tiles", { n: hand.length });
+  const count = !hand.length ? "" : ngettext("%(n)s tile", "%(n)s tiles", hand.length);
   const label = `${seatName(index)}: ${hand.join(", ") || t("no tiles left")}`;
   return html`<section class="seat replay-seat${turn ? " is-turn" : ""}${moved ? " just-moved" : ""}" data-seat=${index} aria-label=${label}>
       <div class="seat-body">
@@ -90,7 +90,7 @@ function renderBoard(pos) {
   const rect = board.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
   const label = pos.chain.length
-    ? t("Table: %(count)s tiles, end A shows %(a)s, end B shows %(b)s.", { count: pos.chain.length, a: pos.ends?.A, b: pos.ends?.B })
+    ? ngettext("Table: %(n)s tile, end A shows %(a)s, end B shows %(b)s.", "Table: %(n)s tiles, end A shows %(a)s, end B shows %(b)s.", pos.chain.length, { a: pos.ends?.A, b: pos.ends?.B })
     : t("The table is empty.");
   const { svg } = chainSVG(pos.chain, aspect, { label });
   const note = step === 0 ? html`<div class="board-message" role="status">${t("The hands as dealt")}</div>` : "";

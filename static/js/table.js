@@ -1,16 +1,16 @@
-// The table page: one WebSocket (protocol.md), full snapshots in, small
+// The table page: one WebSocket (docs/protocol.md), full snapshots in, small
 // messages out. Every snapshot renders the whole page again through lit-html
 // templates (vendor/lit-html), which change only what differs: reconnection
 // and missed messages never leave stale pieces, and focus stays where it was.
 //
 // The parts: table/state.js (the snapshot and readings of it), table/socket.js
-// (the connection), table/seats.js, table/chain.js (the felt), table/hand.js,
+// (the connection), table/seats.js, table/chain_draw.js (the felt), table/hand.js,
 // table/panels.js (actions, scores, host, log, result, notices). This module
 // starts them and turns input into messages.
 
 import { createChat } from "./chat.js";
 import { initDrag, saveHandOrder } from "./dnd.js";
-import { renderBoard } from "./table/chain.js";
+import { renderBoard } from "./table/chain_draw.js";
 import { moveInHand, renderHand } from "./table/hand.js";
 import {
   chatPlace,
@@ -92,7 +92,7 @@ function onError(msg) {
 }
 
 // A round that ends while the page is open: the last tile stays in view for
-// about 1.5 s before the result panel covers the table (site.md).
+// about 1.5 s before the result panel covers the table (docs/site.md).
 function holdResult(before, after) {
   if (after?.result && before && !before.result && before.number === after.number) {
     state.resultAt = Date.now() + 1500;
@@ -130,10 +130,13 @@ function render() {
   }
 }
 
+// Bubbles come and go by the seats, lines in the log, and the phrase picker
+// (in the actions) is enabled again once the 3 s between phrases are over.
 function rerenderChat() {
   if (!snap()) return;
   renderSeats();
   renderLog();
+  renderActions();
 }
 
 // ---------------------------------------------------------------------------
@@ -394,7 +397,7 @@ function startExtras() {
       render();
     },
   });
-  // Right-click cancels a chosen tile (seed 002).
+  // Right-click cancels a chosen tile (as the variants site says).
   root.addEventListener("contextmenu", (event) => {
     if (!state.selected) return;
     event.preventDefault();

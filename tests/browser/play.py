@@ -1,5 +1,5 @@
 """Helpers that play the table page like a person: through the test hooks of
-site.md (data-tile, data-end, data-action, data-seat, data-panel)."""
+docs/site.md (data-tile, data-end, data-action, data-seat, data-panel)."""
 
 from __future__ import annotations
 

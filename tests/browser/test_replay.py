@@ -1,5 +1,5 @@
 """A rated duel between two accounts, then its round replayed from the result
-panel (site.md, "Accounts, records, ranking": round replays, rated tables).
+panel (docs/site.md, "Accounts, records, ranking": round replays, rated tables).
 
 The two players' browsers come "through the proxy" (the test server trusts
 127.0.0.1, TRUSTED_PROXIES) with different X-Forwarded-For addresses, so the
@@ -104,8 +104,8 @@ def test_a_rated_duel_then_its_replay_stepped_with_the_keyboard(
     assert len(stored["moves"]) == steps - 1
     ana.screenshot(path=artifacts / "replay-desktop.png")
     ana.set_viewport_size(PHONE)
-    ana.wait_for_timeout(200)
-    ana.screenshot(path=artifacts / "replay-phone.png", full_page=True)
+    ana.wait_for_function("width => window.innerWidth === width", arg=PHONE["width"])
+    ana.screenshot(path=artifacts / "replay-phone.png", full_page=True, animations="disabled")
 
     # The slider and the buttons move too.
     ana.set_viewport_size(DESKTOP)

@@ -1,8 +1,9 @@
-"""The pages people play on, in a real browser (site.md, "The table page")."""
+"""The pages people play on, in a real browser (docs/site.md, "The table page")."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -54,8 +55,7 @@ def test_sign_up_fill_a_parceria_table_with_bots_and_play_a_round(
     expect(bot_level).to_have_value("medium")
     page.click('[data-action="start"]')
     expect(page.locator("[data-hand] [data-tile]").first).to_be_visible()
-    page.wait_for_timeout(300)
-    page.screenshot(path=artifacts / "table-desktop.png")
+    page.screenshot(path=artifacts / "table-desktop.png", animations="disabled")
 
     play_until_result([page])
     result = page.locator(RESULT)
@@ -129,13 +129,14 @@ def test_keyboard_only_play(page: Page, server_url: str, artifacts: Path) -> Non
         _wait_for_my_turn(page)
         if page.locator(RESULT).is_visible():
             break
+        before = version(page)
         if page.locator('[data-action="pass"]').count():
             page.focus('[data-action="pass"]')
             page.keyboard.press("Enter")
         else:
             _keyboard_move(page)
         moves += 1
-        page.wait_for_timeout(200)
+        wait_for_change(page, before)  # the move is on the table
     assert moves >= 1
     page.screenshot(path=artifacts / "keyboard-desktop.png")
 
@@ -218,6 +219,21 @@ def test_table_page_weight_and_first_render(page: Page, server_url: str, artifac
     print("table page:", json.dumps(report))
     assert {"js/table.js", "css/table.css"} <= set(files)
     assert total < 150_000
+
+
+def test_counts_are_worded_by_the_javascript_catalog(page: Page, server_url: str) -> None:
+    """The page loads Django's catalog (/jsi18n/) under its CSP, and a seat's tile
+    count takes the Portuguese plural from it."""
+    refused = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    page.goto(server_url + "/")
+    _play_alone(page)
+    words = page.evaluate(
+        "() => [1, 7].map((n) => django.ngettext('%(n)s tile', '%(n)s tiles', n))"
+    )
+    assert words == ["%(n)s pedra", "%(n)s pedras"]
+    expect(page.locator('[data-seat="1"] .seat-count')).to_have_text(re.compile(r"^[2-7] pedras$"))
+    assert not refused, refused
 
 
 def test_a_second_tab_replaces_the_first(page: Page, server_url: str) -> None:

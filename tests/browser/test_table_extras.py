@@ -1,4 +1,4 @@
-"""Issue 13 in a real browser: rules pages, the automatic pass, drag and drop
+"""The table's extras in a real browser: rules pages, the automatic pass, drag and drop
 (mouse and touch) and a hand order kept after reload, turning the line seen on
 the other player's page, the duelo's both-accept and restart-alone, hints off,
 a watcher joining from the lobby, quick chat and mute. Screenshots at 1440x900
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.play import (
     PLAYABLE,
@@ -116,8 +117,9 @@ def test_nothing_fits_and_the_server_passes_by_itself(
         if page.locator(RESULT).is_visible():
             ready = page.locator(f'{RESULT} [data-action="ready"]')
             if ready.count():
+                before = version(page)
                 ready.click()
-            page.wait_for_timeout(300)
+                wait_for_change(page, before, timeout=10_000)  # the next deal (or a ready seen)
             continue
         tile = page.locator(PLAYABLE).first
         if tile.count():
@@ -129,8 +131,11 @@ def test_nothing_fits_and_the_server_passes_by_itself(
                 wait_for_change(page, before, timeout=5_000)
             except Exception:  # noqa: BLE001 - the page re-rendered: look again
                 pass
-        else:
-            page.wait_for_timeout(250)  # our pass (if any) is the server's to make
+        else:  # our pass (if any) is the server's to make: wait for the next change
+            try:
+                wait_for_change(page, version(page), timeout=10_000)
+            except PlaywrightTimeoutError:
+                pass  # look again, until the deadline
     else:
         raise AssertionError("no automatic pass in time")
     expect(log).to_contain_text("passou (automático)")
@@ -228,8 +233,11 @@ def test_one_switch_turns_every_hint_off(page: Page, server_url: str, artifacts:
     assert page.eval_on_selector(PLAYABLE, raised) != "none"
     page.uncheck("[data-hints-toggle]")
     expect(page.locator("[data-table]")).to_have_class(re.compile("hints-off"))
-    page.wait_for_timeout(300)  # the transition
-    assert page.eval_on_selector(PLAYABLE, raised) == "none"
+    page.wait_for_function(  # the transition's end
+        "sel => getComputedStyle(document.querySelector(sel)).transform === 'none'",
+        arg=PLAYABLE,
+        timeout=5_000,
+    )
     if page.locator("svg.chain .half").count():
         page.hover("svg.chain .half-hit")
         expect(page.locator("[data-hint]")).to_be_hidden()
@@ -373,9 +381,10 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(
     bubble = friend.locator('[data-bubble="0"]')
     expect(bubble).to_have_text("Boa!")
     expect(friend.locator("[data-log]")).to_contain_text("Boa!")
-    friend.wait_for_timeout(300)  # the bubble's pop-in
-    opacity = friend.eval_on_selector('[data-bubble="0"]', "el => getComputedStyle(el).opacity")
-    assert float(opacity) == 1.0
+    friend.wait_for_function(  # the bubble's pop-in, to its end
+        "() => getComputedStyle(document.querySelector('[data-bubble=\"0\"]')).opacity === '1'",
+        timeout=5_000,
+    )
     friend.screenshot(path=artifacts / "chat-phone.png")
     host.screenshot(path=artifacts / "chat-desktop.png")
     # Muted: the next phrase of that player shows nowhere; kept after a reload.
@@ -383,16 +392,22 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(
     expect(friend.locator('[data-seat="0"] [data-action="mute"]')).to_have_attribute(
         "aria-pressed", "true"
     )
+    sockets = []  # the friend's page socket, to see the muted phrase arrive
+    friend.on("websocket", lambda socket: sockets.append(socket))
     friend.reload()
     wait_for_table(friend)
     expect(friend.locator('[data-seat="0"] [data-action="mute"]')).to_have_attribute(
         "aria-pressed", "true"
     )
-    host.wait_for_timeout(3_100)  # one phrase every 3 s
     host.click('[data-action="chat_toggle"]')
-    host.click('[data-chat="valeu"]')
+    # One phrase every 3 s: the picker's buttons come back when the host may send.
+    expect(host.locator('[data-chat="valeu"]')).to_be_enabled(timeout=10_000)
+    with sockets[-1].expect_event(
+        "framereceived", predicate=lambda frame: '"valeu"' in str(frame), timeout=10_000
+    ):
+        host.click('[data-chat="valeu"]')
     expect(host.locator('[data-bubble="0"]')).to_have_text("Valeu")  # the sender sees it
-    friend.wait_for_timeout(800)
+    friend.evaluate("() => new Promise((done) => setTimeout(done))")  # its handler has run
     expect(friend.locator('[data-bubble="0"]')).to_have_count(0)
     assert "Valeu" not in friend.locator("[data-log]").inner_text()
     # The phrase picker on a phone: phrases and emotes, nothing to type.

@@ -46,7 +46,7 @@ def test_single_round_match():
 def test_walkover_and_json():
     match = Match(PRESETS["arena"])
     match.finish_round(result((0, 1), 1))
-    match.award(0)
+    match.end("walkover", winner=0)
     assert match.is_over and match.winner == 0 and match.ended_by == "walkover"
     copy = Match.from_dict(json.loads(json.dumps(match.to_dict())))
     assert copy.to_dict() == match.to_dict()

@@ -57,7 +57,7 @@ def bad_actions(rnd: Round, seat: int) -> list:
     candidates = [Draw(), Pass(), Pick(0), Pick(99), Play(Tile(0, 0)), Play(Tile(6, 6), "A")]
     candidates += [Play(t, e) for t in rnd.hand(seat) for e in ("A", "B", None)]
     playable = {a.tile for a in legal if isinstance(a, Play)}
-    # An end-less play of a tile that fits exactly one end is accepted (engine-api.md).
+    # An end-less play of a tile that fits exactly one end is accepted (docs/engine.md).
     return [
         a
         for a in candidates

@@ -54,7 +54,7 @@ def side_of(rules: RuleSet, seat: int) -> int:
 
 
 def reference_legal(rules: RuleSet, state: dict, seat: int | None) -> list:
-    """rules.md, rules 3 to 6, and the pick-off, read straight from the JSON state."""
+    """docs/rules.md, rules 3 to 6, and the pick-off, read straight from the JSON state."""
     if state["result"] is not None:
         return []
     pick = state["pick"]

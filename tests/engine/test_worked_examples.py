@@ -1,4 +1,4 @@
-"""Every worked example of rules.md, one test each."""
+"""Every worked example of docs/rules.md, one test each."""
 
 import random
 

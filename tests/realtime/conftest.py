@@ -212,7 +212,7 @@ def my_turn(state: dict[str, Any]) -> bool:
 
 def my_choice(state: dict[str, Any]) -> bool:
     """My turn with a choice in it. A turn with nothing but pass is passed by the
-    server itself a moment later (rules.md): a test that waits on the turn, or
+    server itself a moment later (docs/rules.md): a test that waits on the turn, or
     expects silence during it, waits for a turn with something to play."""
     return my_turn(state) and [a["type"] for a in state["round"]["legal"]] != ["pass"]
 

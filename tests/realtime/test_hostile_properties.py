@@ -1,4 +1,4 @@
-"""Hostile input as properties (issue 12): Hypothesis writes client messages and
+"""Hostile input as properties: Hypothesis writes client messages and
 sends them through the real consumer (``domino_site.asgi.application``).
 
 Every client type (``rooms.messages.TYPES``) and unknown ones, with good, wrong,
@@ -10,7 +10,7 @@ players, the host, a watcher and a guest (cookie) at two tables: a public duelo
 a guest through the invite link). For each message:
 
 * it is answered: ``pong`` (ping), a ``chat`` (a seated player's phrase), an
-  ``error`` with one of protocol.md's codes (echoing the ref), or a new ``room``
+  ``error`` with one of docs/protocol.md's codes (echoing the ref), or a new ``room``
   snapshot (the change it made);
 * the room's version and its move count are unchanged unless it was answered
   with a snapshot, and then the change is a legal one (a person's move only by
@@ -51,6 +51,7 @@ from domino_site.asgi import application
 from games.models import Move, Round
 from rooms import messages as protocol
 from rooms import services
+from rooms.chat import CHAT_PHRASES
 from rooms.consumers import connects
 from rooms.errors import CODES
 from rooms.models import Room, Seat
@@ -88,7 +89,7 @@ FIELDS_OF = {
     "start": ("alone",),
     "new_match": ("alone",),
 }
-PHRASES = sorted(getattr(protocol, "CHAT_PHRASES", ())) or ["boa"]
+PHRASES = sorted(CHAT_PHRASES)
 RAW_FRAMES = [
     " ",
     "not json",

@@ -22,6 +22,7 @@ from rooms import services
 from rooms.models import Seat
 from rooms.socket_guard import CLOSE_RECONNECT, live_sockets
 from tests.realtime.conftest import ORIGIN, Player, session_cookie
+from tests.waiting import async_wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,10 +89,12 @@ async def test_a_frame_while_the_client_closes_is_dropped_and_the_seat_let_go(
     consumer with that error first, leaving the seat "connected")."""
     room, cookies = await sync_to_async(_duelo)(django_user_model)
     closing = asyncio.Event()
+    dropped: list[dict] = []
 
     async def server_like_daphne(scope, receive, send):
         async def send_unless_closed(message):
             if closing.is_set() and message["type"] == "websocket.send":
+                dropped.append(message)
                 raise Disconnected("Attempt to send on a closed protocol")
             await send(message)
 
@@ -106,7 +109,9 @@ async def test_a_frame_while_the_client_closes_is_dropped_and_the_seat_let_go(
     closing.set()
     await bruno.send({"type": "chat", "phrase": "boa"})  # reaches ana's closing socket
     assert (await bruno.receive())["type"] == "chat"
-    await asyncio.sleep(0.2)
+    await async_wait_for(
+        lambda: dropped, timeout=5, message="the chat frame sent to ana's closing socket"
+    )
     Player.open.remove(ana)
     await ana.comm.disconnect()  # the consumer is still there to handle it
     seats = await sync_to_async(lambda: list(Seat.objects.filter(room=room).order_by("index")))()
@@ -128,8 +133,9 @@ async def test_a_heartbeat_that_finds_its_key_gone_asks_every_socket_to_reconnec
     room, cookies = await sync_to_async(_duelo)(django_user_model)
     ana, carla = [await Player.table(room.code, c) for c in (cookies[0], cookies[2])]
     beats = liveness.heartbeat.beats
-    while liveness.heartbeat.beats < beats + 2:
-        await asyncio.sleep(0.05)
+    await async_wait_for(
+        lambda: liveness.heartbeat.beats >= beats + 2, timeout=5, message="two more heartbeats"
+    )
     losses = liveness.heartbeat.losses
     prefix = get_channel_layer().client_prefix
     client = redis.Redis.from_url(liveness.heartbeat_host()["address"])

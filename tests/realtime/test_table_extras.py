@@ -1,4 +1,4 @@
-"""What issue 13 added to the table socket: the automatic pass, the duelo's
+"""The table socket's extras: the automatic pass, the duelo's
 both-accept and restart-alone, watchers and their count, and quick chat."""
 
 from __future__ import annotations

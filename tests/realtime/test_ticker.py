@@ -1,11 +1,12 @@
 """The in-process scheduler (timers/ticker.py) and the scheduling seam."""
 
-import asyncio
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from games.world import use_world
+from tests.waiting import async_wait_for
 from tests.worlds import TestWorld
 from timers import scheduling
 from timers import ticker as ticker_module
@@ -13,14 +14,13 @@ from timers.tasks import bot_turn, round_due
 from timers.ticker import Ticker
 
 
-async def _until(predicate, timeout=2.0):
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < end, "timed out"
-        await asyncio.sleep(0.01)
+async def _until(predicate, timeout=2.0, message="the ticker to get there"):
+    await async_wait_for(predicate, timeout=timeout, message=message)
 
 
+# The ticker's calls run on the database threads, which close their
+# connections after each call: they need database access like the site's.
+@pytest.mark.django_db(transaction=True)
 async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch):
     fired, sweeps = [], []
     monkeypatch.setattr(ticker_module, "_fire_round", lambda r, v, now: fired.append((r, v)))
@@ -35,8 +35,12 @@ async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch
     ticker.schedule(1, 5, now - timedelta(seconds=1))  # a duplicate
     ticker.schedule(2, 1, now + timedelta(seconds=60))
     try:
-        await _until(lambda: fired and sweeps)
-        await asyncio.sleep(0.05)
+        await _until(lambda: fired and sweeps, message="round 1 fired and a sweep")
+        # Done with what was due: only round 2 waits, and nothing is firing.
+        await _until(
+            lambda: ticker.scheduled() == [(2, 1)] and not ticker.firing,
+            message="the ticker idle, with round 2 left for later",
+        )
         assert fired == [(1, 5)]
         world.advance(61)  # a minute later
         ticker.poke()
@@ -47,6 +51,9 @@ async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch
         use_world(previous)
 
 
+# The ticker's calls run on the database threads, which close their
+# connections after each call: they need database access like the site's.
+@pytest.mark.django_db(transaction=True)
 async def test_a_failing_task_does_not_stop_the_ticker(monkeypatch):
     fired = []
 

@@ -1,7 +1,6 @@
 """A real Celery worker (in a thread, on the Redis broker) wakes the round up:
 the bots' turns and a move clock running out, through ``schedule_due``."""
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -12,6 +11,7 @@ from domino_site.celery import app
 from games.models import Move, Round
 from rooms import services
 from rooms.models import Seat
+from tests.waiting import wait_for
 from timers.scheduling import schedule_due
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -21,13 +21,7 @@ def _wait_for(predicate, what: str, timeout: float = 60):
     """Poll the database until ``predicate`` holds. The bound only ends a test
     that is failing: a passing run returns as soon as the worker has done it,
     however busy the machine is."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+    return wait_for(predicate, timeout=timeout, message=what, every=0.05)
 
 
 def _current(room) -> Round:

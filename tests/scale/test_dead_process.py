@@ -1,7 +1,7 @@
 """A Daphne process killed with SIGKILL never closes its sockets: with the Redis
 channel layer its heartbeat key expires, and the sweeper (another live process's
 ticker, or any process running ``rooms_sweep``) treats its seats as disconnected,
-with what follows (site.md, "Seats": the automatic move of a room without a
+with what follows (docs/site.md, "Seats": the automatic move of a room without a
 clock; a room with no connected human pauses). The servers run with a 2 s TTL."""
 
 import asyncio
@@ -15,6 +15,7 @@ from rooms import services
 from rooms.models import Room, Seat
 from tests.scale.drills import replays_match
 from tests.scale.players import Client, first_legal, my_turn, solo
+from tests.waiting import async_wait_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -101,13 +102,14 @@ async def test_the_room_pauses_when_its_only_human_was_on_the_killed_server(
     server.kill()
     room, _ = await db_async(_room_and_round)(code)
     assert not room.paused and (await db_async(_seat)(code, 0)).connected
-    counts = {}
-    deadline = time.monotonic() + TTL + 10
-    while time.monotonic() < deadline:  # the sweeper of a Celery beat, run here
+
+    async def swept() -> dict | None:  # the sweeper of a Celery beat, run here
         counts = await db_async(services.rooms_sweep)()
-        if counts["dead_sockets"]:
-            break
-        await asyncio.sleep(0.5)
+        return counts if counts["dead_sockets"] else None
+
+    counts = await async_wait_for(
+        swept, timeout=TTL + 10, message="the sweeper finding the dead socket", every=0.5
+    )
     assert counts["dead_sockets"] == 1, counts
     seat = await db_async(_seat)(code, 0)
     room, rnd = await db_async(_room_and_round)(code)

@@ -11,7 +11,6 @@ lost wake-up does nothing."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 from django.utils import timezone
@@ -21,6 +20,7 @@ from domino_site.celery import app
 from games.models import Move, Round
 from tests.scale.drills import CeleryProcess, process_env, replays_match
 from tests.scale.players import duelo, seated
+from tests.waiting import async_wait_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -59,13 +59,7 @@ def _send_late_copy(broker_url: str, round_id: int, version: int) -> str:
 
 
 async def _wait_for(predicate, what: str, timeout: float = 60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = await db_async(predicate)()
-        if value:
-            return value
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+    return await async_wait_for(db_async(predicate), timeout=timeout, message=what, every=0.1)
 
 
 async def test_a_worker_killed_while_the_clock_runs_the_sweeper_fires_the_timeout_once(
@@ -130,7 +124,12 @@ async def test_a_worker_killed_while_the_clock_runs_the_sweeper_fires_the_timeou
             lambda: worker.wait_for_output(f"games.round_due[{copy}]", "succeeded", timeout=20)
         )
         assert late.endswith("False"), late  # did nothing: the round moved on
-        await asyncio.sleep(3)  # three more sweeps
+        sweeps = len(worker.output())
+        for _ in range(3):  # three more sweeps
+            await asyncio.to_thread(
+                worker.wait_for_output, "rooms.sweep[", "succeeded", timeout=20, after=sweeps
+            )
+            sweeps = len(worker.output())
         assert await db_async(_timeouts)(rnd, 1) == [(1, turn, "timeout")]
         timeout_moves = await db_async(
             lambda: Move.objects.filter(round=rnd, by="timeout", created_at__lt=due).count()

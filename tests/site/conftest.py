@@ -2,7 +2,7 @@
 
 * Deals are known: the world (`games.world`) deals from seeded generators.
 * Every round left in the database at the end of a test must rebuild from its
-  deal and its Moves into exactly its stored snapshot (architecture.md: the
+  deal and its Moves into exactly its stored snapshot (docs/architecture.md: the
   snapshot is a cache of the Move log).
 """
 

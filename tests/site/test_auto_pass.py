@@ -1,5 +1,6 @@
-"""The automatic pass (site.md, "Rounds and the clock"; seed 004): a person whose
-only legal action is to pass passes after about a second, connected or not,
+"""The automatic pass (docs/site.md, "Rounds and the clock", from the
+games-portal rules): a person whose only legal action is to pass passes after
+about a second, connected or not,
 logged as ``by="auto"`` ("passou (automático)")."""
 
 from __future__ import annotations

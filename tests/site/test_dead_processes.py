@@ -5,7 +5,6 @@ whatever the service clock says; so does a seat bound less than a TTL ago."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from datetime import timedelta
 
@@ -17,6 +16,7 @@ from games import services as games
 from rooms import services
 from rooms.services import sweep
 from tests.site.helpers import current, fresh, human_move, room_with_bots, seat, two_humans
+from tests.waiting import async_wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -203,11 +203,9 @@ async def test_the_heartbeat_keeps_this_process_key_with_the_ttl(settings):
         key = liveness.KEY.format(prefix)
         assert heartbeat.beats >= 1 and 0 < client.pttl(key) <= 30_000
         beats = heartbeat.beats
-        for _ in range(100):
-            if heartbeat.beats > beats + 1:
-                break
-            await asyncio.sleep(0.02)
-        assert heartbeat.beats > beats + 1  # every beat_seconds
+        await async_wait_for(  # every beat_seconds
+            lambda: heartbeat.beats > beats + 1, timeout=5, message="two more heartbeats"
+        )
     finally:
         await heartbeat.stop()
         client.delete(liveness.KEY.format(channel_layers["default"].client_prefix))

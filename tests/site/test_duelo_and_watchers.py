@@ -1,4 +1,4 @@
-"""Services of issue 13: the duelo's both-accept (rooms.services.match_start /
+"""Services of the table's extras: the duelo's both-accept (rooms.services.match_start /
 match_new at a single-round table) and the watcher count (rooms.watchers)."""
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def test_a_finished_round_gives_its_deal_and_moves(room, clock):
     rnd = play_round(room, clock())
     data = round_replay(room=room, number=1)
     assert data["deal"]["hands"] == rnd.deal["hands"] and data["result"] == rnd.result
-    # rules.md rule 10: the boneyard never leaves the server, not even after the round.
+    # docs/rules.md rule 10: the boneyard never leaves the server, not even after the round.
     assert "boneyard" not in data["deal"] and "tiebreak_order" not in data["deal"]
     left = set(current(room).state["boneyard"])
     assert left and not left & set(_strings(data))

@@ -1,4 +1,4 @@
-"""Turning the line (site.md, "The table page"; seed 002's "ajustar a fila"):
+"""Turning the line (docs/site.md, "The table page"; the variants site's "ajustar a fila"):
 the seat to act bends the drawn chain at a link; never at the first tile, nor at
 a double or right after one; everyone sees it and the log says so."""
 

@@ -1,4 +1,4 @@
-"""Rated tables, experience and the skill rating (site.md, "Accounts, records,
+"""Rated tables, experience and the skill rating (docs/site.md, "Accounts, records,
 ranking"; records.services).
 
 A table is rated when every seat is a human with an account and no two of them

@@ -1,5 +1,5 @@
 """Who may see a finished round (the replay page and its JSON alike), the
-profile's privacy, the ranking and the public rooms' missing invite (site.md,
+profile's privacy, the ranking and the public rooms' missing invite (docs/site.md,
 "Accounts, records, ranking").
 
 * public rooms: anyone logged in;

@@ -60,7 +60,7 @@ def test_waiting_room_state(make_user, clock):
     assert state["you"] == {"seat": 0, "is_host": True, "side": 0}
     assert SEAT_KEYS <= set(state["seats"][0])
     assert [s["name"] for s in state["seats"]] == ["ana", "bruno"]
-    # A public room has no invite link: its seats are for accounts (site.md).
+    # A public room has no invite link: its seats are for accounts (docs/site.md).
     assert state["room"]["invite_url"] is None and state["room"]["rated"] is False
     json.dumps(state)
 
@@ -179,7 +179,7 @@ def test_a_reservation_shows_on_the_seat(make_user, clock):
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     carla = make_user("carla")
     services.seat_take(room=room, index=1, user=carla, now=clock())
-    assert selectors.reserved_seat(room=room, user=carla) == seat(room, 1)
+    assert seat(room, 1).reserved_user == carla
     state = selectors.room_state(room=room, viewer=None)
     assert state["seats"][1]["reserved_for"] == "carla"
     play_round(room, clock())

@@ -1,4 +1,4 @@
-"""rooms.services: the room lifecycle of site.md (seats, bots, host, rounds, pause,
+"""rooms.services: the room lifecycle of docs/site.md (seats, bots, host, rounds, pause,
 settings, annulment, arena walkover)."""
 
 from __future__ import annotations
@@ -240,8 +240,8 @@ def away_for_two_minutes(room, index, clock) -> None:
 
 
 def test_who_left_during_a_round_cannot_sit_again_before_the_result(make_user, clock):
-    """site.md: a human who leaves during a round leaves a bot in the seat until
-    the result; then the seat is empty (issue 12, point 2)."""
+    """docs/site.md: a human who leaves during a round leaves a bot in the seat until
+    the result; then the seat is empty."""
     room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
     services.match_start(room=room, actor=ana, now=clock())
     services.seat_leave(room=room, index=1, actor=bruno, now=clock())
@@ -281,9 +281,8 @@ def test_leaving_while_a_bot_stands_in_for_being_away_is_leaving_for_good(make_u
 def test_a_returning_player_keeps_the_seat_someone_reserved_while_they_were_away(
     make_user, clock, how
 ):
-    """site.md: coming back before the round's result gives them the seat (and
-    the same hand); a reservation made on the stand-in bot lapses (issue 12,
-    point 1)."""
+    """docs/site.md: coming back before the round's result gives them the seat (and
+    the same hand); a reservation made on the stand-in bot lapses."""
     room, ana, bruno = two_humans(make_user, clock(), preset="duelo")
     services.match_start(room=room, actor=ana, now=clock())
     hand = current(room).engine().hand(1)
@@ -431,7 +430,7 @@ def test_pause_freezes_the_bots(make_user, clock, settings):
 
 
 def test_pausing_a_paused_room_or_resuming_a_running_one_is_refused(make_user, clock):
-    """Every socket message is answered (issue 12, hostile input): a pause or a
+    """Every socket message is answered (hostile input): a pause or a
     resume that would change nothing is refused, with the room unchanged."""
     room, ana, bruno = two_humans(make_user, clock(), move_seconds=30)
     services.match_start(room=room, actor=ana, now=clock())
@@ -577,7 +576,7 @@ def test_layout_adjust_is_for_the_seat_to_act(make_user, clock):
     actor, other = (bruno, ana) if turn == 0 else (ana, bruno)
     refused("not_your_turn", services.layout_adjust, room=room, actor=other, at=0, bend="left")
     bad_message("bad_layout", services.layout_adjust, room=room, actor=actor, at=5, bend="left")
-    # Never at the first tile (seed 002; more in tests/site/test_layout_adjust.py).
+    # Never at the first tile (the variants site; more in tests/site/test_layout_adjust.py).
     bad_message("bad_layout", services.layout_adjust, room=room, actor=actor, at=0, bend="left")
     services.layout_adjust(room=room, actor=actor, at=0, bend="straight")
     assert current(room).layout == {}

@@ -1,4 +1,4 @@
-"""The rules pages (site.md, "Rules pages"): generated from each preset's
+"""The rules pages (docs/site.md, "Rules pages"): generated from each preset's
 RuleSet, with a worked example scored by the engine, in pt-BR and English."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_the_pages_follow_the_knobs_not_a_copy():
             [20, 0],
         ),  # opponents: 16 (seat 2) + 4 (seat 4); the partner's 4-4 does not count
         ("classico", [28, 0]),  # every hand: 16 + 8 + 4
-        ("duelo", [16, 0]),  # the seed's example: 6-5 and 2-3 = 16
+        ("duelo", [16, 0]),  # the play-with-a-friend guide's example: 6-5 and 2-3 = 16
         ("arena", [1, 0]),  # series: one point a round
         ("goat", [0, 20]),  # penalty: the losers score their own hands (16 + 4)
     ],

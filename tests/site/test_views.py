@@ -1,4 +1,4 @@
-"""HTTP views of protocol.md: lobby, create room, table, invite, JSON API,
+"""HTTP views of docs/protocol.md: lobby, create room, table, invite, JSON API,
 profile, ranking and sign-up."""
 
 from __future__ import annotations

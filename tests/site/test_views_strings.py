@@ -62,3 +62,50 @@ def test_placeholders_survive_translation():
         )
     for source, text in strings.items():
         assert set(re.findall(r"%\(\w+\)s", source)) == set(re.findall(r"%\(\w+\)s", text)), source
+
+
+# ------------------------------------------------------------------ plurals
+# A count in words goes through Django's JavaScript catalog (/jsi18n/,
+# `ngettext` in static/js/util.js), which knows each language's plural rule.
+
+PLURAL = re.compile(r'\bngettext\(\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"')
+HAND_ROLLED = re.compile(r"=== 1 \?\s*t\(")
+
+
+def _scripts() -> list[Path]:
+    return [p for p in STATIC_JS.rglob("*.js") if "vendor" not in p.parts]
+
+
+def _plurals() -> set[tuple[str, str]]:
+    return {pair for path in _scripts() for pair in PLURAL.findall(path.read_text())}
+
+
+def test_the_scripts_count_through_ngettext_not_by_hand():
+    assert _plurals(), "the scripts' counts use ngettext"
+    rolled = [
+        str(p.relative_to(STATIC_JS)) for p in _scripts() if HAND_ROLLED.search(p.read_text())
+    ]
+    assert not rolled, f"a hand-rolled plural (n === 1 ? t(...)) in {rolled}: use ngettext"
+
+
+def test_every_plural_of_the_scripts_has_its_portuguese_forms():
+    from django.utils.translation.trans_real import DjangoTranslation
+
+    catalog = DjangoTranslation("pt_BR", domain="djangojs")
+    for singular, plural in _plurals():
+        one, many = catalog.ngettext(singular, plural, 1), catalog.ngettext(singular, plural, 2)
+        assert (one, many) != (singular, plural), f"no Portuguese for {singular!r} (djangojs.po)"
+        for text in (one, many):
+            assert set(re.findall(r"%\(\w+\)s", text)) == set(re.findall(r"%\(\w+\)s", plural))
+
+
+@pytest.mark.django_db
+def test_the_catalog_is_a_same_origin_script_loaded_before_the_modules(client):
+    catalog = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="pt-br")
+    assert catalog.status_code == 200
+    assert catalog["Content-Type"].startswith("text/javascript")
+    assert "%(n)s pedras" in catalog.content.decode()
+    page = client.get("/").content.decode()
+    catalog_at = page.index('<script defer src="/jsi18n/"></script>')
+    assert catalog_at < page.index('<script type="module"')  # deferred scripts run in order
+    assert "script-src 'self'" in client.get("/")["Content-Security-Policy"]

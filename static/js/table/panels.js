@@ -6,7 +6,8 @@
 
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG, tileSVG } from "../tiles.js";
-import { adjustToggle } from "./chain.js";
+import { ngettext } from "../util.js";
+import { adjustToggle } from "./chain_draw.js";
 import { moveText } from "./moves.js";
 import {
   $,
@@ -170,7 +171,7 @@ function settingsForm() {
   if (!["waiting", "between_rounds"].includes(s.room.status)) return nothing;
   const current = s.room.move_seconds ?? "";
   const opts = ["", 10, 15, 20, 30, 45, 60].map(
-    (v) => html`<option value=${v} .selected=${String(v) === String(current)}>${v ? t("%(n)s seconds", { n: v }) : t("No clock")}</option>`,
+    (v) => html`<option value=${v} .selected=${String(v) === String(current)}>${v ? ngettext("%(n)s second", "%(n)s seconds", v) : t("No clock")}</option>`,
   );
   // The rules change only before the first match or once a match is over.
   const between = !s.match || s.match.over;
@@ -336,7 +337,7 @@ function replayLink() {
 }
 
 function pipsText(n) {
-  return n === 1 ? t("1 pip") : t("%(n)s pips", { n });
+  return ngettext("%(n)s pip", "%(n)s pips", n);
 }
 
 function explain(res, rules) {
@@ -488,7 +489,7 @@ export function renderTitleExtras() {
   if (watching) {
     const n = s.room.watchers ?? 0;
     watching.hidden = n < 1;
-    watching.textContent = n === 1 ? t("1 watching") : t("%(n)s watching", { n });
+    watching.textContent = ngettext("%(n)s watching", "%(n)s watching", n);
   }
   const rules = $("[data-rules-link]");
   if (rules) rules.href = `/regras/${encodeURIComponent(s.room.preset)}/`;

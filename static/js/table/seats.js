@@ -3,6 +3,7 @@
 
 import { css, html, keyed, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
+import { ngettext } from "../util.js";
 import { BOT_LEVELS, levelName, mySeat, page, position, seatName, snap, t } from "./state.js";
 
 export const ICON_CROWN = html`<svg class="icon crown" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18h18l-1.5-10-4.5 4-3-7-3 7-4.5-4z"/></svg>`;
@@ -53,7 +54,7 @@ function seatView(seat) {
       ? html`<span class="dot ${seat.connected ? "on" : "off"}" title=${seat.connected ? t("online") : t("offline")}></span>`
       : nothing;
   const fan = me ? nothing : html`<div class="fan" aria-hidden="true">${unsafeHTML(BACK.repeat(Math.min(count, 14)))}</div>`;
-  const countText = seat.kind === "empty" ? "" : count === 1 ? t("1 tile") : t("%(n)s tiles", { n: count });
+  const countText = seat.kind === "empty" ? "" : ngettext("%(n)s tile", "%(n)s tiles", count);
   const label = `${t("Seat %(n)s", { n: seat.index + 1 })}: ${seat.kind === "empty" ? t("Empty seat") : seatName(seat.index)}${turn ? ", " + t("to play") : ""}`;
   const initial = seat.kind === "empty" ? "+" : seat.kind === "bot" ? String(seat.index + 1) : (seat.name || "?").slice(0, 1).toUpperCase();
   return html`<section class=${classes.join(" ")} data-seat=${seat.index} aria-label=${label}>${page.chat.bubble(seat.index)}

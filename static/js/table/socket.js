@@ -1,4 +1,4 @@
-// The table's one WebSocket (protocol.md): full snapshots in, small messages
+// The table's one WebSocket (docs/protocol.md): full snapshots in, small messages
 // out, reconnection with backoff. `onMessage` is the page's (table.js).
 
 import { banner, showReplaced, toast } from "./panels.js";

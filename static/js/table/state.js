@@ -1,4 +1,4 @@
-// The table page's state: the last snapshot (protocol.md `room`), what this
+// The table page's state: the last snapshot (docs/protocol.md `room`), what this
 // browser has chosen, the page's boot data, and small readings of the snapshot
 // that every part of the page shares. No DOM.
 
@@ -86,7 +86,7 @@ export function position(index) {
   return ["bottom", "right", "top", "left"][rel];
 }
 
-// The bots' levels, weakest first (protocol.md `add_bot`; rooms.models.BOT_LEVELS).
+// The bots' levels, weakest first (docs/protocol.md `add_bot`; rooms.models.BOT_LEVELS).
 export const BOT_LEVELS = ["easy", "medium", "hard"];
 
 export function levelName(level) {

@@ -6,9 +6,9 @@
 // Each arm is walked like a turtle: an open edge point and a direction. A tile
 // goes straight on, or is a corner (its inner half in line, its outer half
 // turned left or right). The player's stored bends (round.layout: chain index ->
-// "left" | "right", seed 002's "ajustar a fila") make corners where they say, as
-// long as the tile stays on the table and off the other tiles; otherwise the
-// snake's own rule applies, so the chain never leaves the table.
+// "left" | "right", the variants site's "ajustar a fila") make corners where
+// they say, as long as the tile stays on the table and off the other tiles;
+// otherwise the snake's own rule applies, so the chain never leaves the table.
 
 const GAP = 0.08;
 const EPS = 0.02;

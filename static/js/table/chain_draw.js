@@ -2,9 +2,10 @@
 // controls of "ajustar a fila", the centre message and the tie-break pick-off.
 
 import { chainSVG, markerPoint } from "../board.js";
-import { endLinks } from "../chain.js";
+import { endLinks } from "../chain_layout.js";
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
+import { ngettext } from "../util.js";
 import { $, isDbl, isMyTurn, legal, legalEnds, seatName, snap, state, t } from "./state.js";
 
 export function renderBoard() {
@@ -41,11 +42,12 @@ function endButtons(lay, box, rect, targets) {
 function chainLabel() {
   const r = snap().round;
   if (!r || !r.chain?.length) return t("The table is empty.");
-  return t("Table: %(count)s tiles, end A shows %(a)s, end B shows %(b)s.", {
-    count: r.chain.length,
-    a: r.ends?.A,
-    b: r.ends?.B,
-  });
+  return ngettext(
+    "Table: %(n)s tile, end A shows %(a)s, end B shows %(b)s.",
+    "Table: %(n)s tiles, end A shows %(a)s, end B shows %(b)s.",
+    r.chain.length,
+    { a: r.ends?.A, b: r.ends?.B },
+  );
 }
 
 function centerMessage() {
