@@ -61,7 +61,10 @@ def beat_seconds() -> float:
 
 
 #: The Redis channel layers: channels-redis' own and the site's (domino_site.layers).
-REDIS_LAYERS = ("channels_redis.core.RedisChannelLayer", "domino_site.infra.channels_redis.RedisChannelLayer")
+REDIS_LAYERS = (
+    "channels_redis.core.RedisChannelLayer",
+    "domino_site.infra.channels_redis.RedisChannelLayer",
+)
 
 
 def enabled() -> bool:

@@ -126,15 +126,15 @@ return full
 """
 
 
-
 # ------------------------------------------------------------------ receiving
+
 
 class ProcessInbox(StockRedisChannelLayer):
     """The receiving side: one reader a process (`_read_inbox`); call
     `inbox_init` after the layer's own ``__init__``."""
 
     POP_AT_ONCE = 100
-    _bzmpop = True  # Redis 7 and later; before it, one message a BZPOPMIN
+    use_bzmpop = True  # Redis 7 and later; before it, one message a BZPOPMIN
 
     def inbox_init(self) -> None:
         self._reader: asyncio.Task | None = None  # `_read_inbox`, on the sockets' loop
@@ -168,6 +168,10 @@ class ProcessInbox(StockRedisChannelLayer):
         if isinstance(item, _Failed):
             raise item.error
         return item
+
+    def receiving(self, channel: str) -> bool:
+        """Whether a receive of this process waits on ``channel`` now."""
+        return channel in self._waiting
 
     def _start_reader(self) -> None:
         loop = asyncio.get_running_loop()
@@ -206,7 +210,7 @@ class ProcessInbox(StockRedisChannelLayer):
     async def _pop(self, connection: Any, key: str) -> list[bytes]:
         """The messages waiting in ``key`` (up to `POP_AT_ONCE`), or the next
         one to arrive within the blocking pop; none after it."""
-        if self._bzmpop:
+        if self.use_bzmpop:
             try:
                 popped = await connection.bzmpop(
                     self.brpop_timeout, 1, [key], min=True, count=self.POP_AT_ONCE
@@ -214,7 +218,7 @@ class ProcessInbox(StockRedisChannelLayer):
             except ResponseError as exc:
                 if "unknown command" not in str(exc).lower():
                     raise
-                self._bzmpop = False
+                self.use_bzmpop = False
                 log.info("channel layer: Redis before 7 (no BZMPOP): one message a pop")
             else:
                 return [member for member, _score in popped[1]] if popped else []
@@ -268,6 +272,7 @@ class _Failed:
 
 
 # ------------------------------------------------------------------ the layer
+
 
 class RedisChannelLayer(ProcessInbox):
     """channels-redis' layer; ``send``, ``group_send`` and ``receive`` in fewer

@@ -1,4 +1,4 @@
-"""domino_site.layers.RedisChannelLayer: channels-redis' messages, keys, expiries
+"""domino_site.infra.channels_redis.RedisChannelLayer: channels-redis' messages, keys, expiries
 and capacities, in fewer round trips. What it sends, channels-redis' own layer
 receives (and the other way round); full inboxes refuse; expired members and
 messages are dropped first."""
@@ -13,7 +13,7 @@ import pytest
 from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer as StockLayer
 
-from domino_site.layers import RedisChannelLayer
+from domino_site.infra.channels_redis import RedisChannelLayer
 
 pytestmark = pytest.mark.redis
 
@@ -110,7 +110,7 @@ async def test_a_group_send_skips_full_inboxes_and_expired_members():
     await _closed(ours)
 
 
-async def test_receives_come_in_order_once_each_and_a_cancelled_one_is_not_lost():
+async def test_receives_come_in_order_once_each():
     ours, _ = _pair()
     for n in range(3):
         await ours.send("queue.channel", {"type": "m", "n": n})
@@ -118,13 +118,6 @@ async def test_receives_come_in_order_once_each_and_a_cancelled_one_is_not_lost(
     assert got == [0, 1, 2]
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(ours.receive("queue.channel"), 0.5)
-    # A pop whose receiver never got the message (cancelled on the way): the next
-    # pop puts its backup copy back first, so it comes again instead of vanishing
-    # (channels-redis' own receive, for channels that are not a socket's).
-    await ours.send("queue.channel", {"type": "m", "n": 3})
-    key = ours.prefix + "queue.channel"
-    assert await ours._brpop_with_clean(0, key, timeout=1) is not None  # never handed over
-    assert (await asyncio.wait_for(ours.receive("queue.channel"), 2))["n"] == 3
     await _closed(ours)
 
 

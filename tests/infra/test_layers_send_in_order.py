@@ -1,4 +1,4 @@
-"""Both channel layers of domino_site.layers hand a change over in order, one
+"""Both channel layers of domino_site.infra hand a change over in order, one
 message a socket: a seat's socket gets its own frame, and the group's message
 (``"group_others"``) goes to the group's other members only."""
 
@@ -10,7 +10,8 @@ import secrets
 
 import pytest
 
-from domino_site.layers import InMemoryChannelLayer, RedisChannelLayer
+from domino_site.infra.channels import InMemoryChannelLayer
+from domino_site.infra.channels_redis import RedisChannelLayer
 
 
 async def _one_message_a_socket(layer) -> None:

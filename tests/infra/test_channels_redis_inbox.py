@@ -1,23 +1,20 @@
-"""domino_site.inbox (the Redis layer, receiving): one reader a process moves
-its inbox into its sockets' queues, many messages a round trip, and a message
-for one of the process' own sockets goes straight to its queue, not through
-Redis. Other processes (and channels-redis' own layer) still reach every socket."""
+"""domino_site.infra.channels_redis (receiving): one reader a process moves
+its inbox into its sockets' queues, many messages a round trip; other
+processes (and channels-redis' own layer) reach every socket, in order."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import secrets
-import threading
 
 import pytest
 import redis.asyncio as aioredis
-from asgiref.sync import async_to_sync
-from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer as StockLayer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from domino_site.layers import RedisChannelLayer
+from domino_site.infra.channels_redis import RedisChannelLayer
+from tests.waiting import async_wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -43,17 +40,25 @@ async def _closed(*layers) -> None:
         await layer.flush()
 
 
-async def test_a_message_to_a_socket_of_the_same_process_skips_redis():
+async def _receiving(layer, channel: str) -> asyncio.Future:
+    """A receive of ``channel`` that has started waiting."""
+    receive = asyncio.ensure_future(layer.receive(channel))
+    await async_wait_for(
+        lambda: layer.receiving(channel), timeout=5, message=f"a receive waiting on {channel}"
+    )
+    return receive
+
+
+async def test_a_message_to_a_socket_of_the_same_process_goes_through_its_inbox():
     (ours,) = _layers(1)
     socket = await ours.new_channel()
-    receiving = asyncio.ensure_future(ours.receive(socket))  # the process reads its inbox
-    await asyncio.sleep(0.1)
+    receiving = await _receiving(ours, socket)
     await ours.send(socket, {"type": "seat.state", "version": 3})
     assert await asyncio.wait_for(receiving, 2) == {"type": "seat.state", "version": 3}
     await ours.group_add("room.HERE", socket)
     await ours.send_in_order([("group", "room.HERE", {"type": "room.state", "version": 4})])
-    assert await _inbox_size(ours) == 0  # never written to Redis
     assert await asyncio.wait_for(ours.receive(socket), 2) == {"type": "room.state", "version": 4}
+    assert await _inbox_size(ours) == 0  # read, every one
     await _closed(ours)
 
 
@@ -93,8 +98,7 @@ async def test_a_socket_closing_while_the_process_waits_loses_nobody_elses_messa
     nothing."""
     ours, other = _layers(2)
     closing, staying = await ours.new_channel(), await ours.new_channel()
-    waiting = asyncio.ensure_future(ours.receive(closing))
-    await asyncio.sleep(0.2)
+    waiting = await _receiving(ours, closing)
     kept = asyncio.ensure_future(ours.receive(staying))
     await other.send(staying, {"type": "seat.state", "n": 1})
     waiting.cancel()
@@ -104,49 +108,35 @@ async def test_a_socket_closing_while_the_process_waits_loses_nobody_elses_messa
     await _closed(ours, other)
 
 
-async def test_a_full_queue_of_a_socket_here_refuses_as_a_full_inbox_does():
-    (ours,) = _layers(1, capacity=1)
-    socket = await ours.new_channel()
-    first = asyncio.ensure_future(ours.receive(socket))
-    await asyncio.sleep(0.1)
-    await ours.send(socket, {"type": "m", "n": 0})
-    assert (await asyncio.wait_for(first, 2))["n"] == 0
-    await ours.send(socket, {"type": "m", "n": 1})
-    with pytest.raises(ChannelFull):
-        await ours.send(socket, {"type": "m", "n": 2})
-    assert (await asyncio.wait_for(ours.receive(socket), 2))["n"] == 1
-    await _closed(ours)
-
-
-async def test_a_sender_in_another_thread_goes_through_redis_and_arrives():
-    """Sync code outside the sockets' loop (a view, a worker thread with its own
-    loop) must not touch the loop's queues: its messages go through Redis."""
-    (ours,) = _layers(1)
-    socket = await ours.new_channel()
-    receiving = asyncio.ensure_future(ours.receive(socket))
-    await asyncio.sleep(0.1)
-    sender = threading.Thread(
-        target=async_to_sync(ours.send), args=(socket, {"type": "from.thread"})
-    )
-    sender.start()
-    await asyncio.get_running_loop().run_in_executor(None, sender.join)
-    assert await asyncio.wait_for(receiving, 2) == {"type": "from.thread"}
-    await _closed(ours)
-
-
 async def test_the_queues_of_closed_sockets_are_forgotten():
     """Messages kept coming for a socket that closed: its queue goes once nobody
     has read it for the layer's expiry."""
     ours, other = _layers(2, expiry=1)
     gone, alive = await ours.new_channel(), await ours.new_channel()
     await other.send(gone, {"type": "late"})
-    receiving = asyncio.ensure_future(ours.receive(alive))
-    await asyncio.sleep(0.3)
-    assert gone in ours.receive_buffer  # read from the inbox, nobody to take it
-    await asyncio.sleep(1.2)
+    receiving = await _receiving(ours, alive)
+    await async_wait_for(
+        lambda: gone in ours.receive_buffer, timeout=5, message="the late message read"
+    )  # from the inbox, with nobody to take it
+    await asyncio.sleep(1.2)  # the layer's expiry (1 s) passes
     await other.send(alive, {"type": "news"})
     assert await asyncio.wait_for(receiving, 2) == {"type": "news"}
     assert gone not in ours.receive_buffer
+    await _closed(ours, other)
+
+
+async def test_a_receive_that_ends_leaves_no_waiter_behind():
+    ours, other = _layers(2)
+    socket = await ours.new_channel()
+    receiving = await _receiving(ours, socket)
+    await other.send(socket, {"type": "m"})
+    await asyncio.wait_for(receiving, 2)
+    assert not ours.receiving(socket)
+    cancelled = await _receiving(ours, socket)
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    assert not ours.receiving(socket)
     await _closed(ours, other)
 
 
@@ -161,7 +151,7 @@ async def test_a_redis_that_does_not_answer_fails_the_waiting_receive():
 async def test_a_redis_before_7_is_read_one_message_a_pop():
     """No BZMPOP (Redis 6): the reader falls back to BZPOPMIN."""
     ours, other = _layers(2)
-    ours._bzmpop = False
+    ours.use_bzmpop = False
     socket = await ours.new_channel()
     for n in range(3):
         await other.send(socket, {"type": "m", "n": n})
