@@ -51,9 +51,7 @@ async def test_ticker_fires_due_rounds_once_and_waits_for_the_others(monkeypatch
         use_world(previous)
 
 
-# The ticker's calls run on the database threads, which close their
-# connections after each call: they need database access like the site's.
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True)  # as above
 async def test_a_failing_task_does_not_stop_the_ticker(monkeypatch):
     fired = []
 
