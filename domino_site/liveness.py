@@ -87,7 +87,7 @@ _client: tuple[int, str, Any] | None = None  # (pid, its settings, redis.Redis)
 
 def heartbeat_host() -> dict[str, Any]:
     """The channel layer's first host (its settings), where the heartbeats go."""
-    config: dict[str, Any] = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    config: Any = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
     return channels_redis.first_host(config)
 
 
