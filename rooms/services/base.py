@@ -168,10 +168,6 @@ def seats_of(room: Room) -> list[Seat]:
     return seats
 
 
-def latest_round(room: Room) -> Round | None:
-    return Round.objects.filter(room_id=room.pk).order_by("-id").first()
-
-
 # ---------------------------------------------------------------------- refusals
 
 
