@@ -224,23 +224,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 
-# DOMINO_LAYER: bench/load.py's ablation compares our layers with channels' and
-# channels-redis' own (temporary, with domino_site.ablation).
-REDIS_LAYERS = {
-    "ours": "domino_site.infra.channels_redis.RedisChannelLayer",
-    "stock": "channels_redis.core.RedisChannelLayer",
-    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
-}
-MEMORY_LAYERS = {
-    "ours": "domino_site.infra.channels.InMemoryChannelLayer",
-    "stock": "channels.layers.InMemoryChannelLayer",
-    "pubsub": "channels.layers.InMemoryChannelLayer",
-}
-
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": REDIS_LAYERS[os.environ.get("DOMINO_LAYER", "ours")],
+            "BACKEND": "domino_site.infra.channels_redis.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -271,7 +258,7 @@ else:
     # Works only inside one server process (and only from its event loop).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": MEMORY_LAYERS[os.environ.get("DOMINO_LAYER", "ours")],
+            "BACKEND": "domino_site.infra.channels.InMemoryChannelLayer",
             "CONFIG": {"capacity": 300},
         }
     }

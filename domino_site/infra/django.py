@@ -1,22 +1,35 @@
-"""Hot-path queries compiled once per connection: the ORM's own SQL, reused.
+"""What the site uses of Django beyond its documented API: the few queries of
+every move compiled once per connection, the ORM's own SQL reused.
 
-Compiling a query is most of what Django's ORM costs on a move. Building
-``Room.objects.select_for_update().get(pk=…)`` takes about ten times as long
-as SQLite takes to run it, and every move made six such queries (three locked
-reads, three writes) at about 0.3–0.8 ms each. The few queries every move
-makes are compiled here once, from ordinary querysets and model fields, and
-then run again with new parameters. The rows come back through the same
-converters, ``Model.from_db`` and select-related populators as the ORM's own,
-and the writes send the same values as ``save()``. Only the compiling is
-skipped.
+Compiling a query is most of what Django's ORM costs on a move, and every
+move makes six (three locked reads, three writes). They are compiled here
+once, from ordinary querysets and model fields, and then run again with new
+parameters. The rows come back through the same converters,
+``Model.from_db`` and select-related populators as the ORM's own, and the
+writes send the same values as ``save()``. Only the compiling is skipped. On
+PostgreSQL a move's reads go to the server as one message, and its writes as
+another (`select_together`, `writes_together`).
 
     >>> lock_room = PreparedSelect(lambda pk: Room.objects.select_for_update().filter(pk=pk))
     >>> room = lock_room.first(42)              # SELECT … WHERE id = 42 FOR UPDATE
     >>> save_fields(room, ["version"])          # UPDATE … SET version = … WHERE id = 42
     >>> insert(Move(round=rnd, seq=1, ...))     # INSERT … (the new pk is set on the object)
 
+It uses, all undocumented:
+
+* ``Query.get_compiler`` and the compiler's ``as_sql``, ``select``,
+  ``klass_info``, ``col_count``, ``annotation_col_map``, ``get_converters``
+  and ``apply_converters``: how `django.db.models.query.ModelIterable` turns
+  rows into instances (`_Compiled`, `PreparedSelect._objects`);
+* ``django.db.models.query.get_related_populators``: attaching the
+  select-related rows;
+* a field's ``column`` and ``get_db_prep_save(pre_save(...))``, and the
+  connection's ``in_atomic_block``: what ``save()`` writes, and whether a
+  transaction is open.
+
 Compiled SQL is kept per database connection object (each thread has its own),
 because the converters a compiler hands out belong to its connection.
+tests/infra/test_django.py fails when any of this changes.
 """
 
 from __future__ import annotations
@@ -30,9 +43,10 @@ from typing import Any, Generic, TypeVar
 from django.db import connections, transaction
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
-from psycopg.pq import TransactionStatus
 
-from domino_site.ablation import off
+from domino_site.infra.versions import require
+
+VERSION = require("Django", ("5.2",), module=__name__)
 
 M = TypeVar("M", bound=Model)
 
@@ -121,55 +135,24 @@ def select_together(
 
         >>> rooms, rounds, seats = select_together((lock_room, 42), (lock_round, 42), (seats_of, 42))
     """
-    if off("prepared"):
-        return [list(query.build(value).using(using)) for query, value in queries]
-    return build_together(queries, fetch_together(*queries, using=using))
-
-
-def fetch_together(
-    *queries: tuple[PreparedSelect[Any], Any], using: str = "default"
-) -> list[list[Any]]:
-    """`select_together`'s rows as the database sent them (before the converters):
-    what `build_together` makes into model instances. Equal raw rows make equal
-    instances, which is how a copy read earlier is known to be still exact."""
     connection = connections[using]
     statements = [query._statement(connection, value) for query, value in queries]
     raw: list[list[Any]] = []
     with connection.cursor() as cursor:
-        begin = _carry_begin(connection)
-        if begin or (_one_trip(connection) and len(statements) > 1):
-            sql = "; ".join([*begin, *(sql for _, sql, _ in statements)])
-            try:
-                cursor.execute(sql, _joined(statements))
-            except BaseException:
-                if begin:
-                    _begin_not_sent(connection)
-                raise
+        if _one_trip(connection) and len(statements) > 1:
+            cursor.execute("; ".join(sql for _, sql, _ in statements), _joined(statements))
             for index in range(len(queries)):
-                if index or begin:
+                if index:
                     cursor.nextset()
                 raw.append(cursor.fetchall())
-            return raw
-        for _compiled, sql, params in statements:
-            cursor.execute(sql, params)
-            raw.append(cursor.fetchall())
-    return raw
-
-
-def build_together(
-    queries: Sequence[tuple[PreparedSelect[Any], Any]], raw: list[list[Any]], using: str = "default"
-) -> list[list[Any]]:
-    """The model instances of `fetch_together`'s ``raw`` rows (new ones each call)."""
-    connection = connections[using]
+        else:
+            for _compiled, sql, params in statements:
+                cursor.execute(sql, params)
+                raw.append(cursor.fetchall())
     return [
-        query._objects(query._statement(connection, value)[0], rows)
-        for (query, value), rows in zip(queries, raw, strict=True)
+        query._objects(compiled, rows)
+        for (query, _), (compiled, _, _), rows in zip(queries, statements, raw, strict=True)
     ]
-
-
-def one_message(using: str = "default") -> bool:
-    """Whether several statements go to the database as one message (`_one_trip`)."""
-    return _one_trip(connections[using])
 
 
 def _one_trip(connection: Any) -> bool:
@@ -177,42 +160,6 @@ def _one_trip(connection: Any) -> bool:
     psycopg's client-side binding (Django's default: the simple query protocol)."""
     options = connection.settings_dict.get("OPTIONS") or {}
     return connection.vendor == "postgresql" and not options.get("server_side_binding")
-
-
-def _carry_begin(connection: Any) -> list[str]:
-    """``["BEGIN"]`` when the statement about to run is the first of a transaction
-    on PostgreSQL (``[]`` otherwise), and psycopg told not to send its own.
-
-    psycopg opens a transaction with a BEGIN of its own, one round trip, before
-    the first statement. The simple query protocol runs a message's statements
-    in order and a BEGIN among them opens a transaction that outlasts the
-    message, so BEGIN can travel with the first statement. psycopg is switched
-    to autocommit (allowed while no transaction is open) so that it sends none;
-    commit and rollback still work, as psycopg sends them by the server's
-    transaction status. Django keeps its own record of the transaction and sets
-    psycopg's autocommit back when the block ends.
-    """
-    raw = connection.connection
-    if off("begin_ride") or off("prepared"):
-        return []
-    if not (_one_trip(connection) and connection.in_atomic_block and raw is not None):
-        return []
-    if raw.autocommit or raw.pgconn.transaction_status != TransactionStatus.IDLE:
-        return []
-    if (raw.isolation_level, raw.read_only, raw.deferrable) != (None, None, None):
-        return []  # psycopg's BEGIN would say more than "BEGIN"
-    raw.autocommit = True
-    return ["BEGIN"]
-
-
-def _begin_not_sent(connection: Any) -> None:
-    """The message with our BEGIN failed before the server opened a transaction
-    (the parameters, the connection): psycopg goes back to opening its own, so
-    that nothing after it in this block runs outside a transaction."""
-    raw = connection.connection
-    if raw is not None and not raw.closed:
-        if raw.pgconn.transaction_status == TransactionStatus.IDLE:
-            raw.autocommit = False
 
 
 def _joined(statements: Sequence[tuple[Any, str, list[Any]]]) -> list[Any]:
@@ -243,27 +190,20 @@ _held: weakref.WeakKeyDictionary[Any, list[_Write]] = weakref.WeakKeyDictionary(
 
 @contextlib.contextmanager
 def atomic_together(using: str = "default") -> Iterator[None]:
-    """``transaction.atomic()`` with its writes held (`writes_together`) and, on
-    PostgreSQL, its COMMIT sent in the same message as the held writes, when
-    this is the outermost transaction (inside another one it is an ordinary
-    nested block). With `select_together` as its first read, which carries the
-    BEGIN, such a transaction takes two round trips: reads, then writes.
+    """``transaction.atomic()`` with its writes held (`writes_together`): a
+    move's reads (`select_together`) then its writes, one message each.
 
         >>> with atomic_together():
-        ...     room, = select_together((lock_room, 42))[0]  # BEGIN; SELECT … FOR UPDATE
+        ...     room, = select_together((lock_room, 42))[0]  # SELECT … FOR UPDATE
         ...     save_fields(room, ["version"])                # held
-        ... # UPDATE …; COMMIT in one message here
+        ... # UPDATE … sent here, then Django's COMMIT
     """
-    if off("prepared"):
-        with transaction.atomic(using=using):
-            yield
-        return
-    with transaction.atomic(using=using), writes_together(using, commit=True):
+    with transaction.atomic(using=using), writes_together(using):
         yield
 
 
 @contextlib.contextmanager
-def writes_together(using: str = "default", *, commit: bool = False) -> Iterator[None]:
+def writes_together(using: str = "default") -> Iterator[None]:
     """Hold back this block's `save_fields` and `insert` writes and send them
     together: at the block's end, or just before any other statement on the
     connection (so every read and write still sees them, in order). On
@@ -291,7 +231,7 @@ def writes_together(using: str = "default", *, commit: bool = False) -> Iterator
     try:
         with connection.execute_wrapper(send_held_first):
             yield
-            _send(connection, using, held, commit=commit and _commit_here(connection))
+            _send(connection, using, held)
     finally:
         held.clear()
         del _held[connection]
@@ -300,9 +240,6 @@ def writes_together(using: str = "default", *, commit: bool = False) -> Iterator
 def save_fields(obj: Model, names: Sequence[str], using: str = "default") -> None:
     """``obj.save(update_fields=names)`` with the statement built once: the same
     values (``pre_save``, ``get_db_prep_save``) reach the same columns."""
-    if off("prepared"):
-        obj.save(update_fields=names, using=using)
-        return
     connection = connections[using]
     meta = obj._meta
     fields = [meta.get_field(name) for name in names]
@@ -321,9 +258,6 @@ def insert(obj: Model, using: str = "default") -> None:
     """``obj.save()`` of a new row with an automatic primary key, with the
     statement built once; sets ``obj.pk`` (inside `writes_together`, when the
     held writes are sent)."""
-    if off("prepared"):
-        obj.save(force_insert=True, using=using)
-        return
     connection = connections[using]
     meta = obj._meta
     pk = meta.pk
@@ -344,18 +278,6 @@ def insert(obj: Model, using: str = "default") -> None:
     _write(connection, using, _Write(sql, params, keyed=obj, returning=returning))
 
 
-def hold_first(sql: str, params: list[Any], using: str = "default") -> None:
-    """Hold ``sql`` ahead of this block's other held writes (`writes_together`):
-    it goes first in their message, which carries the transaction's BEGIN when
-    nothing was sent yet. A guard (a lock that fails the transaction when the
-    rows are not as expected) thus costs no round trip of its own."""
-    connection = connections[using]
-    held = _held.get(connection)
-    if held is None:
-        raise RuntimeError("hold_first() needs writes_together(): it would run alone")
-    held.insert(0, _Write(sql, params, returning=False))
-
-
 def _write(connection: Any, using: str, write: _Write) -> None:
     held = _held.get(connection)
     if held is not None:
@@ -364,42 +286,18 @@ def _write(connection: Any, using: str, write: _Write) -> None:
         _send(connection, using, [write])
 
 
-def _commit_here(connection: Any) -> bool:
-    """Whether the transaction's COMMIT may go with the writes sent now: the block
-    ending is the outermost transaction's last (`atomic_together`), on PostgreSQL,
-    and nothing asked for a rollback. psycopg sends no COMMIT of its own for a
-    transaction the server has already ended, so Django's commit that follows
-    costs no round trip, and its on-commit callbacks run as usual."""
-    return (
-        not off("begin_ride")
-        and _one_trip(connection)
-        and connection.in_atomic_block
-        and len(connection.atomic_blocks) == 1
-        and connection.commit_on_exit
-        and not connection.needs_rollback
-    )
-
-
-def _send(connection: Any, using: str, writes: list[_Write], commit: bool = False) -> None:
+def _send(connection: Any, using: str, writes: list[_Write]) -> None:
     """Send ``writes`` (emptied first: sending runs a statement, which sends the
-    held writes first) and set the new keys; with ``commit``, then COMMIT, in the
-    same message."""
+    held writes first) and set the new keys."""
     if not writes:
         return
     batch = list(writes)
     writes.clear()
     with connection.cursor() as cursor:
-        begin = _carry_begin(connection)  # (nothing sent yet in this transaction)
-        if begin or commit or (_one_trip(connection) and len(batch) > 1):
-            sql = "; ".join([*begin, *(w.sql for w in batch), *(["COMMIT"] if commit else [])])
-            try:
-                cursor.execute(sql, [p for w in batch for p in w.params])
-            except BaseException:
-                if begin:
-                    _begin_not_sent(connection)
-                raise
+        if _one_trip(connection) and len(batch) > 1:
+            cursor.execute("; ".join(w.sql for w in batch), [p for w in batch for p in w.params])
             for index, write in enumerate(batch):
-                if index or begin:
+                if index:
                     cursor.nextset()
                 if write.keyed is not None:
                     _keyed(write.keyed, cursor.fetchone()[0], using)

@@ -22,7 +22,6 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from domino_site.ablation import off
 from domino_site.infra.versions import require
 
 VERSION = require("psycopg-pool", ("3.3",), module=__name__)
@@ -48,8 +47,6 @@ def check_lent_connection(conn: psycopg.Connection) -> None:
 def use_cheap_check(pool: ConnectionPool) -> None:
     """Make ``pool`` check what it lends with `check_lent_connection`, if it was
     built with psycopg-pool's own check (a pool built without one stays so)."""
-    if off("pool_check"):
-        return
     if pool._check is ConnectionPool.check_connection:
         pool._check = check_lent_connection
 

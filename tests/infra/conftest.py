@@ -3,7 +3,6 @@
 from tests.site.conftest import (  # noqa: F401 - fixtures, found by name
     clock,
     make_user,
-    psycopg_own_commands,
     rounds_replay_to_snapshot,
     seeded_world,
 )

@@ -70,20 +70,3 @@ def make_user(django_user_model):
         )
 
     return make
-
-
-@pytest.fixture
-def psycopg_own_commands(monkeypatch):
-    """The transaction commands psycopg sends on its own (BEGIN, COMMIT, ...),
-    a round trip each, recorded from here on."""
-    import psycopg
-
-    sent: list[bytes] = []
-    real = psycopg.Connection._exec_command
-
-    def exec_command(self, command, *args, **kwargs):
-        sent.append(bytes(command))
-        return real(self, command, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Connection, "_exec_command", exec_command)
-    return sent
