@@ -268,10 +268,11 @@ def _log(rnd: Round, view: dict[str, Any]) -> list[dict[str, Any]]:
             item["end"] = entry.get("end")
         log.append(item)
     # Layout adjustments ("ajustou a fila") are not moves: each goes after the
-    # move it followed, with that move's seq.
+    # move it followed (``after``: that move's seq) and takes no move's ``seq``
+    # (a page tells entries apart by their place in the log).
     for adjust in reversed(rnd.adjustments or []):
         after = adjust.get("after", 0)
-        item = {"seq": after, "seat": adjust.get("seat"), "type": "adjust",
+        item = {"after": after, "seat": adjust.get("seat"), "type": "adjust",
                 "at": adjust.get("at"), "bend": adjust.get("bend"), "by": Move.By.PERSON}  # fmt: skip
         log.insert(min(after, len(log)), item)
     return log

@@ -228,19 +228,18 @@ export function describe(entry) {
 // Where a chat line goes in the log: after the last move seen.
 export function chatPlace() {
   const s = snap();
-  const log = s.log ?? [];
-  return { after: log.length ? log[log.length - 1].seq : 0, round: `${s.match?.number}:${s.round?.number}` };
+  return { after: (s.log ?? []).length, round: `${s.match?.number}:${s.round?.number}` };
 }
 
 function withChat(log) {
   const s = snap();
   const here = `${s.match?.number}:${s.round?.number}`;
-  const out = [...log];
+  const out = log.map((e, i) => ({ ...e, n: i + 1 })); // its place in the round's log
   for (const line of page.chat.logLines()) {
     if (line.round !== here) continue;
     let i = out.length;
-    while (i > 0 && out[i - 1].type !== "chat" && (out[i - 1].seq ?? 0) > line.after) i -= 1;
-    out.splice(i, 0, { type: "chat", seq: line.after, name: line.name, text: line.text });
+    while (i > 0 && out[i - 1].type !== "chat" && entryNumber(out[i - 1]) > line.after) i -= 1;
+    out.splice(i, 0, { type: "chat", n: line.after, name: line.name, text: line.text });
   }
   return out;
 }
@@ -256,13 +255,23 @@ export function renderLog() {
     list,
   );
   list.scrollTop = list.scrollHeight;
-  const moves = entries.filter((e) => e.type !== "chat");
-  const last = moves[moves.length - 1];
-  $("[data-last-move]").textContent = last ? describe(last) : "";
-  if (last && last.seq !== state.lastLogSeq) {
-    state.lastLogSeq = last.seq;
+  // "Last move": a move, not a bend of the line; the screen reader hears every
+  // new entry (adjustments too), told apart by its own place in the log (`n`).
+  const moves = entries.filter((e) => e.type !== "chat" && e.type !== "adjust");
+  const lastMove = moves[moves.length - 1];
+  $("[data-last-move]").textContent = lastMove ? describe(lastMove) : "";
+  const logged = entries.filter((e) => e.type !== "chat");
+  const last = logged[logged.length - 1];
+  const key = last ? `${s.match?.number}:${s.round?.number}:${entryNumber(last)}` : null;
+  if (last && key !== state.lastLogSeq) {
+    state.lastLogSeq = key;
     $("[data-announce]").textContent = describe(last);
   }
+}
+
+// An entry's place in the round's log (adjustments take no move's `seq`).
+function entryNumber(entry) {
+  return entry.n ?? 0;
 }
 
 // --- round result ---------------------------------------------------------
