@@ -25,7 +25,7 @@ from domino_site.guests import guest_key
 from games.models import Move, Round
 from records.models import RoundPlayer
 from records.selectors import is_admin, is_user, match_rating_changes
-from rooms.models import Room, Seat
+from rooms.models import Room, Seat, waits_for_both
 
 
 def room_for_code(code: str) -> Room | None:
@@ -90,7 +90,7 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
     return {
         "type": "room",
         "version": room.version,
-        "room": _room_part(room, show_invite=False),
+        "room": _room_part(room, show_invite=False, seats=seats),
         "you": {"seat": None, "is_host": False, "side": None},
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
         "match": _match_part(rnd),
@@ -142,7 +142,9 @@ def _side_of(public: dict[str, Any], index: int) -> int | None:
     return seats[index]["side"] if index < len(seats) else None
 
 
-def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
+def _room_part(
+    room: Room, show_invite: bool, seats: Sequence[Seat] | None = None
+) -> dict[str, Any]:
     return {
         "code": room.code,
         "name": room.name,
@@ -157,6 +159,9 @@ def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
         "watchers": room.watchers,  # sockets watching without a seat (rooms.watchers)
         "invite_url": room.invite_path if show_invite else None,
         "rated": room.rated,
+        "competitive": room.competitive,
+        # A private room with two people seated: an absent one is waited for.
+        "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
     }
 
 
@@ -189,6 +194,11 @@ def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, An
         "reserved_for": seat.reserved_name or None if seat.is_reserved else None,
         "leaving": seat.leaving,
         "ready": seat.ready or seat.is_bot,
+        "auto": seat.auto,  # automatic mode: the "automático" badge
+        # A person away since (shown as "esperando <nome> voltar" in a private duel).
+        "away_since": iso_utc(seat.disconnected_at)
+        if seat.is_human and not seat.connected and seat.disconnected_at
+        else None,
     }
 
 

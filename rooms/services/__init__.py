@@ -15,6 +15,7 @@ acting; ``now`` is injectable.
 """
 
 from rooms.services.ahead import table_read_ahead
+from rooms.services.autoplay import duel_bot_stand_in, seat_auto
 from rooms.services.bots import bot_add, bot_remove, bot_set_level
 from rooms.services.due import compute_due
 from rooms.services.flow import (
@@ -40,6 +41,7 @@ __all__ = [
     "bot_remove",
     "bot_set_level",
     "compute_due",
+    "duel_bot_stand_in",
     "layout_adjust",
     "match_new",
     "match_start",
@@ -52,6 +54,7 @@ __all__ = [
     "round_due_fire",
     "round_next",
     "rooms_sweep",
+    "seat_auto",
     "seat_connected",
     "seat_disconnected",
     "seat_leave",
