@@ -35,11 +35,11 @@ def is_admin(user: Any) -> bool:
 # ------------------------------------------------------------------ rated tables
 
 
-def table_marker(*, seats: Sequence[Any], match: Match | None) -> bool:
+def table_marker(*, seats: Sequence[Any], match: Match | None, competitive: bool = True) -> bool:
     """The "competitive" marker of a table: its seated people make a rated table
     (empty seats aside: a match starts only when they are taken), and a match in
     progress is rated and still played by the people it started with."""
-    rated, _why = table_rated(seats, allow_empty=True)
+    rated, _why = table_rated(seats, allow_empty=True, competitive=competitive)
     if not rated:
         return False
     if match is None or match.over:

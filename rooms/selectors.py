@@ -316,6 +316,7 @@ def public_rooms() -> list[dict[str, Any]]:
             "paused": room.paused,
             "move_seconds": room.move_seconds,
             "rated": room.rated,
+            "competitive": room.competitive,
             "url": f"/r/{room.code}/",
         }
         for room in rooms

@@ -44,7 +44,7 @@ def players_of(seats: Sequence[Seat]) -> list[dict[str, Any]]:
 def begin_match_locked(table: Table) -> None:
     """A new match at the table, and its first round dealt."""
     match = games.match_begin(room=table.room, now=table.now)
-    records.match_started(match=match, seats=table.seats)
+    records.match_started(match=match, seats=table.seats, competitive=table.room.competitive)
     deal_locked(table, match)
 
 

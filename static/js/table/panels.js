@@ -6,8 +6,10 @@
 
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG, tileSVG } from "../tiles.js";
+import { pickReveals } from "../pickreveal.js";
 import { adjustToggle } from "./chain.js";
 import { moveText } from "./moves.js";
+import { autoButton, boneyardPile, rulesHref, waitingNotice } from "./table-rules.js";
 import {
   $,
   BOT_LEVELS,
@@ -40,7 +42,7 @@ export function renderActions() {
   if (can("draw")) buttons.push(actionButton("draw", t("Draw from the boneyard"), "primary"));
   if (can("pass")) buttons.push(actionButton("pass", t("Pass"), "primary"));
   if (state.selected) buttons.push(actionButton("cancel", t("Cancel (Esc)")));
-  buttons.push(...adjustToggle());
+  buttons.push(...adjustToggle(), autoButton());
   let status = "";
   if (r && !r.result && s.room.status === "playing") {
     if (isMyTurn()) {
@@ -63,7 +65,7 @@ export function renderActions() {
   const audience = s.seats.some((x) => x.kind === "human" && x.index !== mySeat()) || (s.room.watchers ?? 0) > 0;
   const talk = mySeat() !== null && s.seats[mySeat()]?.kind === "human" && audience ? page.chat.panel() : nothing;
   render(
-    html`<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${status}</div>${bone}<div class="action-buttons">${buttons}</div>${talk}`,
+    html`${waitingNotice()}<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${status}</div>${bone}${boneyardPile()}<div class="action-buttons">${buttons}</div>${talk}`,
     $("[data-actions]"),
   );
 }
@@ -133,11 +135,11 @@ export function renderHost() {
     const level = hasEmpty
       ? html`<label class="inline-field">${t("New bots play")} <select data-new-bot-level>${levels}</select></label>`
       : nothing;
-    parts.push(html`<div class="host-controls"><h3>${t("Host")}</h3><div class="row">${b}</div>${level}${settingsForm()}</div>`);
+    parts.push(html`<div class="host-controls"><h2>${t("Host")}</h2><div class="row">${b}</div>${level}${settingsForm()}</div>`);
   }
   if (s.room.invite_url && s.room.visibility === "private") {
     const url = new URL(s.room.invite_url, location.href).href;
-    parts.push(html`<div class="invite"><h3>${t("Invite link")}</h3>
+    parts.push(html`<div class="invite"><h2>${t("Invite link")}</h2>
       <div class="row"><input type="text" readonly .value=${url} aria-label=${t("Invite link")} data-invite-url>
       <button type="button" class="button" data-action="copy_invite">${t("Copy")}</button></div>
       ${hint(t("Whoever opens this link takes the first free seat, no account needed."))}</div>`);
@@ -316,7 +318,8 @@ export function renderResult() {
     html`<div class="result-card" role="dialog" aria-labelledby="result-title">
     <h2 id="result-title">${headline}</h2>
     <p class="reason">${res.reason === "domino" ? t("Domino!") : t("Blocked game")}</p>
-    <ul class="reveal-list">${hands}</ul>
+    <ul class="reveal-list" tabindex="0" aria-label=${t("Every hand, revealed")}>${hands}</ul>
+    ${pickReveals(s.round.pick_off, seatName, t)}
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
     <ul class="points">${points}</ul>
     ${ratingLines()}${replayLink()}
@@ -500,7 +503,7 @@ export function renderTitleExtras() {
     watching.textContent = n === 1 ? t("1 watching") : t("%(n)s watching", { n });
   }
   const rules = $("[data-rules-link]");
-  if (rules) rules.href = `/regras/${encodeURIComponent(s.room.preset)}/`;
+  if (rules) rules.href = rulesHref(s.room); // this table's options, not the preset's defaults
 }
 
 // ---------------------------------------------------------------------------
