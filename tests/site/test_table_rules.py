@@ -182,7 +182,6 @@ def private_duel(make_user, clock):
 def test_a_private_duel_waits_for_the_absent_player(make_user, clock):
     room = private_duel(make_user, clock)
     absent = to_act(room)
-    present = 1 - absent
     services.seat_disconnected(
         room=room, index=absent, channel_name=f"chan-{absent}", now=clock.tick(1)
     )
