@@ -197,7 +197,7 @@ function bendAt(at, bend) {
 
 function onClick(event) {
   const root = page.root;
-  const el = event.target.closest("[data-tile], [data-end], [data-action], [data-pick], [data-show-result], [data-chat], [data-bend], [data-bend-point]");
+  const el = event.target.closest("[data-tile], [data-end], [data-action], [data-pick], [data-show-result], [data-chat], [data-bend], [data-bend-point], [data-boneyard-tile]");
   if (!el || !root.contains(el)) return;
   if (rulesClick(event, el)) return;
   if (el.dataset.chat) return page.chat.say(el.dataset.chat, rerenderChat), renderActions();
@@ -258,6 +258,10 @@ function rulesClick(event, el) {
   if (el.dataset.tile && isTurnClick(event, el)) {
     turnTile(el.dataset.tile);
     renderHand();
+    return true;
+  }
+  if (el.dataset.boneyardTile !== undefined) {
+    if (state.sent === null && send("draw")) state.sent = snap().version; // any face-down tile draws
     return true;
   }
   if (el.dataset.bendPoint !== undefined) {

@@ -60,14 +60,15 @@ export function isTurnClick(event, el) {
 
 // --- drawing from the boneyard --------------------------------------------------
 
-// Face-down tiles to click whenever drawing is the legal action.
+// Face-down tiles to click whenever drawing is the legal action (each draws, as
+// the Draw button does; `data-action="draw"` stays the button's alone).
 export function boneyardPile() {
   const r = snap().round;
   if (!r || !can("draw")) return nothing;
   const shown = Math.min(r.boneyard_count ?? 0, BONEYARD_SHOWN);
   const tiles = Array.from(
     { length: shown },
-    (_, i) => html`<button type="button" class="bone-tile" data-action="draw" data-boneyard-tile=${i} aria-label=${t("Draw this face-down tile")}>${unsafeHTML(backSVG())}</button>`,
+    (_, i) => html`<button type="button" class="bone-tile" data-boneyard-tile=${i} aria-label=${t("Draw this face-down tile")}>${unsafeHTML(backSVG())}</button>`,
   );
   return html`<div class="boneyard-pile" data-boneyard role="group" aria-label=${t("Boneyard: click a tile to draw it")}>${tiles}</div>`;
 }
