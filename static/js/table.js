@@ -318,6 +318,11 @@ function onKey(event) {
     chooseEnd(key.toUpperCase());
     return;
   }
+  if ((key === "d" || key === "D") && !state.selected && snap()?.round?.legal?.some((a) => a.type === "draw")) {
+    event.preventDefault(); // D draws, like the button and the boneyard's tiles
+    if (state.sent === null && send("draw")) state.sent = snap().version;
+    return;
+  }
   const tile = event.target.closest?.("[data-tile]");
   if (tile && (key === "r" || key === "R") && tile.closest("[data-hand]")) {
     event.preventDefault(); // R turns the focused tile

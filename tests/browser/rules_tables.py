@@ -77,7 +77,12 @@ def build(kind: str) -> dict[str, Any]:
     elif kind == "bend":
         room, tokens = _room("sem_monte")
         _start(room, [["1-2", "3-5", "4-6", "0-0"], ["2-3", "4-5", "0-6", "1-1"]], 0)
-        for index, tile, end in ((0, "1-2", None), (1, "2-3", "B"), (0, "3-5", "B"), (1, "4-5", "B")):
+        for index, tile, end in (
+            (0, "1-2", None),
+            (1, "2-3", "B"),
+            (0, "3-5", "B"),
+            (1, "4-5", "B"),
+        ):
             _act(room, index, {"type": "play", "tile": tile, "end": end})
     elif kind == "pickoff":
         room, tokens = _room("arena")

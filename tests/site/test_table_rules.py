@@ -220,3 +220,13 @@ def test_a_public_duel_keeps_the_grace_and_the_automatic_move(make_user, clock):
     services.seat_disconnected(room=room, index=absent, channel_name=f"chan-{absent}", now=clock())
     assert current(room).due_kind == "auto"
     assert not room_state(room=fresh(room), viewer=None)["room"]["waits_for_both"]
+
+
+def test_the_auto_and_stand_in_messages_are_parsed_strictly():
+    from rooms.messages import BadMessage, parse_message
+
+    assert parse_message({"type": "auto", "on": True}).fields == {"on": True}
+    assert parse_message({"type": "stand_in"}).fields == {}
+    for bad in ({"type": "auto"}, {"type": "auto", "on": 1}, {"type": "auto", "on": "yes"}):
+        with pytest.raises(BadMessage):
+            parse_message(bad)

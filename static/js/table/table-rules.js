@@ -53,6 +53,7 @@ export function turnTile(tile) {
 // A click on the lower half of a hand tile turns it; the rest of the tile
 // chooses it. The middle band is the tile's: a click at its centre chooses.
 export function isTurnClick(event, el) {
+  // (A click from the keyboard has no position: Enter and Space choose the tile.)
   if (!el.closest("[data-hand]") || !event.clientY) return false;
   const box = el.getBoundingClientRect();
   return event.clientY > box.top + box.height * 0.6;
