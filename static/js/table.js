@@ -237,6 +237,7 @@ function onClick(event) {
       return renderActions();
     case "adjust_mode":
       state.adjusting = !state.adjusting;
+      state.bendAt = null; // the outermost tiles again, until one is chosen
       return render();
     case "auto": // automatic mode on or off (table-rules.js)
       return send("auto", { on: !myAuto() });

@@ -108,6 +108,7 @@ function bendable(end) {
 export function adjustToggle() {
   if (!canAdjust()) {
     state.adjusting = false;
+    state.bendAt = null;
     return [];
   }
   const label = state.adjusting ? t("Done adjusting") : t("Adjust the line");
