@@ -16,7 +16,7 @@ export function pickReveals(pickOff, nameOf, t) {
     const lowest = Math.min(...picks.map((p) => pips(p.tile)));
     const shown = picks.map(
       (p) => html`<li class="pick-reveal${pips(p.tile) === lowest ? " lowest" : ""}" data-pick-reveal=${p.tile} data-pick-seat=${p.seat}>
-        <span class="who">${nameOf(p.seat)}</span>${unsafeHTML(tileSVG(p.tile, { className: "mini" }))}<span class="sum">${t("%(n)s pips", { n: pips(p.tile) })}</span>
+        <span class="who">${nameOf(p.seat)}</span>${unsafeHTML(tileSVG(p.tile, { className: "mini" }))}<span class="sum">${pips(p.tile) === 1 ? t("1 pip") : t("%(n)s pips", { n: pips(p.tile) })}</span>
       </li>`,
     );
     return html`<li data-pick-round=${n + 1}><span class="pick-round">${t("Picks, round %(n)s", { n: n + 1 })}</span><ul>${shown}</ul></li>`;
