@@ -196,8 +196,8 @@ def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, An
         "ready": seat.ready or seat.is_bot,
         "auto": seat.auto,  # automatic mode: the "automático" badge
         # A person away since (shown as "esperando <nome> voltar" in a private duel).
-        "away_since": iso_utc(seat.disconnected_at)
-        if seat.is_human and not seat.connected and seat.disconnected_at
+        "away_since": iso_utc(away)
+        if seat.is_human and not seat.connected and (away := seat.disconnected_at or seat.seated_at)
         else None,
     }
 

@@ -40,7 +40,10 @@ def seat_auto(table: Table, *, actor: Seat, on: bool) -> None:
 
 
 def away_long_enough(seat: Seat, now: datetime) -> bool:
-    return seat.disconnected_at is not None and seat.disconnected_at <= now - DUEL_BOT_AFTER
+    """Away for 2 minutes: since the socket closed, or since sitting down for a
+    person who never opened the table."""
+    since = seat.disconnected_at or seat.seated_at
+    return since is not None and since <= now - DUEL_BOT_AFTER
 
 
 @room_command(lobby=True)
