@@ -154,7 +154,7 @@ class Move(models.Model):
         BOT = "bot", _("Bot")
         TIMEOUT = "timeout", _("Timeout")
         SUBSTITUTE = "substitute", _("Substitute")
-        AUTO = "auto", _("Automatic (nothing but pass)")
+        AUTO = "auto", _("Automatic (nothing but pass, or automatic mode)")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField(_("sequence"))

@@ -102,7 +102,24 @@ def replay_positions(rnd: Round) -> list[dict[str, Any]]:
     for move in moves:
         replaying.apply(move.seat, engine.action_from_dict(move.action))
         positions.append(_replay_position(replaying, move, replaying.public_view()["history"][-1]))
+    for position in positions:  # the line bent as it was after that move
+        position["layout"] = _layout_after(rnd.adjustments or [], position["seq"])
     return positions
+
+
+def _layout_after(adjustments: list[dict[str, Any]], seq: int) -> dict[str, str]:
+    """The drawn line's bends after move ``seq``: the stored adjustments made by
+    then, in their order (``straight`` undoes a bend)."""
+    layout: dict[str, str] = {}
+    for adjust in adjustments:
+        if adjust.get("after", 0) > seq:
+            break
+        at, bend = str(adjust.get("at")), adjust.get("bend")
+        if bend in ("left", "right"):
+            layout[at] = bend
+        else:
+            layout.pop(at, None)
+    return layout
 
 
 def _replay_position(rnd: engine.Round, move: Move | None, entry: dict | None) -> dict[str, Any]:
@@ -123,6 +140,8 @@ def _replay_position(rnd: engine.Round, move: Move | None, entry: dict | None) -
         "boneyard_count": view["boneyard_count"],
         "turn": view["turn"],
         "result": view["result"],
+        # The tie-break's revealed picks, every round of them (rules.md: revealed together).
+        "pick_off": view["pick_off"],
     }
 
 

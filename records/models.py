@@ -58,6 +58,7 @@ class MatchLineup(models.Model):
         UNKNOWN_IP = "unknown_ip", _("An unknown address")
         SHARED_IP = "shared_ip", _("Two players at one address")
         CHANGED = "changed", _("The players changed")
+        FRIENDLY = "friendly", _("A friendly table")
 
     match = models.OneToOneField(
         "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="lineup"

@@ -35,11 +35,11 @@ def is_admin(user: Any) -> bool:
 # ------------------------------------------------------------------ rated tables
 
 
-def table_marker(*, seats: Sequence[Any], match: Match | None) -> bool:
+def table_marker(*, seats: Sequence[Any], match: Match | None, competitive: bool = True) -> bool:
     """The "competitive" marker of a table: its seated people make a rated table
     (empty seats aside: a match starts only when they are taken), and a match in
     progress is rated and still played by the people it started with."""
-    rated, _why = table_rated(seats, allow_empty=True)
+    rated, _why = table_rated(seats, allow_empty=True, competitive=competitive)
     if not rated:
         return False
     if match is None or match.over:
@@ -212,12 +212,13 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
         rules = rnd.state.get("rules", {})
         side = _side(rules, index)
         result = rnd.result
-        totals["rounds"] += 1
-        if result.get("reason") == "domino" and result.get("last_player") == index:
-            totals["dominoes"] += 1
-        points = result.get("points") or []
-        if side < len(points) and rules.get("scoring") != "goat":
-            totals["points"] += points[side]
+        if not rnd.match.annulled:  # an annulled match counts in no statistic
+            totals["rounds"] += 1
+            if result.get("reason") == "domino" and result.get("last_player") == index:
+                totals["dominoes"] += 1
+            points = result.get("points") or []
+            if side < len(points) and rules.get("scoring") != "goat":
+                totals["points"] += points[side]
         line = lines.setdefault(rnd.match_id, MatchLine(match=rnd.match, side=side))
         line.side = side
         line.rounds.append(rnd)

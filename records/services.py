@@ -30,11 +30,16 @@ WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at th
 LOSS_POINTS = 5  # every loser earns 5
 
 
-def table_rated(seats: Sequence[Any], *, allow_empty: bool = False) -> tuple[bool, str]:
+def table_rated(
+    seats: Sequence[Any], *, allow_empty: bool = False, competitive: bool = True
+) -> tuple[bool, str]:
     """``(rated, why not)`` for these seats: every seat a human with an account,
     each with a known address and no two with the same one. ``allow_empty``: empty
     seats do not count against it (the lobby's marker for a table still filling;
-    a match only starts with every seat taken)."""
+    a match only starts with every seat taken). A friendly table (not
+    ``competitive``, the creator's choice) is never rated."""
+    if not competitive:
+        return False, MatchLineup.Reason.FRIENDLY
     hashes = []
     for seat in seats:
         if seat.kind == "empty":
@@ -61,9 +66,10 @@ def lineup_of(seats: Sequence[Any]) -> list[int | None]:
 
 
 @transaction.atomic
-def match_started(*, match: Any, seats: Sequence[Any]) -> MatchLineup:
-    """Record who ``match`` starts with and whether it is rated."""
-    rated, reason = table_rated(seats)
+def match_started(*, match: Any, seats: Sequence[Any], competitive: bool = True) -> MatchLineup:
+    """Record who ``match`` starts with and whether it is rated (never at a
+    friendly table: not ``competitive``)."""
+    rated, reason = table_rated(seats, competitive=competitive)
     lineup, _ = MatchLineup.objects.update_or_create(
         match=match, defaults={"users": lineup_of(seats), "rated": rated, "reason": reason}
     )

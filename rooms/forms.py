@@ -96,6 +96,18 @@ class CreateRoomForm(forms.Form):
         widget=forms.RadioSelect,
         required=False,
     )
+    # The portal's marker: a friendly table is never rated; a competitive one is
+    # where every seat is an account holder and no two share an address.
+    kind = forms.ChoiceField(
+        label=_("Kind of table"),
+        choices=(
+            ("competitive", _("Competitive: rated when the players allow it")),
+            ("friendly", _("Friendly: never rated")),
+        ),
+        initial="competitive",
+        widget=forms.RadioSelect,
+        required=False,
+    )
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"),
         choices=[(str(s), seconds_label(s)) for s in MOVE_SECONDS_CHOICES] + [("", _("No clock"))],

@@ -27,7 +27,7 @@ MOVE_TYPES = frozenset({"play", "draw", "pass", "pick"})
 # Types with no fields besides `type`, `ref`, `version`.
 BARE_TYPES = frozenset(
     {"draw", "pass", "leave", "ready", "next_round", "pause", "resume", "annul", "ping",
-     "refresh"}
+     "refresh", "stand_in"}
 )  # fmt: skip
 ENVELOPE = frozenset({"type", "ref", "version"})
 
@@ -136,6 +136,13 @@ def _chat(msg: dict[str, Any]) -> dict[str, Any]:
     return {"phrase": phrase}
 
 
+def _auto(msg: dict[str, Any]) -> dict[str, Any]:
+    on = msg.get("on")
+    if not isinstance(on, bool):
+        raise BadMessage("on must be true or false")
+    return {"on": on}
+
+
 _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "play": _play,
     "pick": _pick,
@@ -148,6 +155,7 @@ _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "start": _start,
     "new_match": _start,
     "chat": _chat,
+    "auto": _auto,
     **{kind: lambda m: {} for kind in BARE_TYPES},
 }
 

@@ -6,6 +6,7 @@ Only `rooms.services` writes these rows; read them through `rooms.selectors`.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -69,6 +70,9 @@ class Room(models.Model):
     # The "competitive" marker (records.selectors.table_marker): the seated people
     # make a rated table. Recomputed with every change of the seats.
     rated = models.BooleanField(_("rated"), default=False)
+    # The creator's choice (the portal's marker): "Competitiva" may be rated when
+    # the seated people make a rated table; "Amistosa" (False) never is.
+    competitive = models.BooleanField(_("competitive"), default=True)
     # Sockets watching the table without a seat (rows of `Watcher`), counted when
     # one joins or leaves, so that snapshots read it with the room row.
     watchers = models.PositiveIntegerField(_("watchers"), default=0)
@@ -138,6 +142,9 @@ class Seat(models.Model):
     # Why the substitute plays: "left" (the human left) or "away" (2 minutes
     # disconnected; reconnecting before the result gives the seat back).
     substitute_reason = models.CharField(max_length=8, blank=True, default="")
+    # Automatic mode (the portal's "modo automático"): the server plays the seat's
+    # turns at once, as a timeout would, until its person switches it off or acts.
+    auto = models.BooleanField(_("automatic play"), default=False)
     connected = models.BooleanField(_("connected"), default=False)
     channel_name = models.CharField(max_length=200, blank=True, default="")
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
@@ -218,6 +225,7 @@ class Seat(models.Model):
         self.bot_level = None
         self.substitute = False
         self.substitute_reason = ""
+        self.auto = False
         self.connected = False
         self.channel_name = ""
         self.disconnected_at = None
@@ -251,3 +259,13 @@ class Watcher(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room_id} {self.channel_name}"
+
+
+def waits_for_both(room: Room, seats: Sequence[Seat]) -> bool:
+    """A private room with two people seated (site.md, "A private duel waits for
+    both"): an absent one's turn waits for them instead of the public grace."""
+    return (
+        room.is_private
+        and len(seats) == 2
+        and all(s.is_human and s.substitute_reason != "left" for s in seats)
+    )

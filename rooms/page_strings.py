@@ -210,3 +210,36 @@ def translated(strings: tuple[str, ...]) -> dict[str, str]:
 
 def error_messages() -> dict[str, str]:
     return {code: gettext(message) for code, message in ERRORS.items()}
+
+
+# Issue 29 (docs/table-rules.md): turning a hand tile, the boneyard to click,
+# automatic mode, the private duel's wait, bends anywhere, the tie-break's
+# revealed picks, friendly or competitive tables.
+TABLE_RULES: tuple[str, ...] = (
+    _("turned"),
+    _("Draw this face-down tile"),
+    _("Boneyard: click a tile to draw it"),
+    _("Automatic play: on"),
+    _("Automatic play"),
+    _("The server plays for you at once until you switch it off or play yourself."),
+    _("automatic"),
+    _("Automatic play: %(names)s (still rated)."),
+    _("Waiting for %(name)s to come back (%(time)s)"),
+    _("Play against the computer"),
+    _("Bend the line at tile %(tile)s"),
+    _("Picks, round %(n)s"),
+    _("The tie-break picks, revealed"),
+    _("Every hand, revealed"),
+    _("Friendly"),
+    _("Friendly table: never rated."),
+    _("Competitive"),
+    _("Competitive table: rated when every seat is an account and no two share an address."),
+)
+LOBBY_RULES: tuple[str, ...] = (
+    _("Rated"),
+    _("Friendly"),
+    _("Friendly table: never rated."),
+    _("Competitive table: rated when every seat is an account and no two share an address."),
+)
+TABLE = TABLE + TABLE_RULES
+LOBBY = LOBBY + LOBBY_RULES

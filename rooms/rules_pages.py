@@ -259,6 +259,36 @@ def _option_label(name: str) -> str:
     return labels.get(name, name)
 
 
+OPTION_KINDS = {"seats": int, "hand_size": int, "target": int, "partnership": bool, "draw": bool,
+                "scoring": str}  # fmt: skip
+
+
+def table_options(preset: str, query: Any) -> dict[str, Any]:
+    """The options of a table read from a query string: only knobs the preset lets
+    a room change, each of its type; an impossible combination gives none."""
+    options: dict[str, Any] = {}
+    for name in sorted(PRESET_OPTIONS.get(preset, frozenset()) & set(OPTION_KINDS)):
+        raw = query.get(name)
+        if raw is None or len(raw) > 8:
+            continue
+        kind = OPTION_KINDS[name]
+        if kind is bool:
+            if raw not in ("0", "1"):
+                return {}
+            options[name] = raw == "1"
+        elif kind is int:
+            if not raw.isdigit():
+                return {}
+            options[name] = int(raw)
+        else:
+            options[name] = raw
+    try:
+        RuleSet.preset(preset, **options)
+    except (ValueError, TypeError):  # InvalidRules is a ValueError
+        return {}
+    return options
+
+
 @require_GET
 def rules_index(request: HttpRequest) -> HttpResponse:
     """``/regras/``: every table with its summary."""
@@ -271,12 +301,18 @@ def rules_index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules_preset(request: HttpRequest, preset: str) -> HttpResponse:
-    """``/regras/<preset>/``: one table's rules, from its `RuleSet`."""
+    """``/regras/<preset>/``: one table's rules, from its `RuleSet`; with a table's
+    options in the query ("Regras desta mesa": ``?target=150&hand_size=5``) the
+    rules of that table, not the preset's defaults."""
     rules = PRESETS.get(preset)
     if rules is None:
         raise Http404(_("There is no such table."))
+    options = table_options(preset, request.GET)
+    if options:
+        rules = RuleSet.preset(preset, **options)
     context = {
         "key": preset,
+        "this_table": bool(options),
         "label": PRESET_LABELS.get(preset, preset),
         "summary": describe_rules(rules),
         "sections": sections(rules),

@@ -25,7 +25,7 @@ from domino_site.guests import guest_key
 from games.models import Move, Round
 from records.models import RoundPlayer
 from records.selectors import is_admin, is_user, match_rating_changes
-from rooms.models import Room, Seat
+from rooms.models import Room, Seat, waits_for_both
 
 
 def room_for_code(code: str) -> Room | None:
@@ -81,7 +81,7 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
     return {
         "type": "room",
         "version": room.version,
-        "room": _room_part(room, show_invite=False),
+        "room": _room_part(room, show_invite=False, seats=seats),
         "you": {"seat": None, "is_host": False, "side": None},
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
         "match": _match_part(rnd),
@@ -133,7 +133,9 @@ def _side_of(public: dict[str, Any], index: int) -> int | None:
     return seats[index]["side"] if index < len(seats) else None
 
 
-def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
+def _room_part(
+    room: Room, show_invite: bool, seats: Sequence[Seat] | None = None
+) -> dict[str, Any]:
     return {
         "code": room.code,
         "name": room.name,
@@ -148,6 +150,9 @@ def _room_part(room: Room, show_invite: bool) -> dict[str, Any]:
         "watchers": room.watchers,  # sockets watching without a seat (rooms.watchers)
         "invite_url": room.invite_path if show_invite else None,
         "rated": room.rated,
+        "competitive": room.competitive,
+        # A private room with two people seated: an absent one is waited for.
+        "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
     }
 
 
@@ -180,6 +185,11 @@ def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, An
         "reserved_for": seat.reserved_name or None if seat.is_reserved else None,
         "leaving": seat.leaving,
         "ready": seat.ready or seat.is_bot,
+        "auto": seat.auto,  # automatic mode: the "automático" badge
+        # A person away since (shown as "esperando <nome> voltar" in a private duel).
+        "away_since": iso_utc(away)
+        if seat.is_human and not seat.connected and (away := seat.disconnected_at or seat.seated_at)
+        else None,
     }
 
 
@@ -259,10 +269,11 @@ def _log(rnd: Round, view: dict[str, Any]) -> list[dict[str, Any]]:
             item["end"] = entry.get("end")
         log.append(item)
     # Layout adjustments ("ajustou a fila") are not moves: each goes after the
-    # move it followed, with that move's seq.
+    # move it followed (``after``: that move's seq) and takes no move's ``seq``
+    # (a page tells entries apart by their place in the log).
     for adjust in reversed(rnd.adjustments or []):
         after = adjust.get("after", 0)
-        item = {"seq": after, "seat": adjust.get("seat"), "type": "adjust",
+        item = {"after": after, "seat": adjust.get("seat"), "type": "adjust",
                 "at": adjust.get("at"), "bend": adjust.get("bend"), "by": Move.By.PERSON}  # fmt: skip
         log.insert(min(after, len(log)), item)
     return log
@@ -296,6 +307,7 @@ def public_rooms() -> list[dict[str, Any]]:
             "paused": room.paused,
             "move_seconds": room.move_seconds,
             "rated": room.rated,
+            "competitive": room.competitive,
             "url": f"/r/{room.code}/",
         }
         for room in rooms

@@ -200,6 +200,9 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
         "ready": lambda: room_services.player_ready(room=room, actor=seat),
         "annul": lambda: room_services.annul_vote(room=room, actor=seat),
         "adjust": lambda: room_services.layout_adjust(room=room, actor=seat, **f),
+        "auto": lambda: room_services.seat_auto(room=room, actor=seat, **f),
+        # A private duel's present player: a bot for the absent one (site.md).
+        "stand_in": lambda: room_services.duel_bot_stand_in(room=room, actor=seat),
     }
     host_calls[kind]()
 

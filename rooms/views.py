@@ -14,6 +14,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -71,7 +72,7 @@ def lobby(
     rooms = selectors.public_rooms()
     context = {
         "form": form or CreateRoomForm(guest=guest),
-        "rooms": rooms,
+        "rooms": [_row_for_people(row) for row in rooms],
         "guest": guest,
         "lobby_boot": {
             "rooms": rooms,
@@ -80,6 +81,31 @@ def lobby(
         },
     }
     return render(request, "rooms/lobby.html", context, status=status)
+
+
+def rules_href(preset: str, options: dict[str, Any]) -> str:
+    """ "Regras desta mesa": the preset's rules page with this table's options."""
+    query = {k: (int(v) if isinstance(v, bool) else v) for k, v in options.items() if v is not None}
+    base = reverse("rooms:rules_preset", args=[preset])
+    return f"{base}?{urlencode(query)}" if query else base
+
+
+def _row_for_people(row: dict[str, Any]) -> dict[str, Any]:
+    """A lobby row as the page renders it without JavaScript: the preset and the
+    status in the reader's language, like the live list (static/js/lobby.js)."""
+    if row["paused"]:
+        status = _("paused")
+    else:
+        status = {
+            "waiting": _("waiting for players"),
+            "playing": _("playing"),
+            "between_rounds": _("between rounds"),
+        }.get(row["status"], row["status"])
+    return {
+        **row,
+        "preset_label": PRESET_LABELS.get(row["preset"], row["preset"]),
+        "status_label": status,
+    }
 
 
 @require_POST
@@ -116,6 +142,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 visibility="private" if solo else values["visibility"],
                 move_seconds=values.get("move_seconds"),
                 ip_hash=request_ip_hash(request),
+                competitive=values.get("kind") != "friendly",
             )
             if solo:
                 _fill_with_bots_and_start(room, user, token, values.get("bot_level") or "medium")
@@ -234,6 +261,8 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     )
     context["boot"]["autosit"] = request.GET.get("sit") == "1"
     context["rated"] = room.rated
+    context["competitive"] = room.competitive
+    context["rules_href"] = rules_href(room.preset, room.options)
     return render(request, "rooms/table.html", context)
 
 

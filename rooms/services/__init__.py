@@ -14,6 +14,7 @@ and on success bumps ``room.version`` and tells the change after commit
 acting; ``now`` is injectable.
 """
 
+from rooms.services.autoplay import duel_bot_stand_in, seat_auto
 from rooms.services.bots import bot_add, bot_remove, bot_set_level
 from rooms.services.due import compute_due
 from rooms.services.flow import (
@@ -39,6 +40,7 @@ __all__ = [
     "bot_remove",
     "bot_set_level",
     "compute_due",
+    "duel_bot_stand_in",
     "layout_adjust",
     "match_new",
     "match_start",
@@ -51,6 +53,7 @@ __all__ = [
     "round_due_fire",
     "round_next",
     "rooms_sweep",
+    "seat_auto",
     "seat_connected",
     "seat_disconnected",
     "seat_leave",

@@ -143,7 +143,9 @@ def record_change_locked(table: Table) -> None:
     if table.lobby:  # every change of the seats tells the lobby: the rated marker follows them
         match = table.rnd.match if table.rnd is not None else None
         seats = seats_of(room) if seats is None else seats
-        room.rated = records_read.table_marker(seats=list(seats), match=match)
+        room.rated = records_read.table_marker(
+            seats=list(seats), match=match, competitive=room.competitive
+        )
     fields = table.room_fields
     if fields:  # a move's: the statement is compiled once
         save_fields(room, [*fields, "rated"] if table.lobby else fields)

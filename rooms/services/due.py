@@ -16,7 +16,7 @@ from django.conf import settings
 
 from games import services as games
 from games.models import Round
-from rooms.models import Room, Seat
+from rooms.models import Room, Seat, waits_for_both
 
 AUTO_MOVE_AFTER = timedelta(seconds=30)  # a disconnected human's turn, no clock
 AUTO_PASS_AFTER = timedelta(seconds=1)  # docs/site.md: nothing but pass: the server passes
@@ -30,6 +30,8 @@ def seat_due(room: Room, seat: Seat, start: datetime) -> tuple[datetime, str] | 
         return start + timedelta(seconds=float(settings.BOT_DELAY_SECONDS)), Round.DueKind.BOT
     if not seat.is_human:
         return None
+    if seat.auto:  # automatic mode: the timeout move, at once
+        return start, Round.DueKind.AUTO
     if room.move_seconds:
         return start + timedelta(seconds=room.move_seconds), Round.DueKind.CLOCK
     if not seat.connected:
@@ -45,6 +47,8 @@ def seat_dues(room: Room, rnd: Round, seats: Sequence[Seat]) -> list[tuple[datet
     for index in games.acting_seats(eng):
         if index < len(seats):
             seat = seats[index]
+            if waiting_for(room, seat, seats):  # a private duel waits for its absent player
+                continue
             due = seat_due(room, seat, rnd.turn_started_at)
             # Automatic pass (docs/site.md, "Rounds and the clock", from the
             # games-portal rules): a person whose only legal action is to pass,
@@ -56,6 +60,12 @@ def seat_dues(room: Room, rnd: Round, seats: Sequence[Seat]) -> list[tuple[datet
             if due is not None:
                 dues.append((due[0], due[1], index))
     return sorted(dues)
+
+
+def waiting_for(room: Room, seat: Seat, seats: Sequence[Seat]) -> bool:
+    """Whether the table waits for ``seat``'s person to come back: absent, and not
+    (yet) replaced by the bot the present one may call in."""
+    return waits_for_both(room, seats) and seat.active_human and not seat.connected
 
 
 def compute_due(

@@ -210,6 +210,8 @@ def layout_adjust(table: Table, *, actor: Seat, at: int, bend: str) -> None:
     """The seat to act bends the drawn chain at link ``at`` (layout only, not a move)."""
     room, rnd = table.room, table.rnd
     seat = actor_seat(table.seats, actor)
+    if room.paused:  # like every move: nothing changes while the game is paused
+        raise paused()
     if rnd is None or rnd.finished_at is not None or room.status != Room.Status.PLAYING:
         raise ServiceError("round_over")
     eng = rnd.engine()

@@ -73,7 +73,23 @@ def action_apply(
         parsed = engine.action_from_dict(action)
     except engine.IllegalAction as exc:
         raise ServiceError(exc.code) from None
-    return play_locked(table, seat_index, parsed, by)
+    move = play_locked(table, seat_index, parsed, by)
+    if by == Move.By.PERSON and seats[seat_index].auto:
+        _auto_off_locked(table, seats[seat_index])
+    return move
+
+
+def _auto_off_locked(table: Table, seat: Seat) -> None:
+    """Automatic mode turns itself off when its person acts (site.md)."""
+    seat.auto = False
+    seat.save(update_fields=["auto"])
+    table.lobby = True  # the seat changed: told with the seats re-read
+    table.seats_as_held = False
+    table.room_fields = None
+    rnd = table.rnd
+    if rnd is not None:
+        rnd.due_at, rnd.due_kind = compute_due(table.room, rnd, table.seats)
+        rnd.save(update_fields=["due_at", "due_kind"])
 
 
 def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -> Move:
@@ -208,8 +224,8 @@ def _server_action(rnd: Round, seat: Seat | None, kind: str) -> tuple[engine.Act
     if kind == Round.DueKind.BOT:
         by = Move.By.SUBSTITUTE if seat.substitute else Move.By.BOT
         level = seat.bot_level or SUBSTITUTE_LEVEL
-    else:
-        by = Move.By.TIMEOUT
+    else:  # the clock, an absent person's turn, or automatic mode: the timeout move
+        by = Move.By.AUTO if seat.auto and kind == Round.DueKind.AUTO else Move.By.TIMEOUT
         level = TIMEOUT_LEVEL
         if eng.pending_picks:  # docs/rules.md: an expired pick is made at random
             return rng.choice(legal), by

@@ -44,7 +44,7 @@ def players_of(seats: Sequence[Seat]) -> list[dict[str, Any]]:
 def begin_match_locked(table: Table) -> None:
     """A new match at the table, and its first round dealt."""
     match = games.match_begin(room=table.room, now=table.now)
-    records.match_started(match=match, seats=table.seats)
+    records.match_started(match=match, seats=table.seats, competitive=table.room.competitive)
     deal_locked(table, match)
 
 
@@ -178,9 +178,19 @@ def resume_locked(table: Table) -> None:
     room.paused = False
     room.paused_by = ""
     room.paused_at = None
+    _shift_absences(table.seats, max(paused_for, timedelta(0)))
     if rnd is not None:
         rnd.turn_started_at += max(paused_for, timedelta(0))
         rnd.remaining_ms = None
         rnd.due_at, rnd.due_kind = compute_due(room, rnd, table.seats)
         rnd.save(update_fields=["turn_started_at", "remaining_ms", "due_at", "due_kind"])
     deal_if_all_ready_locked(table)
+
+
+def _shift_absences(seats: Sequence[Seat], paused_for: timedelta) -> None:
+    """A pause freezes the 2-minute absence too: whoever dropped before it is away
+    for as long after it as they had left, not replaced the moment play resumes."""
+    for seat in seats:
+        if seat.disconnected_at is not None and paused_for:
+            seat.disconnected_at += paused_for
+            seat.save(update_fields=["disconnected_at"])

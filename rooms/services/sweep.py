@@ -25,6 +25,7 @@ from games.world import now_or
 from rooms import watchers as watching
 from rooms.models import Room, Seat, Watcher
 from rooms.services.base import Table, lock_table, room_command, update_humans_since
+from rooms.services.due import waiting_for
 from rooms.services.play import round_due_fire
 from rooms.services.presence import seat_disconnected
 from rooms.services.rounds import pause_locked
@@ -173,6 +174,7 @@ def _take_over_away_seat(table: Table, *, index: int) -> bool:
         or seat.connected
         or seat.disconnected_at is None
         or seat.disconnected_at > now - TAKEOVER_AFTER
+        or waiting_for(room, seat, table.seats)  # a private duel waits (its player may call a bot)
     ):
         table.unchanged()
         return False

@@ -42,10 +42,13 @@ def room_create(
     visibility: str = Room.Visibility.PUBLIC,
     move_seconds: int | None = None,
     ip_hash: str = "",
+    competitive: bool = True,
     now: datetime | None = None,
 ) -> Room:
     """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
-    hash of the creator's address (domino_site.client_ip), for the rated-table rule."""
+    hash of the creator's address (domino_site.client_ip), for the rated-table rule.
+    ``competitive``: "Competitiva" (rated where the rule allows) or "Amistosa"
+    (never rated)."""
     now = now_or(now)
     options = dict(options or {})
     rules = rules_for(preset, options)
@@ -75,6 +78,7 @@ def room_create(
                     created_at=now,
                     last_activity_at=now,
                     no_humans_since=now,
+                    competitive=bool(competitive),
                 )
             break
         except IntegrityError:  # a code collision: draw another

@@ -1,7 +1,8 @@
 // Quick chat (docs/protocol.md `chat`, docs/site.md): a fixed set of phrases and emotes,
 // nothing to moderate. Seated people send one every 3 s; each phrase shows as a
 // bubble by its seat for a few seconds and goes into the log. Anyone can mute a
-// player; the muted names are kept per browser. Pieces of the page are lit-html
+// player: the person at one seat of this room (not everyone with that name, and
+// not in other rooms), kept per browser. Pieces of the page are lit-html
 // templates (table/seats.js and table/panels.js put them in place).
 
 import { html, nothing } from "./lit.js";
@@ -14,10 +15,10 @@ const ICON_TALK = html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true">
 const BUBBLE_MS = 4000;
 const EVERY_MS = 3000;
 
-export function createChat({ t, phrases, send }) {
+export function createChat({ t, phrases, send, room = "" }) {
   const words = new Map(phrases.map((p) => [p.key, p]));
   const bubbles = new Map(); // seat -> {text, until}
-  const lines = []; // {after: log seq, seat, name, text}
+  const lines = []; // {after: the log's length then, seat, name, who, text}
   let muted = new Set();
   try {
     muted = new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]"));
@@ -28,16 +29,18 @@ export function createChat({ t, phrases, send }) {
   let open = false;
 
   const text = (key) => words.get(key)?.text ?? "";
+  // Who a mute is for: this room's seat and the person sitting there now.
+  const who = (seat) => `${room}:${seat?.index}:${seat?.name ?? ""}`;
 
   return {
     // Someone said something: ignored when that player is muted.
-    // `place`: {after: the log's last seq, round: "match:round"}.
+    // `place`: {after: the log's length, round: "match:round"}.
     received(msg, seat, place, onChange) {
-      if (!seat || seat.kind !== "human" || muted.has(seat.name)) return false;
+      if (!seat || seat.kind !== "human" || muted.has(who(seat))) return false;
       const said = text(msg.phrase);
       if (!said) return false;
       bubbles.set(msg.seat, { text: said, until: Date.now() + BUBBLE_MS });
-      lines.push({ ...place, seat: msg.seat, name: seat.name, text: said });
+      lines.push({ ...place, seat: msg.seat, name: seat.name, who: who(seat), text: said });
       if (lines.length > 40) lines.shift();
       setTimeout(onChange, BUBBLE_MS + 50);
       return true;
@@ -51,12 +54,12 @@ export function createChat({ t, phrases, send }) {
       return html`<div class="chat-bubble${fresh ? " fresh" : ""}" data-bubble=${index} role="status">${b.text}</div>`;
     },
     // The chat lines of the log, each after the move it followed.
-    logLines: () => lines.filter((line) => !muted.has(line.name)),
-    isMuted: (seat) => muted.has(seat?.name),
+    logLines: () => lines.filter((line) => !muted.has(line.who)),
+    isMuted: (seat) => muted.has(who(seat)),
     toggleMute(seat) {
       if (!seat?.name) return;
-      if (muted.has(seat.name)) muted.delete(seat.name);
-      else muted.add(seat.name);
+      if (muted.has(who(seat))) muted.delete(who(seat));
+      else muted.add(who(seat));
       try {
         localStorage.setItem(MUTE_KEY, JSON.stringify([...muted]));
       } catch {
@@ -64,7 +67,7 @@ export function createChat({ t, phrases, send }) {
       }
     },
     muteButton(seat) {
-      const on = muted.has(seat.name);
+      const on = muted.has(who(seat));
       const label = on ? t("Unmute %(name)s", { name: seat.name }) : t("Mute %(name)s", { name: seat.name });
       return html`<button type="button" class="chip mute${on ? " on" : ""}" data-action="mute" data-seat-index=${seat.index} aria-pressed=${String(on)} aria-label=${label} title=${label}>${on ? ICON_MUTED : ICON_SOUND}</button>`;
     },

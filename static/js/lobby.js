@@ -15,21 +15,21 @@ function statusLabel(room) {
 
 function roomRow(room) {
   const preset = boot.presets[room.preset]?.label ?? room.preset;
-  const full = room.seats_taken >= room.seats;
   const people = t("%(humans)s people, %(bots)s bots", { humans: room.humans, bots: room.bots });
   const clock = room.move_seconds ? t("%(n)s s a move", { n: room.move_seconds }) : t("no clock");
   const pips = Array.from({ length: room.seats }, (_, i) => {
     const kind = i < room.humans ? "human" : i < room.humans + room.bots ? "bot" : "free";
     return html`<span class="seat-pip ${kind}"></span>`;
   });
-  // "Assistir" on every row for logged-in people (docs/site.md); "Sentar" while a seat is free.
-  const sit = full ? nothing : html`<a class="button small" href="${room.url}?sit=1" data-action="sit">${t("Sit")}</a>`;
+  // "Assistir" on every row for logged-in people (docs/site.md); "Sentar" while a seat
+  // is free or held by a bot (a bot's seat is taken, or reserved during a round).
+  const sit = sittable(room) ? html`<a class="button small" href="${room.url}?sit=1" data-action="sit">${t("Sit")}</a>` : nothing;
   const watch = loggedIn() ? html`<a class="button small ghost" href=${room.url} data-action="watch">${t("Watch")}</a>` : nothing;
   const rated = room.rated
-    ? html`<span class="tag rated" data-rated title=${t("Rated table: the match moves ratings and experience.")}>${t("Competitive")}</span>`
+    ? html`<span class="tag rated" data-rated title=${t("Rated table: the match moves ratings and experience.")}>${t("Rated")}</span>`
     : nothing;
   return html`<li class="room-row" data-room=${room.code}>
-    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a><span class="room-preset">${preset}</span>${rated}</div>
+    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a><span class="room-preset">${preset}</span>${kindTag(room)}${rated}</div>
     <div class="room-facts">
       <span class="seats-taken" title=${people}><span class="seat-pips" aria-hidden="true">${pips}</span>${t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats })} <span class="muted">(${people})</span></span>
       <span>${clock}</span>
@@ -37,6 +37,16 @@ function roomRow(room) {
     </div>
     <div class="row-actions">${sit}${watch}</div>
   </li>`;
+}
+
+// A seat a person can take: empty, or a bot's.
+const sittable = (room) => room.humans < room.seats;
+
+// The creator's choice (the portal's marker): competitive (⚔) or friendly.
+function kindTag(room) {
+  return room.competitive === false
+    ? html`<span class="tag friendly" data-kind="friendly" title=${t("Friendly table: never rated.")}>${t("Friendly")}</span>`
+    : html`<span class="tag competitive" data-kind="competitive" title=${t("Competitive table: rated when every seat is an account and no two share an address.")}>⚔ ${t("Competitive")}</span>`;
 }
 
 const loggedIn = () => document.querySelector("[data-rooms]")?.hasAttribute("data-logged-in");

@@ -8,6 +8,7 @@
 import { chainSVG } from "./board.js";
 import { html, keyed, nothing, render as draw, unsafeHTML } from "./lit.js";
 import { moveText } from "./table/moves.js";
+import { pickReveals } from "./pickreveal.js";
 import { tileSVG } from "./tiles.js";
 import { makeT, ngettext, ready } from "./util.js";
 
@@ -92,10 +93,10 @@ function renderBoard(pos) {
   const label = pos.chain.length
     ? ngettext("Table: %(n)s tile, end A shows %(a)s, end B shows %(b)s.", "Table: %(n)s tiles, end A shows %(a)s, end B shows %(b)s.", pos.chain.length, { a: pos.ends?.A, b: pos.ends?.B })
     : t("The table is empty.");
-  const { svg } = chainSVG(pos.chain, aspect, { label });
+  const { svg } = chainSVG(pos.chain, aspect, { label, bends: pos.layout ?? {} }); // the stored bends
   const note = step === 0 ? html`<div class="board-message" role="status">${t("The hands as dealt")}</div>` : "";
   const bone = rules().draw ? html`<div class="replay-boneyard">${t("Boneyard: %(n)s", { n: pos.boneyard_count })}</div>` : "";
-  draw(html`${svg}${note}${bone}`, board);
+  draw(html`${svg}${note}${bone}${pickReveals(pos.pick_off, seatName, t)}`, board);
 }
 
 function renderControls(pos) {

@@ -27,6 +27,7 @@ import {
 import { redrawRings, renderSeats } from "./table/seats.js";
 import { send, start } from "./table/socket.js";
 import { $, isMyTurn, legalEnds, mySeat, page, snap, state, t } from "./table/state.js";
+import { chooseBendPoint, isTurnClick, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
 import { makeT, ready } from "./util.js";
 
 // ---------------------------------------------------------------------------
@@ -77,7 +78,9 @@ function autoSit() {
   if (!page.boot.autosit || !state.socket) return;
   page.boot.autosit = false;
   if (mySeat() !== null) return;
-  const free = snap().seats.find((seat) => seat.kind === "empty");
+  // An empty seat first; else a bot's (taken at once, or reserved during a round).
+  const seats = snap().seats;
+  const free = seats.find((seat) => seat.kind === "empty") ?? seats.find((seat) => seat.kind === "bot" && !seat.reserved_for);
   if (free) send("sit", { seat: free.index });
 }
 
@@ -113,8 +116,12 @@ function render() {
   root.classList.toggle("my-turn", isMyTurn());
   root.classList.toggle("hints-off", !state.hints); // one switch for every hint
   renderTitleExtras();
-  const rated = $("[data-rated]"); // the "competitive" marker (a rated table)
-  if (rated) rated.hidden = !s.room.rated;
+  const rated = $("[data-rated]"); // the rated marker; its tooltip names seats on automatic
+  if (rated) {
+    rated.hidden = !s.room.rated;
+    rated.dataset.base = rated.dataset.base ?? rated.title;
+    rated.title = ratedTitle(rated.dataset.base);
+  }
   renderSeats();
   renderBoard();
   renderHand();
@@ -193,8 +200,9 @@ function bendAt(at, bend) {
 
 function onClick(event) {
   const root = page.root;
-  const el = event.target.closest("[data-tile], [data-end], [data-action], [data-pick], [data-show-result], [data-chat], [data-bend]");
+  const el = event.target.closest("[data-tile], [data-end], [data-action], [data-pick], [data-show-result], [data-chat], [data-bend], [data-bend-point], [data-boneyard-tile]");
   if (!el || !root.contains(el)) return;
+  if (rulesClick(event, el)) return;
   if (el.dataset.chat) return page.chat.say(el.dataset.chat, rerenderChat), renderActions();
   if (el.dataset.bend) return bendAt(Number(el.dataset.at), el.dataset.bend);
   if (el.dataset.tile) return chooseTile(el.dataset.tile);
@@ -232,7 +240,10 @@ function onClick(event) {
       return renderActions();
     case "adjust_mode":
       state.adjusting = !state.adjusting;
+      state.bendAt = null; // the outermost tiles again, until one is chosen
       return render();
+    case "auto": // automatic mode on or off (table-rules.js)
+      return send("auto", { on: !myAuto() });
     case "restart_alone": // duelo: the other seat is free; a medium bot takes it
       return send(snap().room.status === "waiting" ? "start" : "new_match", { alone: true });
     case "draw":
@@ -243,6 +254,26 @@ function onClick(event) {
     default:
       if (action) send(action);
   }
+}
+
+// Clicks of the rules texts' behaviours (table-rules.js): turning a hand tile
+// on its lower half, choosing where the line bends. True when handled.
+function rulesClick(event, el) {
+  if (el.dataset.tile && isTurnClick(event, el)) {
+    turnTile(el.dataset.tile);
+    renderHand();
+    return true;
+  }
+  if (el.dataset.boneyardTile !== undefined) {
+    if (state.sent === null && send("draw")) state.sent = snap().version; // any face-down tile draws
+    return true;
+  }
+  if (el.dataset.bendPoint !== undefined) {
+    chooseBendPoint(el.dataset.bendEnd, Number(el.dataset.bendPoint));
+    renderBoard();
+    return true;
+  }
+  return false;
 }
 
 function onChange(event) {
@@ -291,7 +322,17 @@ function onKey(event) {
     chooseEnd(key.toUpperCase());
     return;
   }
+  if ((key === "d" || key === "D") && !state.selected && snap()?.round?.legal?.some((a) => a.type === "draw")) {
+    event.preventDefault(); // D draws, like the button and the boneyard's tiles
+    if (state.sent === null && send("draw")) state.sent = snap().version;
+    return;
+  }
   const tile = event.target.closest?.("[data-tile]");
+  if (tile && (key === "r" || key === "R") && tile.closest("[data-hand]")) {
+    event.preventDefault(); // R turns the focused tile
+    turnTile(tile.dataset.tile);
+    return renderHand();
+  }
   if (tile && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(key)) {
     event.preventDefault();
     moveInHand(tile, key);
@@ -372,7 +413,7 @@ ready(() => {
 
 function startExtras() {
   const root = page.root;
-  page.chat = createChat({ t, phrases: page.boot.chat || [], send });
+  page.chat = createChat({ t, phrases: page.boot.chat || [], send, room: page.boot.code });
   initDrag(root, {
     ends: (tile) => legalEnds(tile),
     start(tile) {
@@ -420,4 +461,5 @@ function startExtras() {
     root.addEventListener(type, (event) => type !== "pointermove" || event.pointerType !== "touch" || clearTimeout(pressTimer));
   }
   setInterval(tickCountdowns, 1000);
+  setInterval(() => snap()?.room.waits_for_both && renderActions(), 1000); // "esperando … voltar" counts up
 }

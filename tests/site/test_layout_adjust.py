@@ -69,7 +69,7 @@ def test_the_log_says_who_adjusted_the_line_after_the_move_it_followed(table, cl
     log = room_state(room=fresh(table), viewer=None)["log"]
     assert [e["type"] for e in log] == ["play", "play", "play", "play", "adjust", "play"]
     assert log[4] == {
-        "seq": 4,
+        "after": 4,
         "seat": 0,
         "type": "adjust",
         "at": 1,

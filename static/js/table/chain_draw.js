@@ -6,7 +6,9 @@ import { endLinks } from "../chain_layout.js";
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
+import { pickReveals } from "../pickreveal.js";
 import { $, isDbl, isMyTurn, legal, legalEnds, seatName, snap, state, t } from "./state.js";
+import { bendableLinks, bendPoints, bendTarget } from "./table-rules.js";
 
 export function renderBoard() {
   const s = snap();
@@ -18,7 +20,7 @@ export function renderBoard() {
   const targets = state.selected ? legalEnds(state.selected) : [];
   const { svg, lay, box } = chainSVG(chain, aspect, { hot: targets, label: chainLabel(), bends: r?.layout ?? {} });
   const ends = chain.length ? endButtons(lay, box, rect, targets) : nothing;
-  const adjust = state.adjusting && canAdjust() ? adjustButtons(lay, box, rect, aspect) : nothing;
+  const adjust = state.adjusting && canAdjust() ? [bendPoints(lay, box, rect), adjustButtons(lay, box, rect, aspect)] : nothing;
   render(html`${svg}${ends}${adjust}${centerMessage()}${pickOff()}`, board);
 }
 
@@ -74,13 +76,15 @@ function pickOff() {
   if (!r?.pick_off) return nothing;
   const picks = legal().filter((a) => a.type === "pick");
   const title = html`<p>${t("Tie-break: pick a face-down tile; the lowest wins.")}</p>`;
+  const shown = pickReveals(r.pick_off, seatName, t); // every round of picks, face up
+  if (r.result) return html`<div class="pick-off done">${shown}</div>`;
   if (!picks.length) {
-    return html`<div class="pick-off">${title}<p>${t("Waiting for the other picks…")}</p></div>`;
+    return html`<div class="pick-off">${title}${shown}<p>${t("Waiting for the other picks…")}</p></div>`;
   }
   const buttons = picks.map(
     (p) => html`<button type="button" class="pick" data-pick=${p.index} aria-label=${t("Face-down tile %(n)s", { n: p.index + 1 })}>${unsafeHTML(backSVG())}</button>`,
   );
-  return html`<div class="pick-off">${title}<div class="pick-grid">${buttons}</div></div>`;
+  return html`<div class="pick-off">${title}${shown}<div class="pick-grid">${buttons}</div></div>`;
 }
 
 // --- turning the line ("ajustar a fila") ----------------------------------------
@@ -89,7 +93,7 @@ export function canAdjust() {
   const s = snap();
   const r = s.round;
   if (!isMyTurn() || !r || (r.chain?.length ?? 0) < 2 || s.room.paused || r.pick_off) return false;
-  return bendable("A") !== null || bendable("B") !== null;
+  return bendableLinks(r.chain).length > 0; // any tile the server accepts (table-rules.js)
 }
 
 // The chain index an adjustment at this end bends (its outermost tile), or null
@@ -106,6 +110,7 @@ function bendable(end) {
 export function adjustToggle() {
   if (!canAdjust()) {
     state.adjusting = false;
+    state.bendAt = null;
     return [];
   }
   const label = state.adjusting ? t("Done adjusting") : t("Adjust the line");
@@ -128,11 +133,11 @@ function adjustButtons(lay, box, rect, aspect) {
   const ox = (rect.width - box.w * scale) / 2;
   const oy = (rect.height - box.h * scale) / 2;
   return ["A", "B"].map((end) => {
-    const at = bendable(end);
+    const at = bendTarget(end, bendable(end)); // the tile chosen on the line, or the outermost
     if (at === null) return nothing;
-    // The way the line runs into that tile: the layout without its bend.
-    const { [String(at)]: _, ...others } = layout;
-    const tip = chainSVG(chain, aspect, { bends: others }).lay.ends[end];
+    // The way the line runs into that tile: the line as it was before it, bends kept.
+    const before = Object.fromEntries(Object.entries(layout).filter(([i]) => Number(i) < at));
+    const tip = chainSVG(chain.slice(0, at), aspect, { bends: before }).lay.ends[end];
     const d = [tip.dx, tip.dy];
     const dirs = { left: [d[1], -d[0]], straight: d, right: [-d[1], d[0]] };
     const current = layout[String(at)] ?? "straight";

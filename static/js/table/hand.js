@@ -6,6 +6,7 @@ import { html, nothing, render, repeat, unsafeHTML } from "../lit.js";
 import { orderedHand } from "../dnd.js";
 import { tileSVG } from "../tiles.js";
 import { $, legalEnds, mySeat, page, snap, state, t } from "./state.js";
+import { handFace, isTurned } from "./table-rules.js";
 
 export function renderHand() {
   const r = snap().round;
@@ -31,8 +32,9 @@ function tileButton(tile, r) {
   if (playable) label += ", " + t("playable");
   if (mandatory) label += ", " + t("must open with it");
   if (selected) label += ", " + t("chosen: pick an end (A or B)");
+  if (isTurned(tile)) label += ", " + t("turned");
   const cls = ["hand-tile", playable ? "playable" : "", mandatory ? "mandatory" : "", selected ? "selected" : ""].join(" ");
-  return html`<button type="button" class=${cls} data-tile=${tile} aria-label=${label} aria-pressed=${String(selected)} aria-disabled=${playable ? nothing : "true"}>${unsafeHTML(tileSVG(tile))}</button>`;
+  return html`<button type="button" class=${cls} data-tile=${tile} aria-label=${label} aria-pressed=${String(selected)} aria-disabled=${playable ? nothing : "true"}>${unsafeHTML(tileSVG(handFace(tile)))}</button>`;
 }
 
 // Arrows, Home and End move along the hand.

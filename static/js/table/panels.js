@@ -7,8 +7,10 @@
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG, tileSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
+import { pickReveals } from "../pickreveal.js";
 import { adjustToggle } from "./chain_draw.js";
 import { moveText } from "./moves.js";
+import { autoButton, boneyardPile, rulesHref, waitingNotice } from "./table-rules.js";
 import {
   $,
   BOT_LEVELS,
@@ -41,7 +43,7 @@ export function renderActions() {
   if (can("draw")) buttons.push(actionButton("draw", t("Draw from the boneyard"), "primary"));
   if (can("pass")) buttons.push(actionButton("pass", t("Pass"), "primary"));
   if (state.selected) buttons.push(actionButton("cancel", t("Cancel (Esc)")));
-  buttons.push(...adjustToggle());
+  buttons.push(...adjustToggle(), autoButton());
   let status = "";
   if (r && !r.result && s.room.status === "playing") {
     if (isMyTurn()) {
@@ -64,7 +66,7 @@ export function renderActions() {
   const audience = s.seats.some((x) => x.kind === "human" && x.index !== mySeat()) || (s.room.watchers ?? 0) > 0;
   const talk = mySeat() !== null && s.seats[mySeat()]?.kind === "human" && audience ? page.chat.panel() : nothing;
   render(
-    html`<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${status}</div>${bone}<div class="action-buttons">${buttons}</div>${talk}`,
+    html`${waitingNotice()}<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${status}</div>${bone}${boneyardPile()}<div class="action-buttons">${buttons}</div>${talk}`,
     $("[data-actions]"),
   );
 }
@@ -134,11 +136,11 @@ export function renderHost() {
     const level = hasEmpty
       ? html`<label class="inline-field">${t("New bots play")} <select data-new-bot-level>${levels}</select></label>`
       : nothing;
-    parts.push(html`<div class="host-controls"><h3>${t("Host")}</h3><div class="row">${b}</div>${level}${settingsForm()}</div>`);
+    parts.push(html`<div class="host-controls"><h2>${t("Host")}</h2><div class="row">${b}</div>${level}${settingsForm()}</div>`);
   }
   if (s.room.invite_url && s.room.visibility === "private") {
     const url = new URL(s.room.invite_url, location.href).href;
-    parts.push(html`<div class="invite"><h3>${t("Invite link")}</h3>
+    parts.push(html`<div class="invite"><h2>${t("Invite link")}</h2>
       <div class="row"><input type="text" readonly .value=${url} aria-label=${t("Invite link")} data-invite-url>
       <button type="button" class="button" data-action="copy_invite">${t("Copy")}</button></div>
       ${hint(t("Whoever opens this link takes the first free seat, no account needed."))}</div>`);
@@ -229,19 +231,18 @@ export function describe(entry) {
 // Where a chat line goes in the log: after the last move seen.
 export function chatPlace() {
   const s = snap();
-  const log = s.log ?? [];
-  return { after: log.length ? log[log.length - 1].seq : 0, round: `${s.match?.number}:${s.round?.number}` };
+  return { after: (s.log ?? []).length, round: `${s.match?.number}:${s.round?.number}` };
 }
 
 function withChat(log) {
   const s = snap();
   const here = `${s.match?.number}:${s.round?.number}`;
-  const out = [...log];
+  const out = log.map((e, i) => ({ ...e, n: i + 1 })); // its place in the round's log
   for (const line of page.chat.logLines()) {
     if (line.round !== here) continue;
     let i = out.length;
-    while (i > 0 && out[i - 1].type !== "chat" && (out[i - 1].seq ?? 0) > line.after) i -= 1;
-    out.splice(i, 0, { type: "chat", seq: line.after, name: line.name, text: line.text });
+    while (i > 0 && out[i - 1].type !== "chat" && entryNumber(out[i - 1]) > line.after) i -= 1;
+    out.splice(i, 0, { type: "chat", n: line.after, name: line.name, text: line.text });
   }
   return out;
 }
@@ -257,13 +258,23 @@ export function renderLog() {
     list,
   );
   list.scrollTop = list.scrollHeight;
-  const moves = entries.filter((e) => e.type !== "chat");
-  const last = moves[moves.length - 1];
-  $("[data-last-move]").textContent = last ? describe(last) : "";
-  if (last && last.seq !== state.lastLogSeq) {
-    state.lastLogSeq = last.seq;
+  // "Last move": a move, not a bend of the line; the screen reader hears every
+  // new entry (adjustments too), told apart by its own place in the log (`n`).
+  const moves = entries.filter((e) => e.type !== "chat" && e.type !== "adjust");
+  const lastMove = moves[moves.length - 1];
+  $("[data-last-move]").textContent = lastMove ? describe(lastMove) : "";
+  const logged = entries.filter((e) => e.type !== "chat");
+  const last = logged[logged.length - 1];
+  const key = last ? `${s.match?.number}:${s.round?.number}:${entryNumber(last)}` : null;
+  if (last && key !== state.lastLogSeq) {
+    state.lastLogSeq = key;
     $("[data-announce]").textContent = describe(last);
   }
+}
+
+// An entry's place in the round's log (adjustments take no move's `seq`).
+function entryNumber(entry) {
+  return entry.n ?? 0;
 }
 
 // --- round result ---------------------------------------------------------
@@ -308,7 +319,8 @@ export function renderResult() {
     html`<div class="result-card" role="dialog" aria-labelledby="result-title">
     <h2 id="result-title">${headline}</h2>
     <p class="reason">${res.reason === "domino" ? t("Domino!") : t("Blocked game")}</p>
-    <ul class="reveal-list">${hands}</ul>
+    <ul class="reveal-list" tabindex="0" aria-label=${t("Every hand, revealed")}>${hands}</ul>
+    ${pickReveals(s.round.pick_off, seatName, t)}
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
     <ul class="points">${points}</ul>
     ${ratingLines()}${replayLink()}
@@ -492,7 +504,7 @@ export function renderTitleExtras() {
     watching.textContent = ngettext("%(n)s watching", "%(n)s watching", n);
   }
   const rules = $("[data-rules-link]");
-  if (rules) rules.href = `/regras/${encodeURIComponent(s.room.preset)}/`;
+  if (rules) rules.href = rulesHref(s.room); // this table's options, not the preset's defaults
 }
 
 // ---------------------------------------------------------------------------

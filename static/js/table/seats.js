@@ -5,6 +5,7 @@ import { css, html, keyed, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
 import { BOT_LEVELS, levelName, mySeat, page, position, seatName, snap, t } from "./state.js";
+import { autoBadge } from "./table-rules.js";
 
 export const ICON_CROWN = html`<svg class="icon crown" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18h18l-1.5-10-4.5 4-3-7-3 7-4.5-4z"/></svg>`;
 export const ICON_BOT = html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><rect x="4" y="8" width="16" height="12" rx="3"/><circle cx="9" cy="14" r="1.6" class="cut"/><circle cx="15" cy="14" r="1.6" class="cut"/><path d="M12 3v5" stroke-width="2"/></svg>`;
@@ -48,7 +49,7 @@ function seatView(seat) {
   if (seat.leaving) badges.push(html`<span class="badge">${t("leaving")}</span>`);
   const waitingReady = s.room.status === "between_rounds" && s.room.rules?.next_round === "all_ready" && !s.match?.over;
   if (seat.ready && seat.kind === "human" && waitingReady) badges.push(html`<span class="badge ok">${t("ready")}</span>`);
-  badges.push(...seatExtras(seat, me));
+  badges.push(autoBadge(seat), ...seatExtras(seat, me));
   const dot =
     seat.kind === "human"
       ? html`<span class="dot ${seat.connected ? "on" : "off"}" title=${seat.connected ? t("online") : t("offline")}></span>`

@@ -17,6 +17,7 @@ export const state = {
   firstRender: false,
   lastLogSeq: null,
   adjusting: false, // "Ajustar a fila": bend controls shown at the ends
+  bendAt: null, // {end: chain index}: the tile chosen to bend at (table-rules.js)
   resultAt: 0, // the result panel waits until then: the last tile stays in view
 };
 
