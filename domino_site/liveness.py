@@ -60,7 +60,7 @@ def beat_seconds() -> float:
     return min(float(beat), ttl / 2) if beat else ttl / 3
 
 
-#: The Redis channel layers: channels-redis' own and the site's (domino_site.layers).
+#: The Redis channel layers: channels-redis' own and the site's (domino_site.infra.channels_redis).
 REDIS_LAYERS = (
     "channels_redis.core.RedisChannelLayer",
     "domino_site.infra.channels_redis.RedisChannelLayer",

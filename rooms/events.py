@@ -271,7 +271,7 @@ async def _tell_lobby(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
 async def _deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
     # In order: a seat's own frame reaches its socket before the group's.
     in_order = getattr(layer, "send_in_order", None)
-    if in_order is not None:  # our layers (domino_site.layers): "group_others" skips
+    if in_order is not None:  # our layers (domino_site.infra): "group_others" skips
         try:
             await in_order(messages)
         except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
