@@ -14,5 +14,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     re_path(r"^healthz/?$", views.healthz, name="healthz"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("", include("rooms.urls")),
 ]
