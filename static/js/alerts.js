@@ -39,7 +39,7 @@ export function showTurn(turn) {
   const on = mine && alertOn("title");
   document.title = on ? prefix + title : title;
   for (const link of document.querySelectorAll("link[rel=icon][data-badge]")) {
-    link.dataset.plain ||= link.href;
+    link.dataset.plain ||= link.getAttribute("href");
     link.href = on && document.hidden ? link.dataset.badge : link.dataset.plain;
   }
 }
