@@ -202,7 +202,7 @@ def test_a_notification_only_after_its_button(browser: Browser, server_url: str)
 
 
 def _background(page: Page) -> str:
-    return page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    return page.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
 
 
 def _axe(page: Page) -> list[str]:
