@@ -93,8 +93,18 @@ def manifest(request: HttpRequest) -> JsonResponse:
         {"src": static("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
         {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
         {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-        {"src": static("icons/icon-maskable-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "maskable"},
-        {"src": static("icons/icon-maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+        {
+            "src": static("icons/icon-maskable-192.png"),
+            "sizes": "192x192",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+        {
+            "src": static("icons/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
     ]
     body = {
         "id": "/",

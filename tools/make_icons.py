@@ -15,12 +15,17 @@ SIZES = {"icon.svg": [32, 180, 192, 512], "icon-maskable.svg": [192, 512], "icon
 
 def main() -> None:
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"), args=["--no-sandbox"])
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
+            args=["--no-sandbox"],
+        )
         for name, sizes in SIZES.items():
             svg = (HERE / name).read_text()
             for size in sizes:
                 page = browser.new_page(viewport={"width": size, "height": size})
-                page.set_content(f'<body style="margin:0">{svg.replace("<svg ", f"<svg width={size} height={size} ", 1)}</body>')
+                page.set_content(
+                    f'<body style="margin:0">{svg.replace("<svg ", f"<svg width={size} height={size} ", 1)}</body>'
+                )
                 page.screenshot(path=str(HERE / f"{name[:-4]}-{size}.png"), omit_background=True)
                 page.close()
         browser.close()

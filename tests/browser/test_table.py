@@ -219,7 +219,9 @@ def test_table_page_weight_and_first_render(page: Page, server_url: str, artifac
     report = {"first_render_ms": round(first_render), "table_js_css_bytes": total, "files": sizes}
     (artifacts / "table-metrics.json").write_text(json.dumps(report, indent=2))
     print("table page:", json.dumps(report))
-    assert {"js/table.js", "css/table.css", "js/feel.js", "js/sound.js", "js/theme.js"} <= set(files)
+    assert {"js/table.js", "css/table.css", "js/feel.js", "js/sound.js", "js/theme.js"} <= set(
+        files
+    )
     assert total < 150_000
 
 
