@@ -29,10 +29,13 @@ export function feelAfter(prev, next) {
   const tools = $("[data-hand-tools]");
   if (tools) tools.hidden = (r?.hand?.length ?? 0) < 2;
   if (!prev || !r) return;
-  if (where(prev) !== where(next)) return dealt(next);
-  const seen = Math.max(0, ...(prev.log ?? []).map((e) => e.seq));
-  for (const e of (next.log ?? []).filter((x) => x.seq > seen)) moved(e, prev, next);
-  if (r.result && !prev.round?.result) ended(next);
+  if (where(prev) !== where(next)) dealt(next);
+  else {
+    // After a reconnection many moves may be new: only the last few are shown.
+    const seen = Math.max(0, ...(prev.log ?? []).map((e) => e.seq));
+    for (const e of (next.log ?? []).filter((x) => x.seq > seen).slice(-3)) moved(e, prev, next);
+    if (r.result && !prev.round?.result) ended(next);
+  }
   if (mine && !turnOf(prev)) {
     sound("turn");
     vibrate();
@@ -90,7 +93,7 @@ function joined(prev, next) {
   if (next.room.visibility !== "private" || next.you?.seat == null) return;
   for (const seat of next.seats) {
     const was = prev.seats[seat.index];
-    if (seat.kind === "human" && seat.index !== next.you.seat && was?.kind !== "human") {
+    if (was && was.kind !== "human" && seat.kind === "human" && seat.index !== next.you.seat) {
       notify(t("%(name)s joined your table.", { name: seat.name || t("A guest") }), "join");
     }
   }
