@@ -1,7 +1,6 @@
 // The table's feel (docs/table-feel.md): what changed between two snapshots,
-// shown (motion.js), heard (sound.js) and told in a hidden tab (alerts.js);
-// the sound, alert and sort buttons. table.js calls feelBefore() ahead of
-// each render, feelAfter() once the page is drawn, and initFeel() at start.
+// shown (motion.js), heard (sound.js) and told (alerts.js); the sound, alert
+// and sort buttons. Called by table.js around each render and at start.
 
 import { askNotify, initAlerts, notify, own, setAlert, showTurn, vibrate } from "./alerts.js";
 import { orderedHand, saveHandOrder } from "./dnd.js";

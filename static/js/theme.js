@@ -1,7 +1,5 @@
-// The dark theme's switch (docs/table-feel.md), a classic script in <head> so
-// that the chosen theme is set before the first paint. Without a choice the
-// page follows the system (prefers-color-scheme, in site.css); a choice equal
-// to the system's is forgotten, so the page follows the system again.
+// The dark theme's switch (docs/table-feel.md): a classic script in <head>, so
+// the choice is set before the first paint. No choice: the system's (site.css).
 (() => {
   const KEY = "domino.theme";
   const root = document.documentElement;
@@ -14,8 +12,7 @@
     }
   };
   const dark = () => (root.dataset.theme || (system.matches ? "dark" : "light")) === "dark";
-  function apply() {
-    const theme = stored();
+  function apply(theme = stored()) {
     if (theme === "dark" || theme === "light") root.dataset.theme = theme;
     else delete root.dataset.theme;
     for (const meta of document.querySelectorAll("meta[name=theme-color]")) {
@@ -24,9 +21,9 @@
     for (const button of document.querySelectorAll("[data-theme-toggle]")) button.setAttribute("aria-pressed", String(dark()));
   }
   apply();
-  system.addEventListener("change", apply);
+  system.addEventListener("change", () => apply());
   addEventListener("storage", (event) => event.key === KEY && apply()); // another tab chose
-  document.addEventListener("DOMContentLoaded", apply);
+  document.addEventListener("DOMContentLoaded", () => apply());
   document.addEventListener("click", (event) => {
     if (!event.target.closest?.("[data-theme-toggle]")) return;
     const next = dark() ? "light" : "dark";
@@ -36,8 +33,6 @@
     } catch {
       /* private mode: this page only */
     }
-    root.dataset.theme = next;
-    apply();
-    if (!stored()) root.dataset.theme = next; // storage refused: keep the choice for this page
+    apply(next); // also when storage is refused
   });
 })();
