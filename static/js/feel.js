@@ -76,7 +76,8 @@ function dealt(next) {
 // Batida (the last tile) or a blocked game (the counts), before the result panel.
 function ended(next) {
   const res = next.round.result;
-  const felt = box(".felt");
+  const f = box(".felt"); // low on the felt: the last tile stays in view
+  const felt = f && { left: f.left, width: f.width, top: f.bottom - f.height * 0.2, height: 0 };
   if (res.reason === "domino") {
     pulse($("[data-board] .tile.last"));
     if (felt) mark(t("Domino!"), felt, "big", 1450);
