@@ -17,5 +17,6 @@ urlpatterns = [
     # The page scripts' plurals (djangojs catalogs in locale/), a same-origin script.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["rooms"]), name="javascript-catalog"),
     re_path(r"^healthz/?$", views.healthz, name="healthz"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("", include("rooms.urls")),
 ]

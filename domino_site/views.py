@@ -1,4 +1,4 @@
-"""Project-level views: the health check and the sign-up page."""
+"""Project-level views: the health check, the sign-up page and the web manifest."""
 
 import asyncio
 import logging
@@ -9,7 +9,9 @@ from django.contrib.auth import login
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -77,3 +79,48 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+# Light and dark: the page's header colour in each theme (static/css/site.css).
+THEME_COLORS = {"light": "#0a3622", "dark": "#06140d"}
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web manifest (docs/table-feel.md): "Add to Home screen" opens the
+    site full-screen, with the project's icons (static/icons)."""
+    icons = [
+        {"src": static("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("icons/icon-maskable-192.png"),
+            "sizes": "192x192",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+        {
+            "src": static("icons/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
+    body = {
+        "id": "/",
+        "name": gettext("Dominoes"),
+        "short_name": gettext("Dominoes"),
+        "description": gettext("Dominoes: play with friends, strangers and bots."),
+        "lang": get_language() or "pt-br",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": THEME_COLORS["light"],
+        "theme_color": THEME_COLORS["light"],
+        "icons": icons,
+    }
+    response = JsonResponse(body, json_dumps_params={"ensure_ascii": False})
+    response["Content-Type"] = "application/manifest+json"
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

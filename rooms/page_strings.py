@@ -153,6 +153,13 @@ TABLE: tuple[str, ...] = (
     _("%(n)s: %(out)s of 7 on the table, %(mine)s in your hand, %(left)s unseen"),
     _("Rating %(before)s → %(after)s, +%(xp)s XP"),
     _("Watch the replay of this round"),
+    # Issue 25: the table's feel (static/js/feel.js); the title's prefix keeps its space.
+    _("(Your turn) "),
+    _("Your turn"),
+    _("passed"),
+    _("A new round is dealt."),
+    _("%(name)s joined your table."),
+    _("A guest"),
 )
 
 LOBBY: tuple[str, ...] = (

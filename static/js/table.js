@@ -10,6 +10,7 @@
 
 import { createChat } from "./chat.js";
 import { initDrag, saveHandOrder } from "./dnd.js";
+import { feelAfter, feelBefore, initFeel } from "./feel.js";
 import { renderBoard } from "./table/chain_draw.js";
 import { moveInHand, renderHand } from "./table/hand.js";
 import {
@@ -35,15 +36,19 @@ import { makeT, ready } from "./util.js";
 
 function onMessage(msg) {
   switch (msg.type) {
-    case "room":
+    case "room": {
       if (state.snap && msg.version < state.snap.version) return;
       holdResult(state.snap?.round, msg.round);
+      const prev = state.snap;
+      feelBefore(); // motion, sound and alerts (feel.js)
       state.snap = msg;
       autoSit();
       state.sent = null;
       if (state.selected && !legalEnds(state.selected).length) state.selected = null;
       render();
+      feelAfter(prev, msg);
       break;
+    }
     case "error":
       state.sent = null;
       onError(msg);
@@ -400,6 +405,7 @@ ready(() => {
   root.addEventListener("pointermove", onHover);
   root.addEventListener("pointerleave", hideHint);
   startExtras();
+  initFeel(render);
   const toggle = $("[data-hints-toggle]");
   if (toggle) toggle.checked = state.hints;
   new ResizeObserver(() => snap() && renderBoard()).observe($("[data-board]"));

@@ -29,6 +29,7 @@ def _script_strings(pattern: str) -> set[str]:
         ("table/*.js", page_strings.TABLE),
         ("chat.js", page_strings.TABLE),
         ("dnd.js", page_strings.TABLE),
+        ("feel.js", page_strings.TABLE),
         ("board.js", page_strings.TABLE + page_strings.REPLAY),
         ("lobby.js", page_strings.LOBBY),
         ("replay.js", page_strings.TABLE + page_strings.REPLAY),
