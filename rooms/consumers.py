@@ -451,7 +451,7 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             return
         try:
             msg = json.loads(text_data or "")
-        except ValueError:
+        except (ValueError, RecursionError):  # deeply nested: a bad message, as on the table
             msg = None
         if isinstance(msg, dict) and msg.get("type") == "ping":
             await self.send_json({"type": "pong", "ref": msg.get("ref")})

@@ -52,8 +52,9 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
     """Authorise a new table socket and bind it to its seat.
 
     Returns ``(outcome, snapshot, seat index, replaced channel)``; outcome is
-    ``"ok"``, ``"not_found"`` or ``"forbidden"`` (a private room is only for
-    the people seated in it; they got there through the invite link).
+    ``"ok"``, ``"not_found"`` (no such room, or a private room this viewer
+    has no seat at: the same answer) or ``"forbidden"`` (an anonymous socket
+    on a public room).
     """
     room = _room(viewer.code)
     if room is None:
@@ -61,8 +62,12 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
     viewer.room_id = room.pk
     seat = _seat(room, viewer)
     # Private rooms are for the people seated there (they came by the invite
-    # link); public rooms are watched by accounts only (protocol.md).
-    if seat is None and (room.visibility != "public" or viewer.user is None):
+    # link): anyone else gets the answer of an unknown code (4004), so a
+    # stranger cannot tell a private room from no room. Public rooms are
+    # watched by accounts only (protocol.md: an anonymous socket, 4003).
+    if seat is None and room.visibility != "public":
+        return "not_found", None, None, None
+    if seat is None and viewer.user is None:
         return "forbidden", None, None, None
     replaced = None
     if seat is not None and room.status != "closed":

@@ -145,7 +145,7 @@ def _posted(request: HttpRequest, wants_json: bool) -> dict | None:
         return request.POST
     try:
         data = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # a deeply nested body is a bad message, not a 500
         return None
     if not isinstance(data, dict):
         return None

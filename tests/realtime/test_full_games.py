@@ -134,4 +134,5 @@ async def test_a_stranger_cannot_open_a_private_table(live, django_user_model):
     stranger = Player(f"/ws/rooms/{room.code}/")
     connected, _ = await stranger.comm.connect()
     assert connected
-    assert (await stranger.comm.receive_output())["code"] == 4003
+    # The answer of an unknown code: a stranger cannot tell a private room exists.
+    assert (await stranger.comm.receive_output())["code"] == 4004

@@ -1,0 +1,58 @@
+"""Holes an attacker's probe found on the sockets (docs/rated-play.md, "Holes"):
+a private room answers a stranger as an unknown code does, a deeply nested
+frame on the lobby socket is a bad message, the quick chat's limit is per seat."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from rooms import services
+from tests.realtime.conftest import Player, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NESTED = "[" * 5000 + "]" * 5000
+
+
+async def _close_code(path: str, cookie: str | None) -> int:
+    player = Player(path, cookie)
+    connected, _ = await player.comm.connect(timeout=5)
+    assert connected
+    while True:
+        out = await player.comm.receive_output(timeout=5)
+        if out["type"] == "websocket.close":
+            return out["code"]
+
+
+async def test_a_private_room_and_an_unknown_code_close_alike_for_a_stranger(
+    live, django_user_model
+):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    eve = await sync_to_async(django_user_model.objects.create_user)("eve", password="x")
+    room = await sync_to_async(services.room_create)(
+        user=ana, name="Duelo", preset="duelo", visibility="private"
+    )
+    cookie = await sync_to_async(session_cookie)(eve)
+    private = await _close_code(f"/ws/rooms/{room.code}/", cookie)
+    unknown = await _close_code("/ws/rooms/NOPE2345/", cookie)
+    assert private == unknown == 4004
+    # A guest with no seat (no cookie at all) gets the same answer.
+    assert await _close_code(f"/ws/rooms/{room.code}/", None) == 4004
+
+
+async def test_a_deeply_nested_frame_on_the_lobby_socket_is_a_bad_message(live, caplog):
+    caplog.set_level(logging.ERROR)
+    lobby = Player("/ws/lobby/")
+    connected, _ = await lobby.comm.connect(timeout=5)
+    assert connected
+    assert (await lobby.receive())["type"] == "rooms"
+    await lobby.send_text(NESTED)
+    answer = await lobby.receive()
+    assert answer["type"] == "error" and answer["code"] == "bad_message"
+    # Still open and answering.
+    await lobby.send({"type": "ping", "ref": "p"})
+    assert (await lobby.receive()) == {"type": "pong", "ref": "p"}
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
