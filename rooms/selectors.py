@@ -54,6 +54,27 @@ def viewer_seat(*, room: Room, user: Any = None, guest_token: str | None = None)
     return seat
 
 
+def room_for_invite(token: str) -> Room | None:
+    """The private room whose invite link carries ``token``, or None."""
+    return Room.objects.filter(invite_token=token, visibility=Room.Visibility.PRIVATE).first()
+
+
+def invite_seats(room: Room) -> list[dict[str, Any]]:
+    """What the invite's sit page shows of the table: each seat's name and kind,
+    and whether the invite could seat someone there (as
+    `rooms.services.seat_take_by_invite` chooses: an empty seat, else a bot's)."""
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    return [
+        {
+            "index": s.index,
+            "kind": s.kind,
+            "name": seat_name(s),
+            "free": s.is_empty or (s.is_bot and not s.is_reserved and not s.leaving),
+        }
+        for s in seats
+    ]
+
+
 def reserved_seat(*, room: Room, user: Any = None, guest_token: str | None = None) -> Seat | None:
     """The bot's seat this person reserved for the end of the round, if any."""
     if user is not None and getattr(user, "is_authenticated", False):

@@ -67,7 +67,8 @@ def _private_duelo(user):
 def _open_invite(path: str) -> str:
     """A browser with no account opens the invite link: the seat cookie it gets."""
     client = Client()
-    response = client.get(path)
+    assert client.get(path).status_code == 200  # the sit page
+    response = client.post(path)  # "Sit at this table"
     assert response.status_code == 302, response.status_code
     return guest_cookie_header(client)
 
