@@ -58,6 +58,7 @@ class MatchLineup(models.Model):
         UNKNOWN_IP = "unknown_ip", _("An unknown address")
         SHARED_IP = "shared_ip", _("Two players at one address")
         CHANGED = "changed", _("The players changed")
+        NO_MOVE = "no_move", _("A player never made a move themselves")
 
     match = models.OneToOneField(
         "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="lineup"

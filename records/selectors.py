@@ -48,6 +48,24 @@ def table_marker(*, seats: Sequence[Any], match: Match | None) -> bool:
     return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
 
 
+def match_rated(*, match: Match, seats: Sequence[Any]) -> bool:
+    """A match in progress that is rated and still played by the people it
+    started with: leaving it before its end is a forfeit (docs/rated-play.md)."""
+    if match.over:
+        return False
+    lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
+    return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
+
+
+def match_note(match: Match) -> str | None:
+    """Why a finished match that started rated counted for nobody, when the table
+    should say so (a person who never made a move themselves), else None."""
+    if not match.over:
+        return None
+    reason = MatchLineup.objects.filter(match=match).values_list("reason", flat=True).first()
+    return reason if reason == MatchLineup.Reason.NO_MOVE else None
+
+
 # ------------------------------------------------------------------ rating
 
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from domino_site.guests import guest_key
 from games.models import Move, Round
 from records.models import RoundPlayer
-from records.selectors import is_admin, is_user, match_rating_changes
+from records.selectors import is_admin, is_user, match_note, match_rating_changes
 from rooms.models import Room, Seat
 
 
@@ -234,6 +234,9 @@ def _match_part(rnd: Round | None) -> dict[str, Any] | None:
         # A finished rated match: each player's rating before and after, and the
         # experience earned (read only once the match is over).
         "rating": match_rating_changes(match) if match.over else [],
+        # Why a finished match that started rated counted for nobody ("no_move":
+        # a person never made a move themselves), else None.
+        "note": match_note(match) if match.over else None,
     }
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import (
@@ -28,7 +29,12 @@ from rooms.services.base import (
     update_humans_since,
 )
 from rooms.services.due import WALKOVER_PRESETS, refresh_due
-from rooms.services.rounds import SUBSTITUTE_LEVEL, deal_if_all_ready_locked, walkover_locked
+from rooms.services.rounds import (
+    SUBSTITUTE_LEVEL,
+    deal_if_all_ready_locked,
+    forfeit_locked,
+    walkover_locked,
+)
 
 
 @room_command(lobby=True)
@@ -195,8 +201,12 @@ def seat_leave(table: Table, *, index: int, actor: Seat) -> None:
 
 def leave_locked(table: Table, seat: Seat, reason: str) -> None:
     """During a round a bot stands in until the result; otherwise the seat empties
-    now. Abandoning an unfinished arena series is a walkover either way."""
+    now. Abandoning an unfinished arena series is a walkover either way, and
+    leaving a rated match before its end a forfeit (the match ends: the seat
+    then empties at once)."""
     room, rnd = table.room, table.rnd
+    if _rated_match_running(table):
+        forfeit_locked(table, {seat.index})
     if round_in_play(room):
         _stand_in_locked(table, seat, reason)
         return
@@ -211,6 +221,17 @@ def leave_locked(table: Table, seat: Seat, reason: str) -> None:
     seat.save()
     ensure_host(room, table.seats)
     refresh_due(room, rnd, table.seats)
+
+
+def _rated_match_running(table: Table) -> bool:
+    """A rated match not over yet, still played by the people it started with
+    (the arena has its own walkover)."""
+    rnd = table.rnd
+    return (
+        rnd is not None
+        and table.room.preset not in WALKOVER_PRESETS
+        and records_read.match_rated(match=rnd.match, seats=table.seats)
+    )
 
 
 def _stand_in_locked(table: Table, seat: Seat, reason: str) -> None:

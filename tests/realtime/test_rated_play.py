@@ -1,0 +1,112 @@
+"""Rated play nobody can game (docs/rated-play.md), on the real sockets with
+one client address per person: a match counts only for people who played it
+themselves, leaving a rated match is a forfeit, annulment needs every person
+bound to a seat, and a stranger cannot stall an all-ready table."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games.models import Match
+from records.models import MatchLineup, RatingChange
+from rooms import services
+from rooms.models import Room
+from tests.realtime.conftest import Player, advance, first_legal, my_turn, session_cookie, sweep
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ANA_IP, BRUNO_IP = "203.0.113.10", "198.51.100.20"
+
+
+async def _rated_pair(django_user_model, preset: str = "com_monte", **kw):
+    """ana (host, seat 0) and bruno (seat 1), each from their own address: a rated table."""
+    make = sync_to_async(django_user_model.objects.create_user)
+    ana, bruno = await make("ana", password="x"), await make("bruno", password="x")
+    room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset=preset, **kw)
+    host = await Player.table(room.code, await sync_to_async(session_cookie)(ana), ANA_IP)
+    guest = await Player.table(room.code, await sync_to_async(session_cookie)(bruno), BRUNO_IP)
+    await guest.send({"type": "sit", "seat": 1})
+    await guest.until(lambda s: s["you"]["seat"] == 1)
+    await host.until(lambda s: s["room"]["rated"])
+    return room, host, guest
+
+
+async def _play_round(players: list[Player], movers: list[Player]) -> dict:
+    """Play the round to its result; ``movers`` play their turns, the others wait."""
+    for _ in range(2000):
+        for player in players:
+            await player.drain()
+        state = players[0].state
+        if state["round"] and state["round"]["result"]:
+            return state
+        mover = next((p for p in movers if my_turn(p.state)), None)
+        if mover is None:  # wait for the next frame on any socket
+            for player in players:
+                await player.comm.receive_nothing(timeout=0.02)
+            continue
+        v = mover.state["version"]
+        await mover.send({**first_legal(mover.state), "version": v})
+        await mover.until(lambda s, v=v: s["version"] > v)
+    raise AssertionError("the round did not end")
+
+
+def _match(room) -> Match:
+    return Match.objects.filter(room=room).order_by("-number").first()
+
+
+def _changes(room) -> list[tuple[str, bool]]:
+    rows = RatingChange.objects.filter(match__room=room, preset="")
+    return sorted((r.user.username, r.won) for r in rows.select_related("user"))
+
+
+async def test_leaving_a_rated_match_between_rounds_is_a_forfeit(live, django_user_model):
+    room, host, guest = await _rated_pair(django_user_model)
+    await host.send({"type": "start"})
+    await _play_round([host, guest], [host, guest])
+    await guest.send({"type": "leave"})
+    over = await host.until(lambda s: s["match"]["over"])
+    assert over["match"]["ended_by"] == "abandono"
+    assert over["match"]["winner"] == 0  # the one who stayed
+    assert over["seats"][1]["kind"] == "empty"
+    assert await sync_to_async(_changes)(room) == [("ana", True), ("bruno", False)]
+
+
+async def test_being_away_until_the_seat_is_freed_is_a_forfeit(live, django_user_model):
+    room, host, guest = await _rated_pair(django_user_model)
+    await host.send({"type": "start"})
+    await _play_round([host, guest], [host, guest])
+    await guest.comm.disconnect()  # the tab closed
+    await host.until(lambda s: not s["seats"][1]["connected"])
+    await sweep(121)  # two minutes away: the seat is freed
+    over = await host.until(lambda s: s["match"]["over"])
+    assert over["match"]["ended_by"] == "abandono" and over["match"]["winner"] == 0
+    assert await sync_to_async(_changes)(room) == [("ana", True), ("bruno", False)]
+
+
+async def test_a_rated_match_counts_only_if_every_person_moved_themselves(
+    live, django_user_model
+):
+    """The victim never plays: the clock plays every one of their moves. The
+    match ends, but moves nobody's rating, and the table says why."""
+    room, host, guest = await _rated_pair(django_user_model, preset="duelo", move_seconds=10)
+    await host.send({"type": "start"})
+    await host.until(lambda s: s["round"] is not None)
+    for _ in range(200):
+        await host.drain()
+        state = host.state
+        if state["match"]["over"]:
+            break
+        if my_turn(state):
+            v = state["version"]
+            await host.send({**first_legal(state), "version": v})
+            await host.until(lambda s, v=v: s["version"] > v)
+        else:
+            advance(11)  # the victim's clock runs out: a timeout move
+            await host.room(timeout=5)
+    over = await host.until(lambda s: s["match"]["over"])
+    assert over["match"]["winner"] is not None
+    assert over["match"]["note"] == "no_move"
+    assert await sync_to_async(_changes)(room) == []
+    lineup = await sync_to_async(MatchLineup.objects.get)(match=await sync_to_async(_match)(room))
+    assert not lineup.rated and lineup.reason == "no_move"
