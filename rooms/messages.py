@@ -24,8 +24,7 @@ TILE_RE = re.compile(r"^[0-6]-[0-6]$")
 MOVE_TYPES = frozenset({"play", "draw", "pass", "pick"})
 # Types with no fields besides `type`, `ref`, `version`.
 BARE_TYPES = frozenset(
-    {"draw", "pass", "leave", "ready", "next_round", "pause", "resume", "annul", "ping",
-     "refresh"}
+    {"draw", "pass", "leave", "ready", "next_round", "pause", "resume", "ping", "refresh"}
 )  # fmt: skip
 ENVELOPE = frozenset({"type", "ref", "version"})
 #: The quick chat's fixed phrase keys (site.md; their words are in rooms.chat).
@@ -132,6 +131,14 @@ def _start(msg: dict[str, Any]) -> dict[str, Any]:
     return {"alone": True} if alone else {}
 
 
+def _annul(msg: dict[str, Any]) -> dict[str, Any]:
+    """``annul``: vote to annul the match; ``on: false`` withdraws the vote."""
+    on = msg.get("on", True)
+    if not isinstance(on, bool):
+        raise BadMessage("on must be true or false")
+    return {} if on else {"on": False}
+
+
 def _chat(msg: dict[str, Any]) -> dict[str, Any]:
     phrase = msg.get("phrase")
     if not isinstance(phrase, str) or phrase not in CHAT_PHRASES:
@@ -151,6 +158,7 @@ _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "start": _start,
     "new_match": _start,
     "chat": _chat,
+    "annul": _annul,
     **{kind: lambda m: {} for kind in BARE_TYPES},
 }
 

@@ -25,6 +25,7 @@ from domino_site.guests import guest_key
 from games.models import Move, Round
 from records.models import RoundPlayer
 from records.selectors import is_admin, is_user, match_note, match_rating_changes
+from rooms.annulment import annul_person, annul_voters, standing_votes
 from rooms.models import Room, Seat
 
 
@@ -114,7 +115,7 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
         "room": _room_part(room, show_invite=False),
         "you": {"seat": None, "is_host": False, "side": None},
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
-        "match": _match_part(rnd),
+        "match": _match_part(rnd, seats),
         "round": _round_part(rnd, view) if rnd is not None else None,
         "log": _log(rnd, view) if rnd is not None else [],
         # For seated viewers only (compose_state pops it); public rooms have none.
@@ -213,10 +214,14 @@ def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, An
     }
 
 
-def _match_part(rnd: Round | None) -> dict[str, Any] | None:
+def _match_part(rnd: Round | None, seats: Sequence[Seat]) -> dict[str, Any] | None:
     if rnd is None:
         return None
     match = rnd.match
+    # Annulment (docs/rated-play.md): the seats whose person has a vote standing,
+    # out of the seats whose person votes; the page counts exactly these.
+    voters = annul_voters(seats)
+    standing = {v["person"] for v in standing_votes(rnd)} if not match.over else set()
     state = match.state
     rules = state.get("rules", {})
     return {
@@ -230,7 +235,8 @@ def _match_part(rnd: Round | None) -> dict[str, Any] | None:
         "winner": match.winner,
         "ended_by": match.ended_by or None,
         "annulled": match.annulled,
-        "annul_votes": list(match.annul_votes),
+        "annul_votes": [s.index for s in voters if annul_person(s) in standing],
+        "annul_voters": [s.index for s in voters],
         # A finished rated match: each player's rating before and after, and the
         # experience earned (read only once the match is over).
         "rating": match_rating_changes(match) if match.over else [],

@@ -203,7 +203,7 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
         "settings": lambda: room_services.room_settings(room=room, actor=seat, **f),
         "leave": lambda: room_services.seat_leave(room=room, index=seat.index, actor=seat),
         "ready": lambda: room_services.player_ready(room=room, actor=seat),
-        "annul": lambda: room_services.annul_vote(room=room, actor=seat),
+        "annul": lambda: room_services.annul_vote(room=room, actor=seat, **f),
         "adjust": lambda: room_services.layout_adjust(room=room, actor=seat, **f),
     }
     host_calls[kind]()

@@ -11,7 +11,6 @@ from asgiref.sync import sync_to_async
 from games.models import Match
 from records.models import MatchLineup, RatingChange
 from rooms import services
-from rooms.models import Room
 from tests.realtime.conftest import Player, advance, first_legal, my_turn, session_cookie, sweep
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,16 +18,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ANA_IP, BRUNO_IP = "203.0.113.10", "198.51.100.20"
 
 
-async def _rated_pair(django_user_model, preset: str = "com_monte", **kw):
-    """ana (host, seat 0) and bruno (seat 1), each from their own address: a rated table."""
+async def _rated_pair(django_user_model, preset: str = "com_monte", rated: bool = True, **kw):
+    """ana (host, seat 0) and bruno (seat 1), each from their own address: a rated
+    table (``rated=False``: one address for both, so not rated)."""
     make = sync_to_async(django_user_model.objects.create_user)
     ana, bruno = await make("ana", password="x"), await make("bruno", password="x")
     room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset=preset, **kw)
     host = await Player.table(room.code, await sync_to_async(session_cookie)(ana), ANA_IP)
-    guest = await Player.table(room.code, await sync_to_async(session_cookie)(bruno), BRUNO_IP)
+    guest = await Player.table(
+        room.code, await sync_to_async(session_cookie)(bruno), BRUNO_IP if rated else ANA_IP
+    )
     await guest.send({"type": "sit", "seat": 1})
     await guest.until(lambda s: s["you"]["seat"] == 1)
-    await host.until(lambda s: s["room"]["rated"])
+    await host.until(lambda s: s["room"]["rated"] is rated and s["seats"][1]["kind"] == "human")
     return room, host, guest
 
 
@@ -84,9 +86,7 @@ async def test_being_away_until_the_seat_is_freed_is_a_forfeit(live, django_user
     assert await sync_to_async(_changes)(room) == [("ana", True), ("bruno", False)]
 
 
-async def test_a_rated_match_counts_only_if_every_person_moved_themselves(
-    live, django_user_model
-):
+async def test_a_rated_match_counts_only_if_every_person_moved_themselves(live, django_user_model):
     """The victim never plays: the clock plays every one of their moves. The
     match ends, but moves nobody's rating, and the table says why."""
     room, host, guest = await _rated_pair(django_user_model, preset="duelo", move_seconds=10)
@@ -110,3 +110,55 @@ async def test_a_rated_match_counts_only_if_every_person_moved_themselves(
     assert await sync_to_async(_changes)(room) == []
     lineup = await sync_to_async(MatchLineup.objects.get)(match=await sync_to_async(_match)(room))
     assert not lineup.rated and lineup.reason == "no_move"
+
+
+# ---------------------------------------------------------------------- annulment
+
+
+async def test_an_annulment_vote_expires_with_its_round(live, django_user_model):
+    """ana votes in round 1 and wins it; bruno's vote in round 2 annuls nothing."""
+    room, host, guest = await _rated_pair(django_user_model)
+    await host.send({"type": "start"})
+    await host.until(lambda s: s["round"] is not None)
+    await host.send({"type": "annul"})
+    voted = await guest.until(lambda s: s["match"]["annul_votes"] == [0])
+    assert voted["match"]["annul_voters"] == [0, 1]
+    await _play_round([host, guest], [host, guest])
+    ended = await guest.until(lambda s: s["round"]["result"] is not None)
+    assert ended["match"]["annul_votes"] == []  # the vote went with its round
+    for player in (host, guest):
+        await player.send({"type": "ready"})
+    await host.until(lambda s: s["round"]["number"] == 2 and not s["round"]["result"])
+    await guest.send({"type": "annul"})
+    state = await host.until(lambda s: s["match"]["annul_votes"] == [1])
+    assert not state["match"]["over"] and not state["match"]["annulled"]
+
+
+async def test_an_annulment_vote_can_be_withdrawn(live, django_user_model):
+    room, host, guest = await _rated_pair(django_user_model)
+    await host.send({"type": "start"})
+    await host.until(lambda s: s["round"] is not None)
+    await host.send({"type": "annul"})
+    await guest.until(lambda s: s["match"]["annul_votes"] == [0])
+    await host.send({"type": "annul", "on": False})
+    await guest.until(lambda s: s["match"]["annul_votes"] == [])
+    await guest.send({"type": "annul"})
+    state = await host.until(lambda s: s["match"]["annul_votes"] == [1])
+    assert not state["match"]["annulled"]
+
+
+async def test_a_person_away_still_votes_for_themselves(live, django_user_model):
+    """bruno is away and a bot stands in: ana cannot annul alone, and the page's
+    counter (match.annul_voters) is the server's: both people. (An unrated
+    table: at a rated one, two minutes away is a forfeit.)"""
+    room, host, guest = await _rated_pair(django_user_model, rated=False)
+    await host.send({"type": "start"})
+    await host.until(lambda s: s["round"] is not None)
+    await guest.comm.disconnect()
+    await host.until(lambda s: not s["seats"][1]["connected"])
+    await sweep(121)  # two minutes away: a bot stands in for bruno
+    await host.until(lambda s: s["seats"][1]["substitute"])
+    await host.send({"type": "annul"})
+    state = await host.until(lambda s: s["match"]["annul_votes"] == [0])
+    assert state["match"]["annul_voters"] == [0, 1]
+    assert not state["match"]["annulled"]

@@ -7,8 +7,8 @@ import json
 import re
 
 import pytest
-from django.test import Client
 from django.http import HttpResponse
+from django.test import Client
 
 from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 from rooms import services

@@ -140,19 +140,21 @@ export function renderHost() {
     parts.push(html`<div class="invite"><h3>${t("Invite link")}</h3>
       <div class="row"><input type="text" readonly .value=${url} aria-label=${t("Invite link")} data-invite-url>
       <button type="button" class="button" data-action="copy_invite">${t("Copy")}</button></div>
-      ${hint(t("Whoever opens this link takes the first free seat, no account needed."))}</div>`);
+      ${hint(t("Whoever opens this link may sit at the first free seat, no account needed."))}</div>`);
   }
   const seated = mySeat() !== null;
   if (seated) parts.push(html`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost small")}${annulButton()}</div>${annulNote()}`);
   render(parts, $("[data-host]"));
 }
 
-// A friendly annulment: every human agrees and the match counts for nobody.
+// A friendly annulment: every person bound to a seat agrees and the match counts
+// for nobody. A vote lasts until the end of its round and may be withdrawn; the
+// count is the server's (match.annul_voters: no bots, no stand-ins, nobody who left).
 function annulButton() {
   const s = snap();
   const me = s.seats[mySeat()];
   if (!s.match || s.match.over || !me || me.kind !== "human") return nothing;
-  if ((s.match.annul_votes ?? []).includes(mySeat())) return nothing;
+  if ((s.match.annul_votes ?? []).includes(mySeat())) return actionButton("annul_withdraw", t("Withdraw my annulment vote"), "ghost small");
   return actionButton("annul", t("Propose to annul the match"), "ghost small");
 }
 
@@ -161,7 +163,7 @@ function annulNote() {
   if (s.match?.annulled) return hint(t("This match was annulled: it counts for nobody."));
   const votes = s.match?.annul_votes ?? [];
   if (!votes.length || s.match?.over) return nothing;
-  const humans = s.seats.filter((x) => x.kind === "human").length;
+  const humans = (s.match?.annul_voters ?? []).length;
   return hint(t("Annulment: %(votes)s of %(humans)s people agree.", { votes: votes.length, humans }));
 }
 
