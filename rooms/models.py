@@ -159,6 +159,9 @@ class Seat(models.Model):
     # never the address: two accounts at one address make a table unrated.
     ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
     reserved_ip_hash = models.CharField(max_length=64, blank=True, default="")
+    # The seat's last quick-chat message: the 3 s limit is per seat, not per
+    # socket (reopening the socket does not reset it).
+    last_chat_at = models.DateTimeField(_("last quick chat"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

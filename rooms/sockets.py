@@ -209,6 +209,13 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
     host_calls[kind]()
 
 
+def chat_allowed(viewer: Viewer, seat_index: int) -> bool:
+    """Whether this seat may send a quick-chat message now (one every 3 s per seat)."""
+    if viewer.room_id is None:
+        return False
+    return room_services.chat_turn_take(room_id=viewer.room_id, index=seat_index)
+
+
 def read_ahead(viewer: Viewer) -> None:
     """Read the table for this viewer's next move while they think (the move
     then takes the copy instead of reading under the lock)."""

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from rooms import services
-from tests.realtime.conftest import Player, session_cookie
+from tests.realtime.conftest import Player, advance, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,3 +56,33 @@ async def test_a_deeply_nested_frame_on_the_lobby_socket_is_a_bad_message(live, 
     await lobby.send({"type": "ping", "ref": "p"})
     assert (await lobby.receive()) == {"type": "pong", "ref": "p"}
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_the_chat_limit_is_per_seat_and_survives_reopening_the_socket(
+    live, django_user_model
+):
+    ana = await sync_to_async(django_user_model.objects.create_user)("ana", password="x")
+    bruno = await sync_to_async(django_user_model.objects.create_user)("bruno", password="x")
+    room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset="duelo")
+    await sync_to_async(services.seat_take)(room=room, index=1, user=bruno)
+    cookie = await sync_to_async(session_cookie)(ana)
+    other = await Player.table(room.code, await sync_to_async(session_cookie)(bruno))
+    first = await Player.table(room.code, cookie)
+    await first.send({"type": "chat", "phrase": "boa"})
+    assert (await _frame(other, "chat"))["phrase"] == "boa"
+    await first.comm.disconnect()
+    again = await Player.table(room.code, cookie)  # reopened: the same seat
+    await again.send({"type": "chat", "phrase": "valeu", "ref": "r"})
+    error = await _frame(again, "error")
+    assert (error["code"], error["ref"]) == ("rate_limited", "r")
+    advance(3.1)  # the seat's 3 s are over
+    await again.send({"type": "chat", "phrase": "ops"})
+    assert (await _frame(other, "chat"))["phrase"] == "ops"
+    assert [f["phrase"] for f in other.frames if f["type"] == "chat"] == ["boa", "ops"]
+
+
+async def _frame(player: Player, kind: str) -> dict:
+    while True:
+        msg = await player.receive()
+        if msg["type"] == kind:
+            return msg
