@@ -152,6 +152,7 @@ _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "sit": lambda m: {"seat": _seat(m)},
     "add_bot": lambda m: {"seat": _seat(m), "level": _level(m)},
     "remove_bot": lambda m: {"seat": _seat(m)},
+    "stand_up": lambda m: {"seat": _seat(m)},
     "bot_level": lambda m: {"seat": _seat(m), "level": _level(m)},
     "settings": _settings,
     "adjust": _adjust,

@@ -27,6 +27,7 @@ from records.models import RoundPlayer
 from records.selectors import is_admin, is_user, match_note, match_rating_changes
 from rooms.annulment import annul_person, annul_voters, standing_votes
 from rooms.models import Room, Seat
+from rooms.services.due import ready_deadline, ready_phase
 
 
 def room_for_code(code: str) -> Room | None:
@@ -116,7 +117,7 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
         "you": {"seat": None, "is_host": False, "side": None},
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
         "match": _match_part(rnd, seats),
-        "round": _round_part(rnd, view) if rnd is not None else None,
+        "round": _round_part(rnd, view, room) if rnd is not None else None,
         "log": _log(rnd, view) if rnd is not None else [],
         # For seated viewers only (compose_state pops it); public rooms have none.
         "_invite": room.invite_path if room.visibility == Room.Visibility.PRIVATE else None,
@@ -246,11 +247,15 @@ def _match_part(rnd: Round | None, seats: Sequence[Seat]) -> dict[str, Any] | No
     }
 
 
-def _round_part(rnd: Round, view: dict[str, Any]) -> dict[str, Any]:
+def _round_part(rnd: Round, view: dict[str, Any], room: Room) -> dict[str, Any]:
     deadline = None
     if rnd.due_at is not None and rnd.due_kind not in (Round.DueKind.BOT, Round.DueKind.PASS):
         deadline = iso_utc(rnd.due_at)
+    # Between rounds at an "all ready" table: when whoever is not ready may be
+    # stood up (by the server at a public table, by the host at a private one).
+    ready_by = iso_utc(ready_deadline(rnd)) if ready_phase(room, rnd) else None
     return {
+        "ready_deadline": ready_by,
         "number": rnd.number,
         "opener": view["opener"],
         "turn": view["turn"],

@@ -192,6 +192,7 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
             room=room, actor=seat, index=f["seat"], level=f["level"]
         ),
         "remove_bot": lambda: room_services.bot_remove(room=room, actor=seat, index=f["seat"]),
+        "stand_up": lambda: room_services.seat_stand_up(room=room, actor=seat, index=f["seat"]),
         "bot_level": lambda: room_services.bot_set_level(
             room=room, actor=seat, index=f["seat"], level=f["level"]
         ),

@@ -29,7 +29,7 @@ from rooms.services.flow import (
 )
 from rooms.services.play import action_apply, round_due_fire
 from rooms.services.presence import chat_turn_take, seat_connected, seat_disconnected
-from rooms.services.seating import seat_leave, seat_take, seat_take_by_invite
+from rooms.services.seating import seat_leave, seat_stand_up, seat_take, seat_take_by_invite
 from rooms.services.sweep import rooms_sweep
 from rooms.services.tables import room_close, room_create, room_settings
 
@@ -55,6 +55,7 @@ __all__ = [
     "seat_connected",
     "seat_disconnected",
     "seat_leave",
+    "seat_stand_up",
     "chat_turn_take",
     "seat_take",
     "seat_take_by_invite",

@@ -122,6 +122,7 @@ def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:
     humans = [s for s in seats if s.active_human and not s.leaving]
     if not (all_filled(seats) and all(s.ready for s in humans)):
         table.lobby = False
+        refresh_due(room, table.rnd, seats)  # the ready deadline now counts
         return
     clear_due(table.rnd)
     begin_match_locked(table)  # the deal clears every ready flag

@@ -20,6 +20,7 @@ from rooms.services.base import (
     bad,
     bind_socket,
     ensure_host,
+    host_seat,
     is_user,
     person_name,
     room_command,
@@ -27,8 +28,15 @@ from rooms.services.base import (
     seat_at,
     seat_person,
     update_humans_since,
+    wrong_phase,
 )
-from rooms.services.due import WALKOVER_PRESETS, refresh_due
+from rooms.services.due import (
+    WALKOVER_PRESETS,
+    not_ready,
+    ready_deadline,
+    ready_phase,
+    refresh_due,
+)
 from rooms.services.rounds import (
     SUBSTITUTE_LEVEL,
     deal_if_all_ready_locked,
@@ -197,6 +205,29 @@ def seat_leave(table: Table, *, index: int, actor: Seat) -> None:
         return
     leave_locked(table, seat, "left")
     update_humans_since(table.room, table.seats, table.now)
+
+
+@room_command(lobby=True)
+def seat_stand_up(table: Table, *, actor: Seat, index: int) -> None:
+    """A private table's host stands up a person who is not ready by the ready
+    deadline (docs/rated-play.md; public tables do it themselves): their seat
+    is freed, as if they had left."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    host = host_seat(room, seats, actor)
+    target = seat_at(seats, index)
+    if room.visibility != Room.Visibility.PRIVATE:
+        raise bad("wrong_phase", _("At a public table whoever is not ready is stood up by itself."))
+    if (
+        rnd is None
+        or not ready_phase(room, rnd)
+        or target is host
+        or target not in not_ready(seats)
+    ):
+        raise wrong_phase()
+    if table.now < ready_deadline(rnd):
+        raise bad("too_early", _("Wait until the time to be ready is over."))
+    leave_locked(table, target, "left")
+    update_humans_since(room, seats, table.now)
 
 
 def leave_locked(table: Table, seat: Seat, reason: str) -> None:

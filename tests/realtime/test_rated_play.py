@@ -24,6 +24,8 @@ async def _rated_pair(django_user_model, preset: str = "com_monte", rated: bool 
     make = sync_to_async(django_user_model.objects.create_user)
     ana, bruno = await make("ana", password="x"), await make("bruno", password="x")
     room = await sync_to_async(services.room_create)(user=ana, name="Mesa", preset=preset, **kw)
+    if kw.get("visibility") == "private":  # (as if bruno came by the invite link)
+        await sync_to_async(services.seat_take)(room=room, index=1, user=bruno)
     host = await Player.table(room.code, await sync_to_async(session_cookie)(ana), ANA_IP)
     guest = await Player.table(
         room.code, await sync_to_async(session_cookie)(bruno), BRUNO_IP if rated else ANA_IP
@@ -162,3 +164,55 @@ async def test_a_person_away_still_votes_for_themselves(live, django_user_model)
     state = await host.until(lambda s: s["match"]["annul_votes"] == [0])
     assert state["match"]["annul_voters"] == [0, 1]
     assert not state["match"]["annulled"]
+
+
+# ---------------------------------------------------------------------- ready deadline
+
+
+async def test_a_stranger_who_never_presses_ready_is_stood_up_at_a_public_table(
+    live, django_user_model
+):
+    room, host, guest = await _rated_pair(django_user_model, rated=False)
+    await host.send({"type": "start"})
+    await _play_round([host, guest], [host, guest])
+    state = await host.until(lambda s: s["round"]["ready_deadline"] is not None)
+    await host.send({"type": "ready"})
+    await host.until(lambda s: s["seats"][0]["ready"])
+    advance(30)
+    assert await host.nothing(0.3)  # not yet
+    advance(31)
+    state = await host.until(lambda s: s["seats"][1]["kind"] == "empty")
+    assert state["round"]["result"] is not None  # no round was running: the seat is free
+    assert state["match"]["over"] is False
+
+
+async def test_a_duelo_stranger_who_never_accepts_the_next_game_is_stood_up(
+    live, django_user_model
+):
+    room, host, guest = await _rated_pair(django_user_model, preset="duelo", rated=False)
+    await host.send({"type": "start"})
+    await _play_round([host, guest], [host, guest])
+    await host.until(lambda s: s["match"]["over"])
+    await host.send({"type": "new_match"})  # ana accepts the next game
+    await host.until(lambda s: s["seats"][0]["ready"])
+    advance(61)
+    await host.until(lambda s: s["seats"][1]["kind"] == "empty")
+
+
+async def test_at_a_private_table_the_host_stands_up_who_is_not_ready(live, django_user_model):
+    room, host, guest = await _rated_pair(
+        django_user_model, rated=False, visibility="private", preset="com_monte"
+    )
+    await host.send({"type": "start"})
+    await _play_round([host, guest], [host, guest])
+    await host.send({"type": "ready"})
+    await host.until(lambda s: s["seats"][0]["ready"])
+    await host.send({"type": "stand_up", "seat": 1, "ref": "early"})
+    error = await host.error()
+    assert (error["code"], error["ref"]) == ("bad_message", "early")
+    advance(61)
+    assert await host.nothing(0.3)  # a private table waits for its host
+    await guest.send({"type": "stand_up", "seat": 0, "ref": "g"})
+    assert (await guest.error())["code"] == "not_host"
+    await host.send({"type": "stand_up", "seat": 1})
+    await host.until(lambda s: s["seats"][1]["kind"] == "empty")
