@@ -312,7 +312,7 @@ export function renderResult() {
     <ul class="reveal-list">${hands}</ul>
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
     <ul class="points">${points}</ul>
-    ${ratingLines()}${replayLink()}
+    ${ratingLines()}${noteLine()}${replayLink()}
     <div class="row result-actions">${resultButtons()}</div>
   </div>`,
     panel,
@@ -444,22 +444,24 @@ function aloneButton() {
 // The countdown's text is kept by tickCountdowns (the template leaves it empty).
 function readyCountdown() {
   const r = snap().round;
-  if (r?.due_kind !== "walkover" || !r.deadline) return nothing;
-  return html`<p class="countdown" data-deadline=${r.deadline}></p>`;
+  if (!["walkover", "ready"].includes(r?.due_kind) || !r.deadline) return nothing;
+  return html`<p class="countdown" data-deadline=${r.deadline} data-deadline-kind=${r.due_kind}></p>`;
 }
 
-function countdownText(deadline) {
+function countdownText(deadline, kind) {
   const left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+  if (kind === "ready") return t("Be ready within %(n)s s, or your seat is freed.", { n: left });
   return t("Confirm within %(n)s s, or lose the series by walkover (W.O.).", { n: left });
 }
 
 export function tickCountdowns() {
-  for (const el of page.root.querySelectorAll("[data-deadline]")) el.textContent = countdownText(el.dataset.deadline);
+  for (const el of page.root.querySelectorAll("[data-deadline]")) el.textContent = countdownText(el.dataset.deadline, el.dataset.deadlineKind);
 }
 
 // A series ended by walkover (W.O.): said so, with what comes next.
 function walkoverPanel(panel) {
   const m = snap().match;
+  if (m?.over && m.ended_by === "abandono") return abandonPanel(panel, m);
   if (!m?.over || m.ended_by !== "walkover") return false;
   const key = `wo:${m.number}`;
   if (state.resultFor !== key) {
@@ -480,6 +482,36 @@ function walkoverPanel(panel) {
   );
   tickCountdowns();
   return true;
+}
+
+// A rated match left before its end: the leaver's side lost it (docs/rated-play.md).
+function abandonPanel(panel, m) {
+  const key = `ab:${m.number}`;
+  if (state.resultFor !== key) {
+    state.resultFor = key;
+    state.resultHidden = false;
+  }
+  panel.hidden = state.resultHidden;
+  $("[data-show-result]").hidden = !state.resultHidden;
+  const headline =
+    m.winner === null || m.winner === undefined
+      ? t("The match ended: a player abandoned it.")
+      : t("%(name)s wins: the other side abandoned the match.", { name: sideName(m.winner) });
+  render(
+    html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-abandoned>
+    <h2 id="result-title">${headline}</h2><p class="reason">${t("Abandonment")}</p>
+    ${ratingLines()}${noteLine()}
+    <div class="row result-actions">${resultButtons()}</div></div>`,
+    panel,
+  );
+  return true;
+}
+
+// Why a finished match that started rated counted for nobody.
+function noteLine() {
+  const m = snap().match;
+  if (!m?.over || m.note !== "no_move") return nothing;
+  return html`<p class="hint" data-match-note>${t("This match counts for nobody: a player never made a move themselves.")}</p>`;
 }
 
 // --- the title's extras ------------------------------------------------------
