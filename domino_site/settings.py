@@ -337,6 +337,14 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are what the throttle needs; not ever
 # account, or per guest (the guest cookie).
 ROOM_CREATE_LIMIT = int(os.environ.get("ROOM_CREATE_LIMIT") or 10)
 ROOM_CREATE_WINDOW = timedelta(minutes=10)
+# ... and per client address (the proxy-aware one, domino_site.client_ip), for
+# clients that drop their cookies; higher, since people share addresses (NAT).
+ROOM_CREATE_LIMIT_PER_ADDRESS = int(os.environ.get("ROOM_CREATE_LIMIT_PER_ADDRESS") or 20)
+# Open tables with bots ("play alone") at once per address: bots cost CPU.
+SOLO_TABLES_PER_ADDRESS = int(os.environ.get("SOLO_TABLES_PER_ADDRESS") or 4)
+# Accounts signed up per address and window.
+SIGNUP_LIMIT_PER_ADDRESS = int(os.environ.get("SIGNUP_LIMIT_PER_ADDRESS") or 5)
+SIGNUP_WINDOW = timedelta(hours=1)
 
 # --- i18n -----------------------------------------------------------------------
 

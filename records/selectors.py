@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from games.models import Match, Round
 from records import rating
-from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange
+from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, Signup
 from records.services import lineup_of, table_rated
 
 RECENT_MATCHES = 10
@@ -347,3 +347,8 @@ def ranking_position(*, user: Any, by: str = "rating", preset: str = ALL_PRESETS
             | Q(ordinal=mine.ordinal, xp=mine.xp, user__username__lt=user.username)
         )
     return ahead.count() + 1
+
+
+def signups_from(ip_hash: str, *, since: Any) -> int:
+    """Accounts signed up from the address ``ip_hash`` since ``since``."""
+    return Signup.objects.filter(ip_hash=ip_hash, created_at__gte=since).count() if ip_hash else 0

@@ -28,7 +28,7 @@ from domino_site.guests import guest_key
 from games.models import Move
 from games.world import now_or
 from records import rating
-from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
+from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer, Signup
 
 WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at the table
 LOSS_POINTS = 5  # every loser earns 5
@@ -207,3 +207,9 @@ def _locked_ratings(users: list[int], preset: str, now: datetime) -> dict[int, R
     )
     rows = Rating.objects.select_for_update().filter(user_id__in=users, preset=preset)
     return {row.user_id: row for row in rows.order_by("pk")}
+
+
+def signup_recorded(*, ip_hash: str, now: datetime | None = None) -> None:
+    """An account was signed up from the address ``ip_hash`` (unknown: nothing)."""
+    if ip_hash:
+        Signup.objects.create(ip_hash=ip_hash, created_at=now_or(now))

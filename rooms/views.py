@@ -97,7 +97,8 @@ def room_create(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(data, guest=user is None, solo=solo)
     if not form.is_valid():
         return _create_failed(request, form, wants_json)
-    refusal = limits.room_create_refusal(user=user, guest_token=token)
+    ip_hash = request_ip_hash(request)
+    refusal = limits.room_create_refusal(user=user, guest_token=token, ip_hash=ip_hash, solo=solo)
     if refusal:
         form.add_error(None, refusal)
         return _create_failed(request, form, wants_json, status=429, code="rate_limited")
@@ -115,7 +116,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 visibility="private" if solo else values["visibility"],
                 move_seconds=values.get("move_seconds"),
-                ip_hash=request_ip_hash(request),
+                ip_hash=ip_hash,
             )
             if solo:
                 _fill_with_bots_and_start(room, user, token, values.get("bot_level") or "medium")

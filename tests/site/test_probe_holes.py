@@ -4,7 +4,10 @@ deeply nested JSON, unlimited room creation, misleading names."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 
+from domino_site.client_ip import ip_hash
 from rooms.models import Room
 
 pytestmark = pytest.mark.django_db
@@ -21,3 +24,55 @@ def test_a_deeply_nested_json_body_is_a_bad_message(client, make_user, settings,
     assert response.status_code == 400
     assert response.json()["error"] == "bad_message"
     assert not Room.objects.exists()
+
+
+# ------------------------------------------------------------ room creation per address
+
+
+def _solo(address: str):
+    """A client with no cookies at all asks for a solo table from ``address``."""
+    data = {"preset": "parceria", "play_alone": "1", "bot_level": "hard"}
+    return Client(REMOTE_ADDR=address).post("/rooms/", data)
+
+
+def test_cookie_less_solo_tables_are_capped_per_address(settings):
+    settings.SOLO_TABLES_PER_ADDRESS = 3
+    answers = [_solo("203.0.113.5").status_code for _ in range(12)]
+    assert answers == [302] * 3 + [429] * 9
+    assert Room.objects.count() == 3
+    assert _solo("198.51.100.9").status_code == 302  # another address is someone else
+    # A table its people left is paused by the sweeper: its bots cost nothing.
+    Room.objects.filter(created_ip_hash=ip_hash("203.0.113.5")).update(
+        paused=True, paused_by="empty"
+    )
+    assert _solo("203.0.113.5").status_code == 302
+
+
+def test_cookie_less_room_creation_is_limited_per_address(settings):
+    settings.ROOM_CREATE_LIMIT_PER_ADDRESS = 5
+    data = {"preset": "duelo", "visibility": "private"}
+    answers = [
+        Client(REMOTE_ADDR="203.0.113.6").post("/rooms/", data).status_code for _ in range(8)
+    ]
+    assert answers == [302] * 5 + [429] * 3
+    assert Room.objects.count() == 5
+
+
+def test_sign_ups_are_limited_per_address(settings):
+    settings.SIGNUP_LIMIT_PER_ADDRESS = 2
+    User = get_user_model()
+
+    def sign_up(name: str, address: str = "203.0.113.7"):
+        data = {
+            "username": name,
+            "password1": "dominó-secreto-42",
+            "password2": "dominó-secreto-42",
+        }
+        return Client(REMOTE_ADDR=address).post("/accounts/signup/", data)
+
+    assert sign_up("ana").status_code == 302
+    assert sign_up("bia").status_code == 302
+    refused = sign_up("carla")
+    assert refused.status_code == 429
+    assert not User.objects.filter(username="carla").exists()
+    assert sign_up("carla", "198.51.100.8").status_code == 302
