@@ -3,6 +3,8 @@ deeply nested JSON, unlimited room creation, misleading names."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -76,3 +78,52 @@ def test_sign_ups_are_limited_per_address(settings):
     assert refused.status_code == 429
     assert not User.objects.filter(username="carla").exists()
     assert sign_up("carla", "198.51.100.8").status_code == 302
+
+
+# ------------------------------------------------------------------ misleading names
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Mesa \u202eazul",  # right-to-left override
+        "Mesa \u2066azul\u2069",  # bidi isolate
+        "Me\u200bsa",  # zero-width space
+        "Mesa\u200f",  # right-to-left mark
+        "Mesa\u2060",  # word joiner
+        "\u3164",  # Hangul filler: an invisible letter
+    ],
+)
+def test_a_room_name_with_bidi_or_invisible_characters_is_refused(client, make_user, name):
+    client.force_login(make_user("ana"))
+    data = {"name": name, "preset": "parceria", "visibility": "public"}
+    response = client.post("/rooms/", json.dumps(data), content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["name"]
+    assert not Room.objects.exists()
+
+
+def test_a_room_name_with_an_emoji_sequence_is_fine(client, make_user):
+    client.force_login(make_user("ana"))
+    data = {"name": "Família 👨\u200d👩\u200d👧", "preset": "parceria", "visibility": "public"}
+    response = client.post("/rooms/", json.dumps(data), content_type="application/json")
+    assert response.status_code == 302
+
+
+def _sign_up(name: str):
+    password = "dominó-secreto-42"
+    data = {"username": name, "password1": password, "password2": password}
+    return Client().post("/accounts/signup/", data)
+
+
+@pytest.mark.parametrize("lookalike", ["\u0430lice", "ALICE", "al\u200bice", "aIice"])
+def test_a_username_confusable_with_an_existing_one_is_refused(make_user, lookalike):
+    make_user("alice")
+    response = _sign_up(lookalike)
+    assert response.status_code == 200  # the form again, with the reason
+    assert get_user_model().objects.count() == 1
+
+
+def test_a_different_username_is_fine(make_user):
+    make_user("alice")
+    assert _sign_up("alicia").status_code == 302
