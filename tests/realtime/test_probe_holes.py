@@ -86,3 +86,31 @@ async def _frame(player: Player, kind: str) -> dict:
         msg = await player.receive()
         if msg["type"] == kind:
             return msg
+
+
+@pytest.mark.parametrize(
+    "origin, host, allowed",
+    [
+        (b"http://localhost", b"localhost", True),
+        (b"http://localhost:8000", b"localhost:8000", True),
+        (b"http://localhost:9999", b"localhost:8000", False),  # another port
+        (b"https://localhost", b"localhost", False),  # another scheme
+        (b"http://localhost", b"localhost:8000", False),
+        (b"null", b"localhost", False),
+    ],
+)
+async def test_the_socket_origin_must_be_the_whole_origin_of_the_site(
+    live, django_user_model, origin, host, allowed
+):
+    player = Player("/ws/lobby/")
+    player.comm.scope["headers"] = [(b"origin", origin), (b"host", host)]
+    connected, _ = await player.comm.connect(timeout=5)
+    assert connected is allowed
+
+
+async def test_a_trusted_origin_is_accepted(live, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://127.0.0.1:8443"]  # (its host is allowed too)
+    player = Player("/ws/lobby/")
+    player.comm.scope["headers"] = [(b"origin", b"https://127.0.0.1:8443"), (b"host", b"localhost")]
+    connected, _ = await player.comm.connect(timeout=5)
+    assert connected

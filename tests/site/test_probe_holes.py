@@ -127,3 +127,35 @@ def test_a_username_confusable_with_an_existing_one_is_refused(make_user, lookal
 def test_a_different_username_is_fine(make_user):
     make_user("alice")
     assert _sign_up("alicia").status_code == 302
+
+
+# ------------------------------------------------------------------ password spraying
+
+
+def _login(username: str, password: str, address: str):
+    data = {"username": username, "password": password}
+    return Client(REMOTE_ADDR=address).post("/accounts/login/", data)
+
+
+def test_password_spraying_from_one_address_is_throttled(make_user, settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = 6
+    victims = [make_user(f"victim{i}") for i in range(8)]
+    make_user("zoe")
+    # One guess each: no account reaches its own limit, but the address does.
+    answers = [_login(v.username, "guess-1", "203.0.113.9").status_code for v in victims[:6]]
+    assert answers == [200] * 5 + [429]
+    refused = _login("zoe", "x", "203.0.113.9")  # the right password, from that address
+    assert refused.status_code == 429
+    assert "endereço" in refused.content.decode()
+    assert _login("zoe", "x", "198.51.100.3").status_code == 302  # another address
+
+
+def test_one_account_still_locks_at_its_own_limit(make_user, settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = 50
+    settings.LOGIN_FAILURES_PER_ACCOUNT = 3
+    make_user("ana")
+    make_user("bia")
+    for _ in range(3):
+        _login("ana", "nope", "203.0.113.10")
+    assert _login("ana", "x", "203.0.113.10").status_code == 429
+    assert _login("bia", "x", "203.0.113.10").status_code == 302  # other accounts are not
