@@ -17,6 +17,8 @@ Run: ``.venv/bin/python bench/solo_flood.py``.
 
 from __future__ import annotations
 
+import http.cookiejar
+import re
 import statistics
 import sys
 import time
@@ -52,13 +54,23 @@ def healthz_ms(base: str) -> float:
 
 
 def solo_request(base: str) -> int:
-    """One cookie-less "play alone" (hard bots); the status code."""
-    opener = urllib.request.build_opener(NoRedirect)  # no cookie jar: no cookies kept
-    body = urllib.parse.urlencode(
-        {"preset": "parceria", "play_alone": "1", "bot_level": "hard"}
-    ).encode()
+    """One "play alone" (hard bots) from a fresh client: it fetches the lobby for
+    its CSRF cookie and token, then posts with that cookie only (no guest or
+    session cookie is ever sent back). The status code."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(NoRedirect, urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(base + "/", timeout=30) as response:
+        page = response.read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    fields = {"preset": "parceria", "play_alone": "1", "bot_level": "hard"}
+    fields["csrfmiddlewaretoken"] = token.group(1) if token else ""
+    request = urllib.request.Request(
+        base + "/rooms/",
+        data=urllib.parse.urlencode(fields).encode(),
+        headers={"Referer": base + "/"},
+    )
     try:
-        with opener.open(base + "/rooms/", data=body, timeout=30) as response:
+        with opener.open(request, timeout=30) as response:
             return response.status
     except urllib.error.HTTPError as exc:
         return exc.code
