@@ -22,6 +22,7 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 
 from domino_site.liveness import start_heartbeat
+from domino_site.origins import SameOriginValidator
 from rooms.routing import websocket_urlpatterns
 from timers.scheduling import start_inprocess_scheduler
 
@@ -102,8 +103,10 @@ application = SchedulerStarter(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
+            # The host must be allowed, and the whole origin (scheme, host,
+            # port) this site's or a trusted one (domino_site.origins).
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
             ),
         }
     )

@@ -6,17 +6,34 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 
-from .validators import validate_encodable, validate_plain_text
+from .validators import (
+    CONFUSABLE_NAME,
+    confusable_with,
+    validate_encodable,
+    validate_visible_text,
+)
 
 
 class SignupForm(UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["username"].validators.append(validate_plain_text)
+        self.fields["username"].validators.append(validate_visible_text)
         for name in ("password1", "password2"):
             self.fields[name].validators.append(validate_encodable)
+
+    def clean_username(self) -> str:
+        """Refuse a name confusable with an existing account's (TR39 skeletons)."""
+        username = super().clean_username()
+        if not username:  # refused already (Django's own case-insensitive check)
+            return username
+        names = get_user_model().objects.values_list("username", flat=True).iterator()
+        if confusable_with(username, names):
+            raise ValidationError(CONFUSABLE_NAME, code="confusable")
+        return username
 
 
 class LoginForm(AuthenticationForm):

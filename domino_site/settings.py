@@ -321,10 +321,20 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT") or 5)
+# Password spraying (one address, many accounts) is throttled too: after
+# LOGIN_FAILURES_PER_ADDRESS failures from one address, whatever the accounts,
+# that address is refused for the same cool-off. axes counts both (the lockout
+# parameters below) against one limit; domino_site.throttling.failure_limit
+# gives each its own.
+LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("AXES_FAILURE_LIMIT") or 5)
+LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS") or 20)
+AXES_FAILURE_LIMIT = "domino_site.throttling.failure_limit"
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES") or 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# A successful login clears that account's failures from that address only
+# (domino_site.throttling.forget_account_failures): axes' own reset would clear
+# the whole address's count.
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "domino_site.throttling.lockout_response"  # 429, a translated page
 AXES_CLIENT_IP_CALLABLE = "domino_site.client_ip.client_ip"  # TRUSTED_PROXIES, above
 AXES_DISABLE_ACCESS_LOG = True  # failures are what the throttle needs; not every login
@@ -333,6 +343,14 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are what the throttle needs; not ever
 # account, or per guest (the guest cookie).
 ROOM_CREATE_LIMIT = int(os.environ.get("ROOM_CREATE_LIMIT") or 10)
 ROOM_CREATE_WINDOW = timedelta(minutes=10)
+# ... and per client address (the proxy-aware one, domino_site.client_ip), for
+# clients that drop their cookies; higher, since people share addresses (NAT).
+ROOM_CREATE_LIMIT_PER_ADDRESS = int(os.environ.get("ROOM_CREATE_LIMIT_PER_ADDRESS") or 20)
+# Open tables with bots ("play alone") at once per address: bots cost CPU.
+SOLO_TABLES_PER_ADDRESS = int(os.environ.get("SOLO_TABLES_PER_ADDRESS") or 4)
+# Accounts signed up per address and window.
+SIGNUP_LIMIT_PER_ADDRESS = int(os.environ.get("SIGNUP_LIMIT_PER_ADDRESS") or 5)
+SIGNUP_WINDOW = timedelta(hours=1)
 
 # --- i18n -----------------------------------------------------------------------
 

@@ -5,16 +5,23 @@ import logging
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth import login
-from django.db import connection
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from records import selectors as records_selectors
+from records import services as records_services
+
+from .client_ip import request_ip_hash
 from .forms import SignupForm
 
 HEALTHZ_TIMEOUT_SECONDS = 2.0
@@ -74,10 +81,18 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_url)
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(next_url)
+    if request.method == "POST":
+        ip_hash = request_ip_hash(request)
+        if _signups_exhausted(ip_hash):
+            form.add_error(None, _("Too many accounts were created from your address: try later."))
+            context = {"form": form, "next": next_url}
+            return render(request, "registration/signup.html", context, status=429)
+        if form.is_valid():
+            with transaction.atomic():
+                user = form.save()
+                records_services.signup_recorded(ip_hash=ip_hash)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
@@ -124,3 +139,10 @@ def manifest(request: HttpRequest) -> JsonResponse:
     response["Content-Type"] = "application/manifest+json"
     response["Cache-Control"] = "public, max-age=86400"
     return response
+
+
+def _signups_exhausted(ip_hash: str) -> bool:
+    """Accounts signed up from this address (settings: ``SIGNUP_LIMIT_PER_ADDRESS``
+    per ``SIGNUP_WINDOW``): the address-wide throttle of sign-ups."""
+    since = timezone.now() - settings.SIGNUP_WINDOW
+    return records_selectors.signups_from(ip_hash, since=since) >= settings.SIGNUP_LIMIT_PER_ADDRESS

@@ -73,6 +73,7 @@ class Round(models.Model):
         AUTO = "auto", _("Automatic move (disconnected)")
         WALKOVER = "walkover", _("Walkover")
         PASS = "pass", _("Automatic pass")
+        READY = "ready", _("Ready deadline")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     # Denormalised from match.room: the service locks "the room's current round".

@@ -59,6 +59,7 @@ class MatchLineup(models.Model):
         SHARED_IP = "shared_ip", _("Two players at one address")
         CHANGED = "changed", _("The players changed")
         FRIENDLY = "friendly", _("A friendly table")
+        NO_MOVE = "no_move", _("A player never made a move themselves")
 
     match = models.OneToOneField(
         "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="lineup"
@@ -140,3 +141,15 @@ class RatingChange(models.Model):
             models.UniqueConstraint(fields=("match", "user", "preset"), name="ratingchange_unique"),
         ]
         indexes = [models.Index(fields=("user", "preset", "created_at"), name="ratingchange_hist")]
+
+
+class Signup(models.Model):
+    """An account signed up from an address (its keyed hash, never the address):
+    sign-ups are limited per address (settings ``SIGNUP_LIMIT_PER_ADDRESS``)."""
+
+    ip_hash = models.CharField(_("address hash"), max_length=64, db_index=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")

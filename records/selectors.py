@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from games.models import Match, Round
 from records import rating
-from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange
+from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, Signup
 from records.services import lineup_of, table_rated
 
 RECENT_MATCHES = 10
@@ -46,6 +46,24 @@ def table_marker(*, seats: Sequence[Any], match: Match | None, competitive: bool
         return True
     lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
     return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
+
+
+def match_rated(*, match: Match, seats: Sequence[Any]) -> bool:
+    """A match in progress that is rated and still played by the people it
+    started with: leaving it before its end is a forfeit (docs/rated-play.md)."""
+    if match.over:
+        return False
+    lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
+    return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
+
+
+def match_note(match: Match) -> str | None:
+    """Why a finished match that started rated counted for nobody, when the table
+    should say so (a person who never made a move themselves), else None."""
+    if not match.over:
+        return None
+    reason = MatchLineup.objects.filter(match=match).values_list("reason", flat=True).first()
+    return reason if reason == MatchLineup.Reason.NO_MOVE else None
 
 
 # ------------------------------------------------------------------ rating
@@ -330,3 +348,8 @@ def ranking_position(*, user: Any, by: str = "rating", preset: str = ALL_PRESETS
             | Q(ordinal=mine.ordinal, xp=mine.xp, user__username__lt=user.username)
         )
     return ahead.count() + 1
+
+
+def signups_from(ip_hash: str, *, since: Any) -> int:
+    """Accounts signed up from the address ``ip_hash`` since ``since``."""
+    return Signup.objects.filter(ip_hash=ip_hash, created_at__gte=since).count() if ip_hash else 0

@@ -5,7 +5,10 @@ transactions (so a record never disagrees with the game that made it):
 * `round_dealt`: who was dealt the round (profiles, replay access); a round dealt
   to other people, or to a table no longer rated, makes the match unrated;
 * `match_finished`: experience points and the skill rating of a rated, finished,
-  not annulled match, updated in the transaction that finishes it.
+  not annulled match, updated in the transaction that finishes it. A match in
+  which a person never made a move themselves (every one of theirs made by the
+  clock, the automatic pass or a stand-in bot) counts for nobody: nobody can be
+  rated for a game they never played (docs/rated-play.md).
 
 A table is rated when every seat is a human with an account and no two of them
 connect from one address (`table_rated`; the seats' keyed address hashes,
@@ -22,9 +25,10 @@ from typing import Any
 from django.db import transaction
 
 from domino_site.guests import guest_key
+from games.models import Move
 from games.world import now_or
 from records import rating
-from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer
+from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer, Signup
 
 WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at the table
 LOSS_POINTS = 5  # every loser earns 5
@@ -124,6 +128,11 @@ def match_finished(
     lineup = _keep_rated_only_if_same(match.pk, seats)
     if lineup is None:
         return []
+    if not _everyone_moved(match.pk, lineup.users):
+        lineup.rated = False
+        lineup.reason = MatchLineup.Reason.NO_MOVE
+        lineup.save(update_fields=["rated", "reason"])
+        return []
     rules = match.engine().rules
     players = [(index, user) for index, user in enumerate(lineup.users)]
     sides = sorted({rules.side_of(index) for index, _ in players})
@@ -169,6 +178,17 @@ def match_finished(
     return RatingChange.objects.bulk_create(changes)
 
 
+def _everyone_moved(match_id: int, users: Sequence[int | None]) -> bool:
+    """Whether every seat of the lineup made at least one move of the match
+    themselves (``by="person"``)."""
+    moved = set(
+        Move.objects.filter(round__match_id=match_id, by=Move.By.PERSON)
+        .values_list("seat", flat=True)
+        .distinct()
+    )
+    return all(index in moved for index in range(len(users)))
+
+
 def _skill(row: Rating) -> rating.Skill:
     return rating.Skill(mu=row.mu, sigma=row.sigma)
 
@@ -193,3 +213,9 @@ def _locked_ratings(users: list[int], preset: str, now: datetime) -> dict[int, R
     )
     rows = Rating.objects.select_for_update().filter(user_id__in=users, preset=preset)
     return {row.user_id: row for row in rows.order_by("pk")}
+
+
+def signup_recorded(*, ip_hash: str, now: datetime | None = None) -> None:
+    """An account was signed up from the address ``ip_hash`` (unknown: nothing)."""
+    if ip_hash:
+        Signup.objects.create(ip_hash=ip_hash, created_at=now_or(now))

@@ -11,7 +11,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from domino_site.validators import validate_plain_text
+from domino_site.validators import validate_visible_text
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
 from rooms.errors import rule_error_message
 from rooms.models import MOVE_SECONDS_CHOICES
@@ -79,7 +79,7 @@ def preset_info() -> dict[str, dict[str, Any]]:
 
 class CreateRoomForm(forms.Form):
     name = forms.CharField(
-        label=_("Room name"), max_length=80, required=False, validators=[validate_plain_text]
+        label=_("Room name"), max_length=80, required=False, validators=[validate_visible_text]
     )
     preset = forms.ChoiceField(
         label=_("Table"),

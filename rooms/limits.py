@@ -4,8 +4,11 @@ process sees the same count.
 
 A person is an account, or a guest (the signed guest cookie): the rooms a guest
 opened are the ones without an account whose first seat (the creator's) holds
-that guest's token. A client that drops its cookies is a new guest every time;
-limiting such clients per address is the proxy's job (README, "Production").
+that guest's token. A client that drops its cookies is a new guest every time,
+so the rooms opened from one client address (its keyed hash, kept on the room)
+are limited as well (``ROOM_CREATE_LIMIT_PER_ADDRESS``), and so are the tables
+with bots open at once from one address (``SOLO_TABLES_PER_ADDRESS``: bots
+cost CPU).
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.world import now_or
-from rooms.models import Room
+from rooms.models import Room, Seat
 
 
 def rooms_opened_recently(
@@ -34,18 +38,48 @@ def rooms_opened_recently(
     return 0
 
 
+def rooms_opened_from(ip_hash: str, now: datetime | None = None) -> int:
+    since = now_or(now) - settings.ROOM_CREATE_WINDOW
+    return Room.objects.filter(created_at__gte=since, created_ip_hash=ip_hash).count()
+
+
+def solo_tables_open_from(ip_hash: str) -> int:
+    """Rooms opened from this address that have a bot seated and may be playing:
+    not closed, and not paused for want of a connected person (the sweeper
+    pauses a table its people left: its bots then cost nothing)."""
+    with_bots = Seat.objects.filter(kind=Seat.Kind.BOT).values("room_id")
+    return (
+        Room.objects.filter(created_ip_hash=ip_hash, pk__in=with_bots)
+        .exclude(status=Room.Status.CLOSED)
+        .exclude(paused=True, paused_by="empty")
+        .count()
+    )
+
+
 def room_create_refusal(
-    *, user: Any, guest_token: str | None, now: datetime | None = None
+    *,
+    user: Any,
+    guest_token: str | None,
+    ip_hash: str = "",
+    solo: bool = False,
+    now: datetime | None = None,
 ) -> str | None:
-    """A translated message when this person has opened their share of rooms
-    for now, else None."""
+    """A translated message when this person (or their address) has opened their
+    share of rooms for now, else None."""
     limit = settings.ROOM_CREATE_LIMIT
-    if rooms_opened_recently(user=user, guest_token=guest_token, now=now) < limit:
-        return None
     minutes = round(settings.ROOM_CREATE_WINDOW.total_seconds() / 60)
-    return ngettext(
-        "You may open %(n)s table every %(minutes)s minutes: wait a little before opening another.",
-        "You may open %(n)s tables every %(minutes)s minutes: wait a little before "
-        "opening another.",
-        limit,
-    ) % {"n": limit, "minutes": minutes}
+    person_full = rooms_opened_recently(user=user, guest_token=guest_token, now=now) >= limit
+    if ip_hash and not person_full:
+        limit = settings.ROOM_CREATE_LIMIT_PER_ADDRESS
+        person_full = rooms_opened_from(ip_hash, now) >= limit
+    if person_full:
+        return ngettext(
+            "You may open %(n)s table every %(minutes)s minutes: wait a little before "
+            "opening another.",
+            "You may open %(n)s tables every %(minutes)s minutes: wait a little before "
+            "opening another.",
+            limit,
+        ) % {"n": limit, "minutes": minutes}
+    if solo and ip_hash and solo_tables_open_from(ip_hash) >= settings.SOLO_TABLES_PER_ADDRESS:
+        return _("Too many tables with bots are open from your address: close one first.")
+    return None

@@ -129,6 +129,14 @@ def _start(msg: dict[str, Any]) -> dict[str, Any]:
     return {"alone": True} if alone else {}
 
 
+def _annul(msg: dict[str, Any]) -> dict[str, Any]:
+    """``annul``: vote to annul the match; ``on: false`` withdraws the vote."""
+    on = msg.get("on", True)
+    if not isinstance(on, bool):
+        raise BadMessage("on must be true or false")
+    return {} if on else {"on": False}
+
+
 def _chat(msg: dict[str, Any]) -> dict[str, Any]:
     phrase = msg.get("phrase")
     if not isinstance(phrase, str) or phrase not in CHAT_PHRASES:
@@ -149,6 +157,7 @@ _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "sit": lambda m: {"seat": _seat(m)},
     "add_bot": lambda m: {"seat": _seat(m), "level": _level(m)},
     "remove_bot": lambda m: {"seat": _seat(m)},
+    "stand_up": lambda m: {"seat": _seat(m)},
     "bot_level": lambda m: {"seat": _seat(m), "level": _level(m)},
     "settings": _settings,
     "adjust": _adjust,
@@ -156,6 +165,7 @@ _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "new_match": _start,
     "chat": _chat,
     "auto": _auto,
+    "annul": _annul,
     **{kind: lambda m: {} for kind in BARE_TYPES},
 }
 

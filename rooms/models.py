@@ -81,6 +81,12 @@ class Room(models.Model):
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    # The keyed hash of the creator's address (never the address): rooms opened
+    # per address are limited too (rooms.limits), a client dropping its cookies
+    # is still one address.
+    created_ip_hash = models.CharField(
+        _("creator's address hash"), max_length=64, blank=True, default="", db_index=True
+    )
     last_activity_at = models.DateTimeField(_("last activity"), default=timezone.now)
     no_humans_since = models.DateTimeField(_("no connected human since"), null=True, blank=True)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
@@ -166,6 +172,9 @@ class Seat(models.Model):
     # never the address: two accounts at one address make a table unrated.
     ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
     reserved_ip_hash = models.CharField(max_length=64, blank=True, default="")
+    # The seat's last quick-chat message: the 3 s limit is per seat, not per
+    # socket (reopening the socket does not reset it).
+    last_chat_at = models.DateTimeField(_("last quick chat"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

@@ -24,8 +24,10 @@ from django.utils.translation import gettext_lazy as _lazy
 from domino_site.guests import guest_key
 from games.models import Move, Round
 from records.models import RoundPlayer
-from records.selectors import is_admin, is_user, match_rating_changes
+from records.selectors import is_admin, is_user, match_note, match_rating_changes
+from rooms.annulment import annul_person, annul_voters, standing_votes
 from rooms.models import Room, Seat, waits_for_both
+from rooms.services.due import ready_deadline, ready_phase
 
 
 def room_for_code(code: str) -> Room | None:
@@ -52,6 +54,36 @@ def viewer_seat(*, room: Room, user: Any = None, guest_token: str | None = None)
     if seat is not None and seat.substitute and seat.substitute_reason != "away":
         return None
     return seat
+
+
+def room_for_invite(token: str) -> Room | None:
+    """The private room whose invite link carries ``token``, or None."""
+    return Room.objects.filter(invite_token=token, visibility=Room.Visibility.PRIVATE).first()
+
+
+def invite_seats(room: Room) -> list[dict[str, Any]]:
+    """What the invite's sit page shows of the table: each seat's name and kind,
+    and whether the invite could seat someone there (as
+    `rooms.services.seat_take_by_invite` chooses: an empty seat, else a bot's)."""
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    return [
+        {
+            "index": s.index,
+            "kind": s.kind,
+            "name": seat_name(s),
+            "free": s.is_empty or (s.is_bot and not s.is_reserved and not s.leaving),
+        }
+        for s in seats
+    ]
+
+
+def reserved_seat(*, room: Room, user: Any = None, guest_token: str | None = None) -> Seat | None:
+    """The bot's seat this person reserved for the end of the round, if any."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return Seat.objects.filter(room=room, reserved_user_id=user.pk).first()
+    if guest_token:
+        return Seat.objects.filter(room=room, reserved_guest_token=guest_token).first()
+    return None
 
 
 def current_round(room: Room) -> Round | None:
@@ -84,8 +116,8 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
         "room": _room_part(room, show_invite=False, seats=seats),
         "you": {"seat": None, "is_host": False, "side": None},
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
-        "match": _match_part(rnd),
-        "round": _round_part(rnd, view) if rnd is not None else None,
+        "match": _match_part(rnd, seats),
+        "round": _round_part(rnd, view, room) if rnd is not None else None,
         "log": _log(rnd, view) if rnd is not None else [],
         # For seated viewers only (compose_state pops it); public rooms have none.
         "_invite": room.invite_path if room.visibility == Room.Visibility.PRIVATE else None,
@@ -193,10 +225,14 @@ def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, An
     }
 
 
-def _match_part(rnd: Round | None) -> dict[str, Any] | None:
+def _match_part(rnd: Round | None, seats: Sequence[Seat]) -> dict[str, Any] | None:
     if rnd is None:
         return None
     match = rnd.match
+    # Annulment (docs/rated-play.md): the seats whose person has a vote standing,
+    # out of the seats whose person votes; the page counts exactly these.
+    voters = annul_voters(seats)
+    standing = {v["person"] for v in standing_votes(rnd)} if not match.over else set()
     state = match.state
     rules = state.get("rules", {})
     return {
@@ -210,18 +246,26 @@ def _match_part(rnd: Round | None) -> dict[str, Any] | None:
         "winner": match.winner,
         "ended_by": match.ended_by or None,
         "annulled": match.annulled,
-        "annul_votes": list(match.annul_votes),
+        "annul_votes": [s.index for s in voters if annul_person(s) in standing],
+        "annul_voters": [s.index for s in voters],
         # A finished rated match: each player's rating before and after, and the
         # experience earned (read only once the match is over).
         "rating": match_rating_changes(match) if match.over else [],
+        # Why a finished match that started rated counted for nobody ("no_move":
+        # a person never made a move themselves), else None.
+        "note": match_note(match) if match.over else None,
     }
 
 
-def _round_part(rnd: Round, view: dict[str, Any]) -> dict[str, Any]:
+def _round_part(rnd: Round, view: dict[str, Any], room: Room) -> dict[str, Any]:
     deadline = None
     if rnd.due_at is not None and rnd.due_kind not in (Round.DueKind.BOT, Round.DueKind.PASS):
         deadline = iso_utc(rnd.due_at)
+    # Between rounds at an "all ready" table: when whoever is not ready may be
+    # stood up (by the server at a public table, by the host at a private one).
+    ready_by = iso_utc(ready_deadline(rnd)) if ready_phase(room, rnd) else None
     return {
+        "ready_deadline": ready_by,
         "number": rnd.number,
         "opener": view["opener"],
         "turn": view["turn"],

@@ -52,8 +52,9 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
     """Authorise a new table socket and bind it to its seat.
 
     Returns ``(outcome, snapshot, seat index, replaced channel)``; outcome is
-    ``"ok"``, ``"not_found"`` or ``"forbidden"`` (a private room is only for
-    the people seated in it; they got there through the invite link).
+    ``"ok"``, ``"not_found"`` (no such room, or a private room this viewer
+    has no seat at: the same answer) or ``"forbidden"`` (an anonymous socket
+    on a public room).
     """
     room = _room(viewer.code)
     if room is None:
@@ -61,8 +62,12 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
     viewer.room_id = room.pk
     seat = _seat(room, viewer)
     # Private rooms are for the people seated there (they came by the invite
-    # link); public rooms are watched by accounts only (docs/protocol.md).
-    if seat is None and (room.visibility != "public" or viewer.user is None):
+    # link): anyone else gets the answer of an unknown code (4004), so a
+    # stranger cannot tell a private room from no room. Public rooms are
+    # watched by accounts only (docs/protocol.md: an anonymous socket, 4003).
+    if seat is None and room.visibility != "public":
+        return "not_found", None, None, None
+    if seat is None and viewer.user is None:
         return "forbidden", None, None, None
     replaced = None
     if seat is not None and room.status != "closed":
@@ -187,6 +192,7 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
             room=room, actor=seat, index=f["seat"], level=f["level"]
         ),
         "remove_bot": lambda: room_services.bot_remove(room=room, actor=seat, index=f["seat"]),
+        "stand_up": lambda: room_services.seat_stand_up(room=room, actor=seat, index=f["seat"]),
         "bot_level": lambda: room_services.bot_set_level(
             room=room, actor=seat, index=f["seat"], level=f["level"]
         ),
@@ -198,13 +204,20 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
         "settings": lambda: room_services.room_settings(room=room, actor=seat, **f),
         "leave": lambda: room_services.seat_leave(room=room, index=seat.index, actor=seat),
         "ready": lambda: room_services.player_ready(room=room, actor=seat),
-        "annul": lambda: room_services.annul_vote(room=room, actor=seat),
+        "annul": lambda: room_services.annul_vote(room=room, actor=seat, **f),
         "adjust": lambda: room_services.layout_adjust(room=room, actor=seat, **f),
         "auto": lambda: room_services.seat_auto(room=room, actor=seat, **f),
         # A private duel's present player: a bot for the absent one (site.md).
         "stand_in": lambda: room_services.duel_bot_stand_in(room=room, actor=seat),
     }
     host_calls[kind]()
+
+
+def chat_allowed(viewer: Viewer, seat_index: int) -> bool:
+    """Whether this seat may send a quick-chat message now (one every 3 s per seat)."""
+    if viewer.room_id is None:
+        return False
+    return room_services.chat_turn_take(room_id=viewer.room_id, index=seat_index)
 
 
 def _action(cmd: Command) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from domino_site.client_ip import request_ip_hash
 from domino_site.guests import GUEST_COOKIE, GUEST_COOKIE_AGE, GUEST_SALT, guest_token_of
@@ -123,7 +123,8 @@ def room_create(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(data, guest=user is None, solo=solo)
     if not form.is_valid():
         return _create_failed(request, form, wants_json)
-    refusal = limits.room_create_refusal(user=user, guest_token=token)
+    ip_hash = request_ip_hash(request)
+    refusal = limits.room_create_refusal(user=user, guest_token=token, ip_hash=ip_hash, solo=solo)
     if refusal:
         form.add_error(None, refusal)
         return _create_failed(request, form, wants_json, status=429, code="rate_limited")
@@ -141,7 +142,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 visibility="private" if solo else values["visibility"],
                 move_seconds=values.get("move_seconds"),
-                ip_hash=request_ip_hash(request),
+                ip_hash=ip_hash,
                 competitive=values.get("kind") != "friendly",
             )
             if solo:
@@ -172,7 +173,7 @@ def _posted(request: HttpRequest, wants_json: bool) -> dict | None:
         return request.POST
     try:
         data = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # a deeply nested body is a bad message, not a 500
         return None
     if not isinstance(data, dict):
         return None
@@ -266,11 +267,16 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "rooms/table.html", context)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, token: str) -> HttpResponse:
-    """``GET /i/<invite>/``: the first free seat (or this browser's seat again),
-    then the table."""
+    """``/i/<invite>/``: GET shows the table and asks to sit (it changes nothing:
+    a link opened from another site, where the session cookie travels too,
+    must not seat anyone); POST (with CSRF) takes the first free seat, or this
+    browser's seat again, then the table. Someone already seated goes straight
+    to the table."""
     user, guest = _person(request)
+    if request.method == "GET":
+        return _invite_page(request, token, user, guest)
     fresh = None
     if user is None and guest is None:
         guest = fresh = secrets.token_urlsafe(18)
@@ -279,17 +285,41 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             token=token, user=user, guest_token=guest, ip_hash=request_ip_hash(request)
         )
     except ServiceError as exc:
-        status = {"room_full": 409, "room_closed": 410}.get(exc.code, 404)
-        return render(
-            request,
-            "rooms/invite_failed.html",
-            {"message": exc.message, "code": exc.code},
-            status=status,
-        )
+        return _invite_failed(request, exc.message, exc.code)
     response = redirect("rooms:table", code=seat.room.code)
     if fresh:
         _remember_guest(response, request, fresh)
     return response
+
+
+def _invite_page(request: HttpRequest, token: str, user: Any, guest: str | None) -> HttpResponse:
+    room = selectors.room_for_invite(token)
+    if room is None:
+        return _invite_failed(request, _("This invitation does not exist."), "not_found")
+    mine = selectors.viewer_seat(room=room, user=user, guest_token=guest) or (
+        selectors.reserved_seat(room=room, user=user, guest_token=guest)
+    )
+    if mine is not None:
+        return redirect("rooms:table", code=room.code)
+    if room.is_closed:
+        return _invite_failed(request, _("This room is closed."), "room_closed")
+    seats = selectors.invite_seats(room)
+    if not any(s["free"] for s in seats):
+        return _invite_failed(request, _("Every seat at this table is taken."), "room_full")
+    context = {
+        "room": room,
+        "preset_label": PRESET_LABELS.get(room.preset, room.preset),
+        "seats": seats,
+        "guest": user is None,
+    }
+    return render(request, "rooms/invite.html", context)
+
+
+def _invite_failed(request: HttpRequest, message: str, code: str) -> HttpResponse:
+    status = {"room_full": 409, "room_closed": 410}.get(code, 404)
+    return render(
+        request, "rooms/invite_failed.html", {"message": message, "code": code}, status=status
+    )
 
 
 # ------------------------------------------------------------------ JSON

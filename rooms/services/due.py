@@ -22,6 +22,10 @@ AUTO_MOVE_AFTER = timedelta(seconds=30)  # a disconnected human's turn, no clock
 AUTO_PASS_AFTER = timedelta(seconds=1)  # docs/site.md: nothing but pass: the server passes
 WALKOVER_AFTER = timedelta(seconds=60)  # arena: confirm the next round within this
 WALKOVER_PRESETS = frozenset({"arena"})
+# Every "all ready" table (docs/rated-play.md, "Ready deadline"): a public
+# table stands up whoever is not ready this long after the result while
+# someone else is; at a private one the host may.
+READY_AFTER = timedelta(seconds=60)
 
 
 def seat_due(room: Room, seat: Seat, start: datetime) -> tuple[datetime, str] | None:
@@ -77,6 +81,8 @@ def compute_due(
     if rnd.finished_at is not None or rnd.engine().is_over:
         if walkover_pending(room, rnd, seats):
             return rnd.turn_started_at + WALKOVER_AFTER, Round.DueKind.WALKOVER
+        if room.visibility == Room.Visibility.PUBLIC and ready_pending(room, rnd, seats):
+            return ready_deadline(rnd), Round.DueKind.READY
         return None, None
     if room.status != Room.Status.PLAYING:
         return None, None
@@ -113,6 +119,37 @@ def walkover_pending(room: Room, rnd: Round, seats: Sequence[Seat]) -> bool:
     )
 
 
+def ready_phase(room: Room, rnd: Round) -> bool:
+    """Between rounds at a table where every person confirms what comes next:
+    the next round (``all_ready``), or a single-game table's next game. The
+    arena has its walkover instead."""
+    if room.preset in WALKOVER_PRESETS or room.status != Room.Status.BETWEEN_ROUNDS:
+        return False
+    rules = room.ruleset
+    if rnd.match.over:
+        return rules.goal == "single"
+    return rules.next_round == "all_ready"
+
+
+def ready_deadline(rnd: Round) -> datetime:
+    """When the people not ready yet may be stood up: a while after the result."""
+    return rnd.turn_started_at + READY_AFTER
+
+
+def not_ready(seats: Sequence[Seat]) -> list[Seat]:
+    """The people (playing their seats themselves) who have not confirmed yet."""
+    return [s for s in seats if s.active_human and not s.leaving and not s.ready]
+
+
+def ready_pending(room: Room, rnd: Round, seats: Sequence[Seat]) -> bool:
+    """Someone is ready and waits for someone who is not (a stranger who never
+    presses "Pronto" must not stall the table)."""
+    if not ready_phase(room, rnd):
+        return False
+    humans = [s for s in seats if s.active_human and not s.leaving]
+    return any(s.ready for s in humans) and bool(not_ready(seats))
+
+
 def due_now(room: Room, rnd: Round, seats: Sequence[Seat], now: datetime) -> tuple[str, int] | None:
     """``(kind, seat index)`` of what is due at ``now`` from these rows, or None
     (index -1: the walkover, which is nobody's turn)."""
@@ -120,6 +157,8 @@ def due_now(room: Room, rnd: Round, seats: Sequence[Seat], now: datetime) -> tup
         return None
     if rnd.due_kind == Round.DueKind.WALKOVER:
         return (Round.DueKind.WALKOVER, -1) if walkover_pending(room, rnd, seats) else None
+    if rnd.due_kind == Round.DueKind.READY:
+        return (Round.DueKind.READY, -1) if ready_pending(room, rnd, seats) else None
     if room.status != Room.Status.PLAYING:
         return None
     dues = [d for d in seat_dues(room, rnd, seats) if d[0] <= now]

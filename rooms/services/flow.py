@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from games import services as games
 from games.models import Round
+from rooms.annulment import annul_period, annul_person, annul_voters, standing_votes
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.services.base import (
@@ -121,6 +122,7 @@ def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:
     humans = [s for s in seats if s.active_human and not s.leaving]
     if not (all_filled(seats) and all(s.ready for s in humans)):
         table.lobby = False
+        refresh_due(room, table.rnd, seats)  # the ready deadline now counts
         return
     clear_due(table.rnd)
     begin_match_locked(table)  # the deal clears every ready flag
@@ -182,18 +184,24 @@ def room_resume(table: Table, *, actor: Seat) -> None:
 
 
 @room_command()
-def annul_vote(table: Table, *, actor: Seat) -> bool:
-    """A human votes to annul the match; when every human has, it counts for nobody.
-    Returns whether the match is now annulled."""
+def annul_vote(table: Table, *, actor: Seat, on: bool = True) -> bool:
+    """A person votes to annul the match (``on=False`` withdraws their vote);
+    when every person bound to a seat has a vote standing, it counts for nobody
+    (docs/rated-play.md, "Annulment"). A vote is the person's, not the seat's,
+    and lasts until the end of the round it was cast in. Returns whether the
+    match is now annulled."""
     rnd, seats = table.rnd, table.seats
     seat = player_seat(seats, actor)
     if rnd is None or rnd.match.over:
         raise wrong_phase()
     match = rnd.match
-    votes = sorted(set(match.annul_votes) | {seat.index})
+    mine = annul_person(seat)
+    votes = [v for v in standing_votes(rnd) if v["person"] != mine]
+    if on:
+        votes.append({"person": mine, "period": annul_period(rnd)})
     match.annul_votes = votes
-    humans = {s.index for s in seats if s.active_human and not s.leaving}
-    annulled = humans <= set(votes)
+    voters = {annul_person(s) for s in annul_voters(seats)}
+    annulled = bool(voters) and voters <= {v["person"] for v in votes}
     if annulled:
         match.annulled = True
         match.save()

@@ -26,9 +26,10 @@ from games.models import Move, Round
 from games.world import now_or, world
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
-from rooms.services.base import Table, room_command, seats_of
-from rooms.services.due import compute_due, due_now
+from rooms.services.base import Table, room_command, seats_of, update_humans_since
+from rooms.services.due import compute_due, due_now, not_ready
 from rooms.services.rounds import SUBSTITUTE_LEVEL, round_ended_locked, walkover_locked
+from rooms.services.seating import leave_locked
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,8 @@ def round_due_fire(*, round_id: int, version: int, now: datetime | None = None) 
             return False
         if due.kind == Round.DueKind.WALKOVER:
             return _fire_walkover(due, now)
+        if due.kind == Round.DueKind.READY:
+            return _stand_up_not_ready(room=due.rnd.room_id, now=now, due=due)
         action, by = _server_action(due.rnd, due.seat, due.kind)
         outcome = _apply_due(due, action, by, now)
         if outcome != "stale":
@@ -207,6 +210,19 @@ def _walk_over(table: Table, *, due: _Due) -> bool:
         return False
     losers = {s.index for s in table.seats if s.active_human and not s.ready}
     walkover_locked(table, losers)
+    return True
+
+
+@room_command(lobby=True, open_only=False)
+def _stand_up_not_ready(table: Table, *, due: _Due) -> bool:
+    """The ready deadline at a public table: whoever is not ready is stood up
+    (their seat freed; leaving a rated match is a forfeit)."""
+    if not _still_due(table, due):
+        table.unchanged()
+        return False
+    for seat in not_ready(table.seats):
+        leave_locked(table, seat, "left")
+    update_humans_since(table.room, table.seats, table.now)
     return True
 
 

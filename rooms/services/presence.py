@@ -6,8 +6,14 @@ coming back before the result takes the seat back from the bot that stood in.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.db.models import Q
+
+from games.world import now_or
+from rooms.chat import CHAT_EVERY
 from rooms.errors import not_seated
-from rooms.models import Room
+from rooms.models import Room, Seat
 from rooms.services.base import Table, bind_socket, room_command, seat_at, update_humans_since
 from rooms.services.due import refresh_due
 from rooms.services.rounds import pause_locked, resume_locked
@@ -59,3 +65,15 @@ def seat_disconnected(table: Table, *, index: int, channel_name: str) -> None:
         pause_locked(table, "empty")
     else:
         refresh_due(room, table.rnd, seats)
+
+
+def chat_turn_take(*, room_id: int, index: int, now: datetime | None = None) -> bool:
+    """The seat may send a quick-chat message now (one every ``CHAT_EVERY``
+    seconds per seat, whichever socket or process sends it): claims the turn in
+    one conditional update, so two sockets of one seat cannot both pass."""
+    now = now_or(now)
+    since = now - timedelta(seconds=CHAT_EVERY)
+    claimed = Seat.objects.filter(room_id=room_id, index=index, kind=Seat.Kind.HUMAN).filter(
+        Q(last_chat_at__isnull=True) | Q(last_chat_at__lte=since)
+    )
+    return claimed.update(last_chat_at=now) == 1

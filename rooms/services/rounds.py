@@ -112,15 +112,31 @@ def round_stop_locked(table: Table) -> None:
         rnd.save()
 
 
+FORFEIT = "abandono"  # a rated match left before its end (the match record's ended_by)
+
+
 def walkover_locked(table: Table, losers: set[int]) -> None:
     """The arena's W.O.: the seats in ``losers`` lose the series."""
+    _lose_locked(table, losers, "walkover")
+
+
+def forfeit_locked(table: Table, losers: set[int]) -> None:
+    """A rated match left before its end (``leave``, or away until the seat is
+    freed): the leavers' side loses it, in the ratings too, and the other side
+    wins (docs/rated-play.md, "Forfeits"). The match says ``abandono``."""
+    _lose_locked(table, losers, FORFEIT)
+
+
+def _lose_locked(table: Table, losers: set[int], reason: str) -> None:
+    """``losers``' side loses the match now (with the seats as they are: the
+    ratings see the people the match was played by); the round stops."""
     rnd = table.rnd
     assert rnd is not None
     rules = table.room.ruleset
     losing_sides = {rules.side_of(i) for i in losers}
     others = [side for side in range(rules.sides) if side not in losing_sides]
     winner = others[0] if len(others) == 1 else None
-    games.match_end(match=rnd.match, winner=winner, reason="walkover", now=table.now)
+    games.match_end(match=rnd.match, winner=winner, reason=reason, now=table.now)
     records.match_finished(
         match=rnd.match, preset=table.room.preset, seats=table.seats, now=table.now
     )

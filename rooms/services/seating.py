@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import (
@@ -19,6 +20,7 @@ from rooms.services.base import (
     bad,
     bind_socket,
     ensure_host,
+    host_seat,
     is_user,
     person_name,
     room_command,
@@ -26,9 +28,21 @@ from rooms.services.base import (
     seat_at,
     seat_person,
     update_humans_since,
+    wrong_phase,
 )
-from rooms.services.due import WALKOVER_PRESETS, refresh_due
-from rooms.services.rounds import SUBSTITUTE_LEVEL, deal_if_all_ready_locked, walkover_locked
+from rooms.services.due import (
+    WALKOVER_PRESETS,
+    not_ready,
+    ready_deadline,
+    ready_phase,
+    refresh_due,
+)
+from rooms.services.rounds import (
+    SUBSTITUTE_LEVEL,
+    deal_if_all_ready_locked,
+    forfeit_locked,
+    walkover_locked,
+)
 
 
 @room_command(lobby=True)
@@ -193,10 +207,37 @@ def seat_leave(table: Table, *, index: int, actor: Seat) -> None:
     update_humans_since(table.room, table.seats, table.now)
 
 
+@room_command(lobby=True)
+def seat_stand_up(table: Table, *, actor: Seat, index: int) -> None:
+    """A private table's host stands up a person who is not ready by the ready
+    deadline (docs/rated-play.md; public tables do it themselves): their seat
+    is freed, as if they had left."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    host = host_seat(room, seats, actor)
+    target = seat_at(seats, index)
+    if room.visibility != Room.Visibility.PRIVATE:
+        raise bad("wrong_phase", _("At a public table whoever is not ready is stood up by itself."))
+    if (
+        rnd is None
+        or not ready_phase(room, rnd)
+        or target is host
+        or target not in not_ready(seats)
+    ):
+        raise wrong_phase()
+    if table.now < ready_deadline(rnd):
+        raise bad("too_early", _("Wait until the time to be ready is over."))
+    leave_locked(table, target, "left")
+    update_humans_since(room, seats, table.now)
+
+
 def leave_locked(table: Table, seat: Seat, reason: str) -> None:
     """During a round a bot stands in until the result; otherwise the seat empties
-    now. Abandoning an unfinished arena series is a walkover either way."""
+    now. Abandoning an unfinished arena series is a walkover either way, and
+    leaving a rated match before its end a forfeit (the match ends: the seat
+    then empties at once)."""
     room, rnd = table.room, table.rnd
+    if _rated_match_running(table):
+        forfeit_locked(table, {seat.index})
     if round_in_play(room):
         _stand_in_locked(table, seat, reason)
         return
@@ -211,6 +252,17 @@ def leave_locked(table: Table, seat: Seat, reason: str) -> None:
     seat.save()
     ensure_host(room, table.seats)
     refresh_due(room, rnd, table.seats)
+
+
+def _rated_match_running(table: Table) -> bool:
+    """A rated match not over yet, still played by the people it started with
+    (the arena has its own walkover)."""
+    rnd = table.rnd
+    return (
+        rnd is not None
+        and table.room.preset not in WALKOVER_PRESETS
+        and records_read.match_rated(match=rnd.match, seats=table.seats)
+    )
 
 
 def _stand_in_locked(table: Table, seat: Seat, reason: str) -> None:

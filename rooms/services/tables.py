@@ -76,6 +76,7 @@ def room_create(
                     created_by=user if is_user(user) else None,
                     host_seat=0,
                     created_at=now,
+                    created_ip_hash=ip_hash or "",
                     last_activity_at=now,
                     no_humans_since=now,
                     competitive=bool(competitive),

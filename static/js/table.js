@@ -235,6 +235,10 @@ function onClick(event) {
       return send("add_bot", { seat: index, level: state.botLevel });
     case "remove_bot":
       return send("remove_bot", { seat: index });
+    case "stand_up": // a private table's host: someone not ready by the deadline
+      return send("stand_up", { seat: index });
+    case "annul_withdraw":
+      return send("annul", { on: false });
     case "settings":
       return; // handled by the form's submit
     case "mute":

@@ -166,6 +166,13 @@ def server() -> Iterator[tuple[str, dict[str, str]]]:
         # Pages may come "through a proxy" with their own X-Forwarded-For (two
         # players at two addresses: a rated table; tests/browser/test_replay.py).
         TRUSTED_PROXIES="127.0.0.1",
+        # Every page of the session comes from 127.0.0.1: the per-address limits
+        # (docs/rated-play.md, "Addresses") would refuse the session's many
+        # sign-ups and tables.
+        SIGNUP_LIMIT_PER_ADDRESS="10000",
+        ROOM_CREATE_LIMIT_PER_ADDRESS="10000",
+        SOLO_TABLES_PER_ADDRESS="10000",
+        LOGIN_FAILURES_PER_ADDRESS="10000",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )

@@ -80,7 +80,8 @@ def test_a_guest_joins_a_private_duel_through_the_invite_link(
 
     guest_context = browser.new_context(locale="pt-BR", viewport=PHONE, has_touch=True)
     guest = guest_context.new_page()
-    guest.goto(invite)
+    guest.goto(invite)  # the sit page: opening the link seats nobody
+    guest.click('[data-form="sit"] [data-action="sit"]')
     guest.wait_for_url(f"**/r/{code}/")
     wait_for_table(guest)
     expect(guest.locator('[data-seat="1"]')).to_contain_class("is-me")

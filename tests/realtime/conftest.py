@@ -113,11 +113,13 @@ class Player:
 
     open: list[Player] = []  # closed by the ``live`` fixture at the end of a test
 
-    def __init__(self, path: str, cookie: str | None = None) -> None:
+    def __init__(self, path: str, cookie: str | None = None, client: str | None = None) -> None:
         headers = [(b"origin", ORIGIN), (b"host", b"localhost")]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
         self.comm = WebsocketCommunicator(application, path, headers=headers)
+        if client:  # the peer address (rated tables want one per person)
+            self.comm.scope["client"] = [client, 50000]
         Player.open.append(self)
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None  # the last `room` snapshot
@@ -126,8 +128,8 @@ class Player:
         self.pacer = Pacer()  # as the page sends (tests that flood set ``pace = 0``)
 
     @classmethod
-    async def table(cls, code: str, cookie: str | None = None) -> Player:
-        player = cls(f"/ws/rooms/{code}/", cookie)
+    async def table(cls, code: str, cookie: str | None = None, client: str | None = None) -> Player:
+        player = cls(f"/ws/rooms/{code}/", cookie, client)
         connected, _ = await player.comm.connect(timeout=TIMEOUT)
         assert connected
         await player.room()

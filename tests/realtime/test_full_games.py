@@ -67,7 +67,8 @@ def _private_duelo(user):
 def _open_invite(path: str) -> str:
     """A browser with no account opens the invite link: the seat cookie it gets."""
     client = Client()
-    response = client.get(path)
+    assert client.get(path).status_code == 200  # the sit page
+    response = client.post(path)  # "Sit at this table"
     assert response.status_code == 302, response.status_code
     return guest_cookie_header(client)
 
@@ -134,4 +135,5 @@ async def test_a_stranger_cannot_open_a_private_table(live, django_user_model):
     stranger = Player(f"/ws/rooms/{room.code}/")
     connected, _ = await stranger.comm.connect()
     assert connected
-    assert (await stranger.comm.receive_output())["code"] == 4003
+    # The answer of an unknown code: a stranger cannot tell a private room exists.
+    assert (await stranger.comm.receive_output())["code"] == 4004

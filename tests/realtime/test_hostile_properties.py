@@ -711,14 +711,15 @@ async def test_forged_copied_and_foreign_credentials(tables, caplog):
     ]
     refused = Counter()
     for cookie in forged:
-        assert await _close_code(f"/ws/rooms/{private}/", cookie) == 4003, cookie
+        # A stranger on a private room: the answer of an unknown code (4004).
+        assert await _close_code(f"/ws/rooms/{private}/", cookie) == 4004, cookie
         assert await _close_code(f"/ws/rooms/{public}/", cookie) == 4003, cookie
-        refused["forged cookie -> 4003"] += 2
+        refused["forged cookie -> 4004 / 4003"] += 2
     # Seated elsewhere: ana (public table) on the private table, the guest on the public one.
-    assert await _close_code(f"/ws/rooms/{private}/", tables.cookies["ana"]) == 4003
+    assert await _close_code(f"/ws/rooms/{private}/", tables.cookies["ana"]) == 4004
     assert await _close_code(f"/ws/rooms/{public}/", good) == 4003
-    assert await _close_code(f"/ws/rooms/{private.lower()}/", tables.cookies["carla"]) == 4003
-    refused["other room's seat -> 4003"] += 3
+    assert await _close_code(f"/ws/rooms/{private.lower()}/", tables.cookies["carla"]) == 4004
+    refused["other room's seat -> 4004 / 4003"] += 3
     for path in ("/ws/rooms/ZZZZ2222/", "/ws/rooms/abc/", "/ws/rooms/A/B/", "/ws/rooms/%00/",
                  "/ws/rooms/" + "A" * 200 + "/", "/ws/", "/ws/nothing/", "/"):  # fmt: skip
         assert await _close_code(path, tables.cookies["ana"]) == 4004, path

@@ -8,11 +8,12 @@ import re
 
 import pytest
 from django.http import HttpResponse
+from django.test import Client
 
 from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 from rooms import services
 from rooms.models import Room, Seat
-from tests.site.helpers import play_round, room_with_bots, seat
+from tests.site.helpers import fresh, play_round, room_with_bots, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -198,26 +199,63 @@ def test_invite_seats_a_guest_and_returns_them_to_the_same_seat(client, make_use
     room = services.room_create(
         user=host, name="Duelo", preset="duelo", visibility="private", now=clock()
     )
-    response = client.get(room.invite_path)
+    response = client.post(room.invite_path)
     assert response.status_code == 302 and response["Location"] == f"/r/{room.code}/"
     assert response.cookies[GUEST_COOKIE]["httponly"]
     guest = seat(room, 1)
     assert guest.kind == "human" and guest.guest_token
-    # Same browser again: same seat, no new cookie needed.
-    again = client.get(room.invite_path)
+    # Same browser again: same seat, no new cookie needed (opening the link too).
+    again = client.post(room.invite_path)
     assert again["Location"] == f"/r/{room.code}/"
+    assert client.get(room.invite_path)["Location"] == f"/r/{room.code}/"
     assert Seat.objects.filter(room=room, kind="human").count() == 2
     assert client.get(f"/r/{room.code}/").context["boot"]["snapshot"]["you"]["seat"] == 1
+
+
+def test_opening_an_invite_only_shows_the_table_and_asks_to_sit(client, make_user, clock):
+    """A GET changes nothing (a link opened from another site carries the
+    session cookie too): the page shows the table and a form that POSTs."""
+    room = services.room_create(
+        user=make_user("ana"), name="Duelo", preset="duelo", visibility="private", now=clock()
+    )
+    victim = make_user("bia")
+    client.force_login(victim)
+    before = fresh(room).version
+    page = client.get(room.invite_path)
+    assert page.status_code == 200
+    assert b'data-action="sit"' in page.content and b"csrfmiddlewaretoken" in page.content
+    assert seat(room, 1).is_empty and fresh(room).version == before
+    assert GUEST_COOKIE not in page.cookies
+    # A guest's GET neither seats nor hands out a seat cookie.
+    guest = type(client)()
+    assert guest.get(room.invite_path).status_code == 200
+    assert seat(room, 1).is_empty and GUEST_COOKIE not in guest.cookies
+
+
+def test_sitting_by_invite_needs_the_csrf_token(make_user, clock):
+    room = services.room_create(
+        user=make_user("ana"), name="Duelo", preset="duelo", visibility="private", now=clock()
+    )
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(make_user("bia"))
+    assert browser.post(room.invite_path).status_code == 403
+    assert seat(room, 1).is_empty
+    page = browser.get(room.invite_path)
+    token = page.context["csrf_token"]
+    assert browser.post(room.invite_path, {"csrfmiddlewaretoken": token}).status_code == 302
+    assert seat(room, 1).user.username == "bia"
 
 
 def test_invite_to_a_full_room_or_an_unknown_token(client, make_user, clock):
     room = services.room_create(
         user=make_user(), name="Duelo", preset="duelo", visibility="private", now=clock()
     )
-    _guest_client(client, "first-guest").get(room.invite_path)
+    _guest_client(client, "first-guest").post(room.invite_path)
     other = type(client)()
     assert _guest_client(other, "second-guest").get(room.invite_path).status_code == 409
+    assert _guest_client(other, "second-guest").post(room.invite_path).status_code == 409
     assert client.get("/i/not-a-token/").status_code == 404
+    assert client.post("/i/not-a-token/").status_code == 404
 
 
 def test_a_logged_in_user_takes_the_invite_seat(client, make_user, clock):
@@ -226,7 +264,7 @@ def test_a_logged_in_user_takes_the_invite_seat(client, make_user, clock):
     )
     bia = make_user("bia")
     client.force_login(bia)
-    client.get(room.invite_path)
+    client.post(room.invite_path)
     assert seat(room, 1).user == bia
 
 

@@ -143,19 +143,21 @@ export function renderHost() {
     parts.push(html`<div class="invite"><h2>${t("Invite link")}</h2>
       <div class="row"><input type="text" readonly .value=${url} aria-label=${t("Invite link")} data-invite-url>
       <button type="button" class="button" data-action="copy_invite">${t("Copy")}</button></div>
-      ${hint(t("Whoever opens this link takes the first free seat, no account needed."))}</div>`);
+      ${hint(t("Whoever opens this link may sit at the first free seat, no account needed."))}</div>`);
   }
   const seated = mySeat() !== null;
   if (seated) parts.push(html`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost small")}${annulButton()}</div>${annulNote()}`);
   render(parts, $("[data-host]"));
 }
 
-// A friendly annulment: every human agrees and the match counts for nobody.
+// A friendly annulment: every person bound to a seat agrees and the match counts
+// for nobody. A vote lasts until the end of its round and may be withdrawn; the
+// count is the server's (match.annul_voters: no bots, no stand-ins, nobody who left).
 function annulButton() {
   const s = snap();
   const me = s.seats[mySeat()];
   if (!s.match || s.match.over || !me || me.kind !== "human") return nothing;
-  if ((s.match.annul_votes ?? []).includes(mySeat())) return nothing;
+  if ((s.match.annul_votes ?? []).includes(mySeat())) return actionButton("annul_withdraw", t("Withdraw my annulment vote"), "ghost small");
   return actionButton("annul", t("Propose to annul the match"), "ghost small");
 }
 
@@ -164,7 +166,7 @@ function annulNote() {
   if (s.match?.annulled) return hint(t("This match was annulled: it counts for nobody."));
   const votes = s.match?.annul_votes ?? [];
   if (!votes.length || s.match?.over) return nothing;
-  const humans = s.seats.filter((x) => x.kind === "human").length;
+  const humans = (s.match?.annul_voters ?? []).length;
   return hint(t("Annulment: %(votes)s of %(humans)s people agree.", { votes: votes.length, humans }));
 }
 
@@ -323,7 +325,7 @@ export function renderResult() {
     ${pickReveals(s.round.pick_off, seatName, t)}
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
     <ul class="points">${points}</ul>
-    ${ratingLines()}${replayLink()}
+    ${ratingLines()}${noteLine()}${replayLink()}
     <div class="row result-actions">${resultButtons()}</div>
   </div>`,
     panel,
@@ -455,22 +457,24 @@ function aloneButton() {
 // The countdown's text is kept by tickCountdowns (the template leaves it empty).
 function readyCountdown() {
   const r = snap().round;
-  if (r?.due_kind !== "walkover" || !r.deadline) return nothing;
-  return html`<p class="countdown" data-deadline=${r.deadline}></p>`;
+  if (!["walkover", "ready"].includes(r?.due_kind) || !r.deadline) return nothing;
+  return html`<p class="countdown" data-deadline=${r.deadline} data-deadline-kind=${r.due_kind}></p>`;
 }
 
-function countdownText(deadline) {
+function countdownText(deadline, kind) {
   const left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+  if (kind === "ready") return t("Be ready within %(n)s s, or your seat is freed.", { n: left });
   return t("Confirm within %(n)s s, or lose the series by walkover (W.O.).", { n: left });
 }
 
 export function tickCountdowns() {
-  for (const el of page.root.querySelectorAll("[data-deadline]")) el.textContent = countdownText(el.dataset.deadline);
+  for (const el of page.root.querySelectorAll("[data-deadline]")) el.textContent = countdownText(el.dataset.deadline, el.dataset.deadlineKind);
 }
 
 // A series ended by walkover (W.O.): said so, with what comes next.
 function walkoverPanel(panel) {
   const m = snap().match;
+  if (m?.over && m.ended_by === "abandono") return abandonPanel(panel, m);
   if (!m?.over || m.ended_by !== "walkover") return false;
   const key = `wo:${m.number}`;
   if (state.resultFor !== key) {
@@ -491,6 +495,36 @@ function walkoverPanel(panel) {
   );
   tickCountdowns();
   return true;
+}
+
+// A rated match left before its end: the leaver's side lost it (docs/rated-play.md).
+function abandonPanel(panel, m) {
+  const key = `ab:${m.number}`;
+  if (state.resultFor !== key) {
+    state.resultFor = key;
+    state.resultHidden = false;
+  }
+  panel.hidden = state.resultHidden;
+  $("[data-show-result]").hidden = !state.resultHidden;
+  const headline =
+    m.winner === null || m.winner === undefined
+      ? t("The match ended: a player abandoned it.")
+      : t("%(name)s wins: the other side abandoned the match.", { name: sideName(m.winner) });
+  render(
+    html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-abandoned>
+    <h2 id="result-title">${headline}</h2><p class="reason">${t("Abandonment")}</p>
+    ${ratingLines()}${noteLine()}
+    <div class="row result-actions">${resultButtons()}</div></div>`,
+    panel,
+  );
+  return true;
+}
+
+// Why a finished match that started rated counted for nobody.
+function noteLine() {
+  const m = snap().match;
+  if (!m?.over || m.note !== "no_move") return nothing;
+  return html`<p class="hint" data-match-note>${t("This match counts for nobody: a player never made a move themselves.")}</p>`;
 }
 
 // --- the title's extras ------------------------------------------------------

@@ -113,6 +113,11 @@ function seatActions(seat) {
       html`<button type="button" class="chip" data-action="remove_bot" data-seat-index=${seat.index} aria-label=${t("Remove bot")}>✕</button>`,
     );
   }
+  // A private table's host may stand up someone not ready once the ready deadline
+  // is over (a public table does it by itself; the server says when it is too early).
+  if (host && s.room.visibility === "private" && s.round?.ready_deadline && seat.kind === "human" && !seat.ready && seat.index !== mySeat()) {
+    buttons.push(html`<button type="button" class="chip" data-action="stand_up" data-seat-index=${seat.index}>${t("Stand up (not ready)")}</button>`);
+  }
   return buttons.length ? html`<div class="seat-actions">${buttons}</div>` : nothing;
 }
 

@@ -1,0 +1,161 @@
+"""Holes an attacker's probe found over HTTP (docs/rated-play.md, "Holes"):
+deeply nested JSON, unlimited room creation, misleading names."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from domino_site.client_ip import ip_hash
+from rooms.models import Room
+
+pytestmark = pytest.mark.django_db
+
+NESTED = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_deeply_nested_json_body_is_a_bad_message(client, make_user, settings, debug):
+    settings.DEBUG = debug
+    client.raise_request_exception = False
+    client.force_login(make_user("ana"))
+    response = client.post("/rooms/", NESTED, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"] == "bad_message"
+    assert not Room.objects.exists()
+
+
+# ------------------------------------------------------------ room creation per address
+
+
+def _solo(address: str):
+    """A client with no cookies at all asks for a solo table from ``address``."""
+    data = {"preset": "parceria", "play_alone": "1", "bot_level": "hard"}
+    return Client(REMOTE_ADDR=address).post("/rooms/", data)
+
+
+def test_cookie_less_solo_tables_are_capped_per_address(settings):
+    settings.SOLO_TABLES_PER_ADDRESS = 3
+    answers = [_solo("203.0.113.5").status_code for _ in range(12)]
+    assert answers == [302] * 3 + [429] * 9
+    assert Room.objects.count() == 3
+    assert _solo("198.51.100.9").status_code == 302  # another address is someone else
+    # A table its people left is paused by the sweeper: its bots cost nothing.
+    Room.objects.filter(created_ip_hash=ip_hash("203.0.113.5")).update(
+        paused=True, paused_by="empty"
+    )
+    assert _solo("203.0.113.5").status_code == 302
+
+
+def test_cookie_less_room_creation_is_limited_per_address(settings):
+    settings.ROOM_CREATE_LIMIT_PER_ADDRESS = 5
+    data = {"preset": "duelo", "visibility": "private"}
+    answers = [
+        Client(REMOTE_ADDR="203.0.113.6").post("/rooms/", data).status_code for _ in range(8)
+    ]
+    assert answers == [302] * 5 + [429] * 3
+    assert Room.objects.count() == 5
+
+
+def test_sign_ups_are_limited_per_address(settings):
+    settings.SIGNUP_LIMIT_PER_ADDRESS = 2
+    User = get_user_model()
+
+    def sign_up(name: str, address: str = "203.0.113.7"):
+        data = {
+            "username": name,
+            "password1": "dominó-secreto-42",
+            "password2": "dominó-secreto-42",
+        }
+        return Client(REMOTE_ADDR=address).post("/accounts/signup/", data)
+
+    assert sign_up("ana").status_code == 302
+    assert sign_up("bia").status_code == 302
+    refused = sign_up("carla")
+    assert refused.status_code == 429
+    assert not User.objects.filter(username="carla").exists()
+    assert sign_up("carla", "198.51.100.8").status_code == 302
+
+
+# ------------------------------------------------------------------ misleading names
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Mesa \u202eazul",  # right-to-left override
+        "Mesa \u2066azul\u2069",  # bidi isolate
+        "Me\u200bsa",  # zero-width space
+        "Mesa\u200f",  # right-to-left mark
+        "Mesa\u2060",  # word joiner
+        "\u3164",  # Hangul filler: an invisible letter
+    ],
+)
+def test_a_room_name_with_bidi_or_invisible_characters_is_refused(client, make_user, name):
+    client.force_login(make_user("ana"))
+    data = {"name": name, "preset": "parceria", "visibility": "public"}
+    response = client.post("/rooms/", json.dumps(data), content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["name"]
+    assert not Room.objects.exists()
+
+
+def test_a_room_name_with_an_emoji_sequence_is_fine(client, make_user):
+    client.force_login(make_user("ana"))
+    data = {"name": "Família 👨\u200d👩\u200d👧", "preset": "parceria", "visibility": "public"}
+    response = client.post("/rooms/", json.dumps(data), content_type="application/json")
+    assert response.status_code == 302
+
+
+def _sign_up(name: str):
+    password = "dominó-secreto-42"
+    data = {"username": name, "password1": password, "password2": password}
+    return Client().post("/accounts/signup/", data)
+
+
+@pytest.mark.parametrize("lookalike", ["\u0430lice", "ALICE", "al\u200bice", "aIice"])
+def test_a_username_confusable_with_an_existing_one_is_refused(make_user, lookalike):
+    make_user("alice")
+    response = _sign_up(lookalike)
+    assert response.status_code == 200  # the form again, with the reason
+    assert get_user_model().objects.count() == 1
+
+
+def test_a_different_username_is_fine(make_user):
+    make_user("alice")
+    assert _sign_up("alicia").status_code == 302
+
+
+# ------------------------------------------------------------------ password spraying
+
+
+def _login(username: str, password: str, address: str):
+    data = {"username": username, "password": password}
+    return Client(REMOTE_ADDR=address).post("/accounts/login/", data)
+
+
+def test_password_spraying_from_one_address_is_throttled(make_user, settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = 6
+    victims = [make_user(f"victim{i}") for i in range(8)]
+    make_user("zoe")
+    # One guess each: no account reaches its own limit, but the address does.
+    answers = [_login(v.username, "guess-1", "203.0.113.9").status_code for v in victims[:6]]
+    assert answers == [200] * 5 + [429]
+    refused = _login("zoe", "x", "203.0.113.9")  # the right password, from that address
+    assert refused.status_code == 429
+    assert "endereço" in refused.content.decode()
+    assert _login("zoe", "x", "198.51.100.3").status_code == 302  # another address
+
+
+def test_one_account_still_locks_at_its_own_limit(make_user, settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = 50
+    settings.LOGIN_FAILURES_PER_ACCOUNT = 3
+    make_user("ana")
+    make_user("bia")
+    for _ in range(3):
+        _login("ana", "nope", "203.0.113.10")
+    assert _login("ana", "x", "203.0.113.10").status_code == 429
+    assert _login("bia", "x", "203.0.113.10").status_code == 302  # other accounts are not
