@@ -30,7 +30,10 @@ class SignupForm(UserCreationForm):
         username = super().clean_username()
         if not username:  # refused already (Django's own case-insensitive check)
             return username
-        names = get_user_model().objects.values_list("username", flat=True).iterator()
+        # Fetched whole: an iterator() is a server-side cursor on PostgreSQL, and
+        # one left half-read (the first confusable name ends the search) is
+        # closed whenever it is collected, on whatever transaction is open then.
+        names = list(get_user_model().objects.values_list("username", flat=True))
         if confusable_with(username, names):
             raise ValidationError(CONFUSABLE_NAME, code="confusable")
         return username

@@ -140,7 +140,7 @@ def _replay_position(rnd: engine.Round, move: Move | None, entry: dict | None) -
         "boneyard_count": view["boneyard_count"],
         "turn": view["turn"],
         "result": view["result"],
-        # The tie-break's revealed picks, every round of them (rules.md: revealed together).
+        # The tie-break's revealed picks, every round of them (docs/table-rules.md "The tie-break's picks, revealed").
         "pick_off": view["pick_off"],
     }
 

@@ -271,7 +271,7 @@ class Watcher(models.Model):
 
 
 def waits_for_both(room: Room, seats: Sequence[Seat]) -> bool:
-    """A private room with two people seated (site.md, "A private duel waits for
+    """A private room with two people seated (docs/table-rules.md, "A private duel waits for
     both"): an absent one's turn waits for them instead of the public grace."""
     return (
         room.is_private

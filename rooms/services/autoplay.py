@@ -1,11 +1,11 @@
 """The server playing a seat because its people asked: automatic mode, and the
 bot a private duel's present player calls in for the absent one.
 
-site.md, "Automatic mode" (the portal rules' "Jogo em modo automático"): a
+docs/table-rules.md, "Automatic mode" (the portal rules' "Jogo em modo automático"): a
 seated human may switch automatic play on; the server then plays their turns at
 once with the timeout move's choice, until they switch it off or act themselves.
 
-site.md, "A private duel waits for both": with two people seated in a private
+docs/table-rules.md, "A private duel waits for both": with two people seated in a private
 room, an absent person's turn waits (no clock, no automatic move, no stand-in);
 after 2 minutes the one present may choose to play on against a bot, which
 stands in until the absent person comes back (as after 2 minutes away at a

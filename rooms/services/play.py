@@ -81,7 +81,7 @@ def action_apply(
 
 
 def _auto_off_locked(table: Table, seat: Seat) -> None:
-    """Automatic mode turns itself off when its person acts (site.md)."""
+    """Automatic mode turns itself off when its person acts (docs/table-rules.md)."""
     seat.auto = False
     seat.save(update_fields=["auto"])
     table.lobby = True  # the seat changed: told with the seats re-read

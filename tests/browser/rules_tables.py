@@ -1,4 +1,4 @@
-"""Tables in known positions for issue 29's browser tests (docs/table-rules.md),
+"""Tables in known positions for the browser tests of the rules texts at the table (docs/table-rules.md),
 built in the test server's database by the real services, like real_rooms.py.
 
 ``python -m tests.browser.rules_tables KIND`` prints, as JSON, the room's code and

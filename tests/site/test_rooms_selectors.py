@@ -149,6 +149,7 @@ def test_public_rooms_lists_open_public_rooms_with_a_connected_human(make_user, 
             "paused": False,
             "move_seconds": None,
             "rated": False,
+            "competitive": True,
             "url": f"/r/{room.code}/",
         }
     ]
