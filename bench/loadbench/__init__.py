@@ -45,13 +45,16 @@ completed within the measured window), server-side database queries per move
 (every SQL statement of the Daphne processes in the window, divided by those
 commands) and the round trips they took (``domino_site.infra.django`` sends a
 move's reads as one message and its writes as another; BEGIN and COMMIT are
-not counted),
-and milliseconds per move inside ``rooms.services.action_apply``, resident
+not counted), resident
 memory per open table (VmRSS growth of the Daphne processes while the tables
 were opened and started, divided by the tables), and the CPU used by the
 servers, by this client and by the whole machine (other people's work
 included); with Redis, the largest per-process inbox of the layer seen during
 a run (channels-redis' ``capacity`` applies to it: past it messages are dropped).
+The ms/move column (time inside ``rooms.services.action_apply``) is only
+filled by servers that report it (an older checkout's, with ``--before``): the
+product offers no documented hook to time a move, and the bench no longer
+replaces its functions.
 Nothing is asserted: this prints numbers and ratios measured side by side in
 one run. One client process is enough: it uses a few % of a core at 250 tables.
 

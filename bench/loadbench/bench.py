@@ -216,31 +216,37 @@ class Bench:
         )
         servers = self.daphnes
         for count in sorted(set(args.tables)):
-            more = count - len(self.domino)
-            if more > 0:
-                self.relay += await self.add_relay(count - len(self.relay), servers)
-                opened, growth = await self.add_domino(more, servers)
-                self.domino += opened
-                self.rss_growth += growth
-            run = await self.run_pair(
-                self.domino[:count],
-                self.relay[:count],
-                servers=servers,
-                mode="paced",
-                seconds=args.seconds,
-                rss_per_table_kb=self.rss_growth / len(self.domino) if self.domino else None,
-            )
-            self.frame_bytes = run.frame_bytes
+            await self.paced(count, servers)
         if args.sat_tables:
             await self.saturation(servers, self.domino, self.relay)
             if len(servers) > 1 and not args.no_one_daphne:
-                one = servers[:1]
-                say(
-                    f"  saturation on one daphne: {args.sat_tables} more tables, all on :{one[0].port}"
-                )
-                relays = await self.add_relay(args.sat_tables, one)
-                opened, growth = await self.add_domino(args.sat_tables, one)
-                await self.saturation(one, opened, relays, rss=growth)
+                await self.saturation_on_one(servers[:1])
+
+    async def paced(self, count: int, servers: list[Daphne]) -> None:
+        """A paced run on the first ``count`` tables (opened first if need be)."""
+        more = count - len(self.domino)
+        if more > 0:
+            self.relay += await self.add_relay(count - len(self.relay), servers)
+            opened, growth = await self.add_domino(more, servers)
+            self.domino += opened
+            self.rss_growth += growth
+        run = await self.run_pair(
+            self.domino[:count],
+            self.relay[:count],
+            servers=servers,
+            mode="paced",
+            seconds=self.args.seconds,
+            rss_per_table_kb=self.rss_growth / len(self.domino) if self.domino else None,
+        )
+        self.frame_bytes = run.frame_bytes
+
+    async def saturation_on_one(self, one: list[Daphne]) -> None:
+        """Saturation on as many new tables, all on one Daphne process."""
+        k = self.args.sat_tables
+        say(f"  saturation on one daphne: {k} more tables, all on :{one[0].port}")
+        relays = await self.add_relay(k, one)
+        opened, growth = await self.add_domino(k, one)
+        await self.saturation(one, opened, relays, rss=growth)
 
     async def saturation(self, servers, domino, relays, rss: int | None = None) -> None:
         args = self.args
