@@ -11,8 +11,8 @@ that only the load benchmark mounts:
   channel layer as the table sockets: the floor the table sockets are compared
   with (a move has to be relayed to four sockets at least this fast).
 * ``GET /bench/stats``: JSON counters of this process: every database query
-  (an execute wrapper installed on each new connection, all threads alike),
-  calls of ``rooms.services.action_apply`` and the time spent in them, the
+  (Django's documented ``execute_wrapper`` hook, installed on each new
+  connection, all threads alike), the
   process' CPU time and resident memory, and how late its event loop woke up
   (a task that sleeps 5 ms at a time counts the wake-ups more than 20, 50 and
   100 ms late). The bench takes differences.
@@ -25,7 +25,6 @@ what the loop was doing, or that it was only waiting for a core).
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import os
 import resource
@@ -45,8 +44,7 @@ from channels.routing import URLRouter  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
-import rooms.services  # noqa: E402
-from bench.load import rss_kb  # noqa: E402 (stdlib only: no second django set-up)
+from bench.loadbench.common import rss_kb  # noqa: E402 (stdlib only: no second django set-up)
 from domino_site.asgi import application as site_application  # noqa: E402
 from domino_site.asyncdb import NoDatabaseInTheLoop  # noqa: E402
 
@@ -59,9 +57,6 @@ class Counters:
         self.queries = 0  # SQL statements
         self.trips = 0  # messages to the database (a message may hold several statements)
         self.query_seconds = 0.0
-        self.moves = 0
-        self.move_errors = 0
-        self.move_seconds = 0.0
         self.connections = 0
         # The event loop's lateness (`watch_loop`): wake-ups later than asked by
         # more than 20, 50 and 100 ms, and the seconds lost beyond 5 ms in all.
@@ -75,9 +70,6 @@ class Counters:
                 "queries": self.queries,
                 "trips": self.trips,
                 "query_seconds": self.query_seconds,
-                "moves": self.moves,
-                "move_errors": self.move_errors,
-                "move_seconds": self.move_seconds,
                 "connections": self.connections,
                 "stalls": dict(self.stalls),
                 "stalled_seconds": self.stalled_seconds,
@@ -176,33 +168,6 @@ def _on_connection_created(sender, connection, **kwargs) -> None:
 
 
 connection_created.connect(_on_connection_created, weak=False)
-
-
-# ------------------------------------------------------------------ moves
-
-_action_apply = rooms.services.action_apply
-
-
-@functools.wraps(_action_apply)
-def _timed_action_apply(*args, **kwargs):
-    start = time.perf_counter()
-    ok = False
-    try:
-        result = _action_apply(*args, **kwargs)
-        ok = True
-        return result
-    finally:
-        elapsed = time.perf_counter() - start
-        with counters.lock:
-            if ok:
-                counters.moves += 1
-            else:
-                counters.move_errors += 1
-            counters.move_seconds += elapsed
-
-
-# The table consumer calls them through the package (``room_services.action_apply(...)``).
-rooms.services.action_apply = _timed_action_apply
 
 
 # ------------------------------------------------------------------ the relay

@@ -1,0 +1,242 @@
+"""The server processes (Daphne, the Celery worker), the configurations and
+their storage."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.loadbench.common import ASGI_MODULE, BIN, PG_DATABASE, ROOT, free_port
+
+
+class Proc:
+    """A subprocess of ours, its output in a log file."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict[str, str], logdir: Path) -> None:
+        self.name = name
+        self.cmd = cmd
+        self.env = env
+        self.log_path = logdir / f"{name}.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> Proc:
+        log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen(
+            self.cmd, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
+        log.close()
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def tail(self, chars: int = 3000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+    def problems(self) -> list[str]:
+        """Lines of the log that look like server-side failures."""
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return []
+        keys = ("Traceback", "ERROR", "Error:", "Exception")
+        return [line for line in lines if any(k in line for k in keys)]
+
+
+class Daphne(Proc):
+    def __init__(self, env: dict[str, str], logdir: Path) -> None:
+        self.port = free_port()
+        cmd = [
+            str(BIN / "daphne"),
+            "-v",
+            "0",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            ASGI_MODULE,
+        ]
+        super().__init__(f"daphne-{self.port}", cmd, env, logdir)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def wait_healthy(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.alive():
+                raise RuntimeError(f"{self.name} exited:\n{self.tail()}")
+            try:
+                with urllib.request.urlopen(self.url("/healthz"), timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"{self.name} did not answer /healthz:\n{self.tail()}")
+
+    def stats(self) -> dict[str, Any]:
+        with urllib.request.urlopen(self.url("/bench/stats"), timeout=20) as response:
+            return json.loads(response.read())
+
+
+# ------------------------------------------------------------------ configurations
+
+
+@dataclass
+class Config:
+    name: str
+    database_url: str
+    redis_url: str | None
+    daphnes: int
+    variant: str = "today"
+    secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(40))
+    tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="domino-load-")))
+
+    @property
+    def label(self) -> str:
+        """The configuration's name, with the ablation's variant when not today's."""
+        return self.name if self.variant == "today" else f"{self.name}/{self.variant}"
+
+    def server_env(self) -> dict[str, str]:
+        drop = {"DATABASE_URL", "REDIS_URL", "DOMINO_SCHEDULER", "DJANGO_SETTINGS_MODULE"}
+        env = {k: v for k, v in os.environ.items() if k not in drop}
+        env.update(
+            DJANGO_SETTINGS_MODULE="domino_site.settings",
+            DATABASE_URL=self.database_url,
+            DEBUG="0",
+            SECRET_KEY=self.secret_key,
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            BOT_DELAY_SECONDS="0",
+            DOMINO_HTTPS="0",  # plain HTTP on 127.0.0.1: no redirect to https
+            PYTHONPATH=str(ROOT),
+            PYTHONUNBUFFERED="1",
+        )
+        for key in ("DOMINO_OFF", "DOMINO_LAYER"):
+            env.pop(key, None)
+        env.update(variant_env(self.variant))
+        if self.redis_url:
+            env["REDIS_URL"] = self.redis_url
+            env["DOMINO_SCHEDULER"] = "celery"
+        else:
+            env["DOMINO_SCHEDULER"] = "inprocess"
+        return env
+
+
+#: The ablation's server set-ups (``--variants``): today's code, each part of
+#: the live path switched off alone (domino_site.ablation), and the stock parts
+#: only (channels' and channels-redis' own layers, plain Django transactions).
+_PLAIN = "read_ahead,prepared,begin_ride,pool_check"
+VARIANTS: dict[str, dict[str, str]] = {
+    "today": {},
+    "no-read-ahead": {"DOMINO_OFF": "read_ahead"},
+    "no-prepared": {"DOMINO_OFF": "prepared"},  # (the read ahead stands on it)
+    "no-begin-ride": {"DOMINO_OFF": "begin_ride"},
+    "no-pool-check": {"DOMINO_OFF": "pool_check"},
+    "no-inbox-reader": {"DOMINO_OFF": "inbox_reader"},  # (local delivery stands on it)
+    "no-local-delivery": {"DOMINO_OFF": "local_delivery"},
+    "no-lua-send": {"DOMINO_OFF": "lua_send"},
+    "our-layer-plain-db": {"DOMINO_OFF": _PLAIN},
+    "stock": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "stock"},
+    "stock-pubsub": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "pubsub"},
+    # Only the channel layer stock (channels-redis' or channels' own).
+    "layer-stock": {"DOMINO_OFF": "read_ahead", "DOMINO_LAYER": "stock"},
+    "layer-pubsub": {"DOMINO_OFF": "read_ahead", "DOMINO_LAYER": "pubsub"},
+}
+#: The variants that change something on the embedded server (SQLite has no
+#: BEGIN to carry and no pool; the in-memory layer has no inbox or scripts).
+EMBEDDED_VARIANTS = ("today", "no-read-ahead", "no-prepared", "stock", "layer-stock")
+
+
+def embedded_config(args: argparse.Namespace) -> Config:
+    cfg = Config(name="embedded", database_url="", redis_url=None, daphnes=1)
+    cfg.database_url = f"sqlite:///{cfg.tmp / 'bench.sqlite3'}"
+    return cfg
+
+
+def production_config(args: argparse.Namespace) -> Config:
+    base = args.pg.rstrip("/")
+    return Config(
+        name="production",
+        database_url=f"{base}/{PG_DATABASE}",
+        redis_url=args.redis,
+        daphnes=2,
+    )
+
+
+def prepare_storage(cfg: Config) -> None:
+    """A fresh database (and Redis db), migrated by ``manage.py migrate``."""
+    if cfg.redis_url:
+        import psycopg
+        import redis
+
+        admin = cfg.database_url.rsplit("/", 1)[0] + "/postgres"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {PG_DATABASE}")
+        redis.Redis.from_url(cfg.redis_url).flushdb()
+    env = cfg.server_env()
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"migrate failed:\n{done.stdout}\n{done.stderr}")
+
+
+def django_setup(cfg: Config) -> None:
+    """This process talks to the same database through the project's services (to
+    create users, sessions and rooms), never to the channel layer."""
+    for key in ("REDIS_URL", "DOMINO_SCHEDULER"):
+        os.environ.pop(key, None)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="domino_site.settings",
+        DATABASE_URL=cfg.database_url,
+        DEBUG="0",
+        SECRET_KEY=cfg.secret_key,  # the servers must read our sessions
+        BOT_DELAY_SECONDS="0",
+    )
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def variant_env(name: str) -> dict[str, str]:
+    """A variant's server environment: one of `VARIANTS`, or ``off:a+b`` for
+    the parts ``a`` and ``b`` switched off together."""
+    if name.startswith("off:"):
+        return {"DOMINO_OFF": name[4:].replace("+", ",")}
+    return VARIANTS[name]

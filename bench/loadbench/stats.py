@@ -1,0 +1,120 @@
+"""What a run measured: the client's counters, one run's figures, slices merged."""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import statistics
+from dataclasses import dataclass, field
+
+from bench.loadbench.common import percentile, say
+from bench.loadbench.servers import Daphne
+
+
+@dataclass
+class Stats:
+    """What the client saw, whatever the run."""
+
+    closed: collections.Counter = field(default_factory=collections.Counter)
+    errors: collections.Counter = field(default_factory=collections.Counter)
+    samples: dict = field(default_factory=dict)  # error code -> first message seen
+    stuck: collections.Counter = field(default_factory=collections.Counter)
+    refreshes: int = 0
+    pace_waits: int = 0
+
+    def error(self, msg: dict) -> None:
+        code = msg.get("code")
+        self.errors[code] += 1
+        self.samples.setdefault(code, str(msg.get("message"))[:160])
+
+
+@dataclass
+class Run:
+    config: str
+    mode: str  # paced | saturation
+    target: str  # table | relay
+    daphnes: int
+    tables: int
+    seconds: float
+    offered: float | None = None
+    sustained: float = 0.0
+    moves: int = 0
+    p50: float | None = None
+    p95: float | None = None
+    p99: float | None = None
+    between: int = 0  # between-match commands measured (new_match, ready, ...)
+    between_p50: float | None = None
+    unfinished: int = 0
+    errors: dict = field(default_factory=dict)
+    queries_per_move: float | None = None
+    trips_per_move: float | None = None
+    ms_per_move: float | None = None
+    server_cpu: float | None = None
+    client_cpu: float | None = None
+    machine_cpu: float | None = None
+    rss_per_table_kb: float | None = None
+    frame_bytes: float | None = None
+    relay_p50: float | None = None
+    relay_p99: float | None = None
+    relay_sustained: float | None = None
+    inbox_max: int | None = None  # most messages waiting in one Daphne's Redis inbox
+    # The servers' event loops: wake-ups more than 50 ms late (all servers), and
+    # the milliseconds a second lost to lateness beyond 5 ms (summed over servers).
+    stalls_50ms: int | None = None
+    stalled_ms_per_s: float | None = None
+    # The raw latencies (seconds), to merge the slices of one run (not written out).
+    samples: list = field(default_factory=list, repr=False)
+    between_samples: list = field(default_factory=list, repr=False)
+
+    def figures(self) -> dict:
+        """What the JSON output holds: every figure, not the raw samples."""
+        return {k: v for k, v in self.__dict__.items() if k not in _RAW}
+
+
+_RAW = ("samples", "between_samples")
+
+
+def server_stats(servers: list[Daphne]) -> list[dict] | None:
+    try:
+        return [s.stats() for s in servers]
+    except Exception as exc:  # noqa: BLE001 - figures missing, the run goes on
+        say(f"    ! /bench/stats failed: {type(exc).__name__}: {exc}")
+        return None
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else 1000 * seconds
+
+
+def merged(parts: list[Run]) -> Run:
+    """One run from its slices (measured one after the other on the same tables):
+    percentiles over all their samples, rates and CPU weighted by each slice's
+    length, per-move figures by its moves."""
+    run = dataclasses.replace(parts[0])
+    run.seconds = sum(p.seconds for p in parts)
+    run.samples = sorted(x for p in parts for x in p.samples)
+    run.between_samples = sorted(x for p in parts for x in p.between_samples)
+    run.moves = len(run.samples)
+    run.p50, run.p95, run.p99 = (_ms(percentile(run.samples, q)) for q in (0.50, 0.95, 0.99))
+    run.between = len(run.between_samples)
+    run.between_p50 = _ms(percentile(run.between_samples, 0.5))
+    run.unfinished = sum(p.unfinished for p in parts)
+    run.errors = dict(sum((collections.Counter(p.errors) for p in parts), collections.Counter()))
+
+    def weighted(name: str, weight) -> float | None:
+        pairs = [(getattr(p, name), weight(p)) for p in parts if getattr(p, name) is not None]
+        total = sum(w for _, w in pairs)
+        return sum(v * w for v, w in pairs) / total if pairs and total else None
+
+    run.sustained = weighted("sustained", lambda p: p.seconds) or 0.0
+    for name in ("server_cpu", "client_cpu", "machine_cpu", "stalled_ms_per_s"):
+        setattr(run, name, weighted(name, lambda p: p.seconds))
+    stalls = [p.stalls_50ms for p in parts if p.stalls_50ms is not None]
+    run.stalls_50ms = sum(stalls) if stalls else None
+    for name in ("queries_per_move", "trips_per_move", "ms_per_move"):
+        setattr(run, name, weighted(name, lambda p: p.sustained * p.seconds))
+    sizes = [p.frame_bytes for p in parts if p.frame_bytes]
+    run.frame_bytes = statistics.median(sizes) if sizes else None
+    inboxes = [p.inbox_max for p in parts if p.inbox_max is not None]
+    run.inbox_max = max(inboxes) if inboxes else None
+    return run
