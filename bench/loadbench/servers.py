@@ -152,29 +152,14 @@ class Config:
         return env
 
 
-#: The ablation's server set-ups (``--variants``): today's code, each part of
-#: the live path switched off alone (domino_site.ablation), and the stock parts
-#: only (channels' and channels-redis' own layers, plain Django transactions).
-_PLAIN = "read_ahead,prepared,begin_ride,pool_check"
-VARIANTS: dict[str, dict[str, str]] = {
-    "today": {},
-    "no-read-ahead": {"DOMINO_OFF": "read_ahead"},
-    "no-prepared": {"DOMINO_OFF": "prepared"},  # (the read ahead stands on it)
-    "no-begin-ride": {"DOMINO_OFF": "begin_ride"},
-    "no-pool-check": {"DOMINO_OFF": "pool_check"},
-    "no-inbox-reader": {"DOMINO_OFF": "inbox_reader"},  # (local delivery stands on it)
-    "no-local-delivery": {"DOMINO_OFF": "local_delivery"},
-    "no-lua-send": {"DOMINO_OFF": "lua_send"},
-    "our-layer-plain-db": {"DOMINO_OFF": _PLAIN},
-    "stock": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "stock"},
-    "stock-pubsub": {"DOMINO_OFF": _PLAIN, "DOMINO_LAYER": "pubsub"},
-    # Only the channel layer stock (channels-redis' or channels' own).
-    "layer-stock": {"DOMINO_OFF": "read_ahead", "DOMINO_LAYER": "stock"},
-    "layer-pubsub": {"DOMINO_OFF": "read_ahead", "DOMINO_LAYER": "pubsub"},
-}
-#: The variants that change something on the embedded server (SQLite has no
-#: BEGIN to carry and no pool; the in-memory layer has no inbox or scripts).
-EMBEDDED_VARIANTS = ("today", "no-read-ahead", "no-prepared", "stock", "layer-stock")
+#: Server set-ups (``--variants``), each an environment for the servers. The
+#: ablation of 2026-12-01 (bench/RESULTS.md) ran this bench at the commits it
+#: names, whose code had switches for every part of the live path; the parts
+#: that did not pay were then deleted with their switches. An ``off:a+b``
+#: variant sets ``DOMINO_OFF=a,b`` for code that has such switches again.
+VARIANTS: dict[str, dict[str, str]] = {"today": {}}
+#: The variants that change something on the embedded server.
+EMBEDDED_VARIANTS = ("today",)
 
 
 def embedded_config(args: argparse.Namespace) -> Config:
