@@ -19,14 +19,22 @@ from datetime import datetime, timedelta
 from django.utils.translation import gettext as _
 
 from rooms.models import Seat
-from rooms.services.base import Table, bad, player_seat, room_command, round_in_play
+from rooms.services.base import bad, player_seat, round_in_play
+from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import refresh_due, waiting_for
 
 DUEL_BOT_AFTER = timedelta(minutes=2)  # waiting this long, the present one may call a bot
 
 
 @room_command(lobby=True)
-def seat_auto(table: Table, *, actor: Seat, on: bool) -> None:
+def seat_auto(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    on: bool,
+    now: datetime | None = None,
+) -> None:
     """``actor`` switches automatic play on or off for their own seat."""
     seat = player_seat(table.seats, actor)
     if type(on) is not bool:
@@ -47,7 +55,13 @@ def away_long_enough(seat: Seat, now: datetime) -> bool:
 
 
 @room_command(lobby=True)
-def duel_bot_stand_in(table: Table, *, actor: Seat) -> None:
+def duel_bot_stand_in(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    now: datetime | None = None,
+) -> None:
     """The present player of a waiting private duel lets a bot play the absent
     seat until its person returns ("jogar contra o computador")."""
     from rooms.services.seating import leave_locked  # seating imports the flow around it

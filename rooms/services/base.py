@@ -1,19 +1,6 @@
-"""What every room service stands on: the command wrapper, the locks, the checks.
-
-A service that changes a room is a *command*::
-
-    @room_command(lobby=True)
-    def bot_add(table: Table, *, actor: Seat, index: int, level: str = "medium") -> Seat:
-        ...
-
-The wrapper gives it the public signature ``bot_add(*, room, actor, index,
-level, now=None)``, opens the transaction, takes the room's lock (always the
-first lock taken; then the current round's), reads the seats, and hands all of
-it over as a `Table`. When the command returns, the room's version goes up by
-one and the change is told after commit (`rooms.events.room_changed`); when it
-raises, nothing was written and nobody is told. A command that finds nothing
-to change says so with `Table.unchanged`. Nobody has to remember to bump and
-tell last.
+"""What every room service stands on: the locks, the checks and the refusals,
+and the helpers of seats and people. The command wrapper is
+`rooms.services.command`.
 
 Helpers whose names end in ``_locked`` expect the room's lock held (Zulip's
 ``do_*``): they are steps inside a command, never entry points.
@@ -21,137 +8,19 @@ Helpers whose names end in ``_locked`` expect the room's lock held (Zulip's
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
 from django.utils.translation import gettext as _
 
-from domino_site.infra.django import atomic_together, save_fields, select_together
 from games import engine
 from games.models import Round
-from games.world import now_or
-from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated, rule_error_message
-from rooms.events import room_changed
 from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat
-from rooms.services.table_rows import LOCK_ROOM, SEATS, linked, locked_table_queries
+from rooms.services.table_rows import LOCK_ROOM, SEATS
 
 R = TypeVar("R")
-
-
-# ---------------------------------------------------------------------- the command
-
-
-@dataclass
-class Table:
-    """One room under its lock, for one command: what it reads and what it changes.
-
-    ``rnd`` is the room's current round (set it when the command deals a new
-    one), ``lobby`` whether the lobby's list may change (seats, status, the rated
-    marker), ``changed`` False when the command changed nothing.
-    """
-
-    room: Room
-    now: datetime
-    rnd: Round | None
-    seats: list[Seat]
-    lobby: bool = False
-    changed: bool = True
-    seats_as_held: bool = False  # tell from ``seats`` as held instead of re-reading them
-    room_fields: list[str] | None = None  # the room's only changed fields (None: any)
-
-    @property
-    def dealt(self) -> Round:
-        """``rnd`` where the command has just dealt or found one."""
-        assert self.rnd is not None, "no round at this table"
-        return self.rnd
-
-    def unchanged(self) -> None:
-        """Nothing was written: no new version, nobody told."""
-        self.changed = False
-
-
-def room_command(
-    *, lobby: bool = False, open_only: bool = True
-) -> Callable[[Callable[..., R]], Callable[..., R]]:
-    """Make ``func(table, **kwargs)`` the atomic, keyword-only service
-    ``func(*, room, now=None, **kwargs)`` (see the module's docstring).
-
-    ``open_only``: a closed room refuses with ``room_closed`` before the command
-    runs; otherwise the command sees it and decides.
-    """
-
-    def decorate(func: Callable[..., R]) -> Callable[..., R]:
-        @functools.wraps(func)
-        def run(*, room: Room | int, now: datetime | None = None, **kwargs: Any) -> R:
-            return _command(func, room, now, lobby, open_only, kwargs)
-
-        return run
-
-    return decorate
-
-
-def _command(
-    func: Callable[..., R],
-    room: Room | int,
-    now: datetime | None,
-    lobby: bool,
-    open_only: bool,
-    kwargs: dict[str, Any],
-) -> R:
-    # On PostgreSQL a move is two round trips: BEGIN and the table's reads,
-    # then its three writes and COMMIT.
-    with atomic_together():
-        table = lock_table(room, now, open_only=open_only)
-        table.lobby = lobby
-        result = func(table, **kwargs)
-        if table.changed:
-            record_change_locked(table)
-    return result
-
-
-def lock_table(
-    room: Room | int,
-    now: datetime | None,
-    *,
-    open_only: bool = True,
-) -> Table:
-    """The time, the room locked (refused when closed, if ``open_only``), its
-    current round locked, and its seats: three statements in one round trip,
-    run in that order (the room's lock is always the first taken)."""
-    pk = room.pk if isinstance(room, Room) else room
-    rooms, rounds, seats = select_together(*locked_table_queries(pk))
-    if not rooms:
-        raise gone()
-    locked = rooms[0]
-    rnd = rounds[0] if rounds else None
-    linked(locked, rnd, seats)
-    if open_only and locked.is_closed:
-        raise closed()
-    return Table(locked, now_or(now), rnd, seats)
-
-
-def record_change_locked(table: Table) -> None:
-    """The change is recorded: version + 1, activity time, told after commit."""
-    room = table.room
-    room.version += 1
-    room.last_activity_at = table.now
-    seats: Sequence[Seat] | None = table.seats if table.seats_as_held else None
-    if table.lobby:  # every change of the seats tells the lobby: the rated marker follows them
-        match = table.rnd.match if table.rnd is not None else None
-        seats = seats_of(room) if seats is None else seats
-        room.rated = records_read.table_marker(
-            seats=list(seats), match=match, competitive=room.competitive
-        )
-    fields = table.room_fields
-    if fields:  # a move's: the statement is compiled once
-        save_fields(room, [*fields, "rated"] if table.lobby else fields)
-    else:
-        room.save()
-    room_changed(room, lobby=table.lobby, round=table.rnd, seats=seats)
 
 
 def lock_room(room: Room | int) -> Room:

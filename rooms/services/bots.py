@@ -2,26 +2,35 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.utils.translation import gettext as _
 
 from rooms.errors import ServiceError
 from rooms.models import Seat
 from rooms.services.base import (
-    Table,
     bad,
     bot_name,
     check_level,
     host_seat,
-    room_command,
     round_in_play,
     seat_at,
     seat_person,
 )
+from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.rounds import deal_if_all_ready_locked
 
 
 @room_command(lobby=True)
-def bot_add(table: Table, *, actor: Seat, index: int, level: str = "medium") -> Seat:
+def bot_add(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    index: int,
+    level: str = "medium",
+    now: datetime | None = None,
+) -> Seat:
     """The host puts a bot in an empty seat (at most ``seats - 1`` bots)."""
     seats = table.seats
     host_seat(table.room, seats, actor)
@@ -42,7 +51,14 @@ def bot_add(table: Table, *, actor: Seat, index: int, level: str = "medium") -> 
 
 
 @room_command(lobby=True)
-def bot_remove(table: Table, *, actor: Seat, index: int) -> None:
+def bot_remove(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    index: int,
+    now: datetime | None = None,
+) -> None:
     """The host removes a bot: at once, or at the result during a round (a person
     who reserved its seat gets it then)."""
     host_seat(table.room, table.seats, actor)
@@ -62,7 +78,15 @@ def bot_remove(table: Table, *, actor: Seat, index: int) -> None:
 
 
 @room_command()
-def bot_set_level(table: Table, *, actor: Seat, index: int, level: str) -> Seat:
+def bot_set_level(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    index: int,
+    level: str,
+    now: datetime | None = None,
+) -> Seat:
     """The host changes a bot's level; its hand and the chain stay as they are."""
     host_seat(table.room, table.seats, actor)
     seat = seat_at(table.seats, index)

@@ -9,6 +9,7 @@ single-game table (``duelo``) starts the next game once both players accept.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,7 +20,6 @@ from rooms.annulment import annul_period, annul_person, annul_voters, standing_v
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.services.base import (
-    Table,
     actor_seat,
     all_filled,
     bad,
@@ -28,9 +28,9 @@ from rooms.services.base import (
     match_over,
     paused,
     player_seat,
-    room_command,
     wrong_phase,
 )
+from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import clear_due, refresh_due
 from rooms.services.rounds import (
     SUBSTITUTE_LEVEL,
@@ -53,7 +53,14 @@ def _check_startable(seats: Sequence[Seat]) -> None:
 
 
 @room_command(lobby=True)
-def match_start(table: Table, *, actor: Seat, alone: bool = False) -> Round:
+def match_start(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    alone: bool = False,
+    now: datetime | None = None,
+) -> Round:
     """The host starts a match (every seat filled): its first round is dealt.
     Also after a match is over (a new match). With ``alone`` at a two-seat table
     whose other seat is free, a medium bot takes that seat and a new match starts
@@ -129,7 +136,13 @@ def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:
 
 
 @room_command(lobby=True)
-def round_next(table: Table, *, actor: Seat) -> Round:
+def round_next(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    now: datetime | None = None,
+) -> Round:
     """The host deals the next round (tables whose ``next_round`` is ``host``)."""
     room, rnd, seats = table.room, table.rnd, table.seats
     host_seat(room, seats, actor)
@@ -145,7 +158,13 @@ def round_next(table: Table, *, actor: Seat) -> Round:
 
 
 @room_command()
-def player_ready(table: Table, *, actor: Seat) -> None:
+def player_ready(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    now: datetime | None = None,
+) -> None:
     """A human confirms the next round (``all_ready``); the last one deals it."""
     room, rnd, seats = table.room, table.rnd, table.seats
     seat = player_seat(seats, actor)
@@ -162,7 +181,13 @@ def player_ready(table: Table, *, actor: Seat) -> None:
 
 
 @room_command()
-def room_pause(table: Table, *, actor: Seat) -> None:
+def room_pause(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    now: datetime | None = None,
+) -> None:
     """The host freezes the clock, the bots and the dealing; the time left is kept."""
     room = table.room
     host_seat(room, table.seats, actor)
@@ -175,7 +200,13 @@ def room_pause(table: Table, *, actor: Seat) -> None:
 
 
 @room_command()
-def room_resume(table: Table, *, actor: Seat) -> None:
+def room_resume(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    now: datetime | None = None,
+) -> None:
     """The host resumes: the clock continues from the remaining time."""
     host_seat(table.room, table.seats, actor)
     if not table.room.paused:  # nothing would change: say so (every message is answered)
@@ -184,7 +215,14 @@ def room_resume(table: Table, *, actor: Seat) -> None:
 
 
 @room_command()
-def annul_vote(table: Table, *, actor: Seat, on: bool = True) -> bool:
+def annul_vote(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    on: bool = True,
+    now: datetime | None = None,
+) -> bool:
     """A person votes to annul the match (``on=False`` withdraws their vote);
     when every person bound to a seat has a vote standing, it counts for nobody
     (docs/rated-play.md, "Annulment"). A vote is the person's, not the seat's,
@@ -214,7 +252,15 @@ def annul_vote(table: Table, *, actor: Seat, on: bool = True) -> bool:
 
 
 @room_command()
-def layout_adjust(table: Table, *, actor: Seat, at: int, bend: str) -> None:
+def layout_adjust(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    at: int,
+    bend: str,
+    now: datetime | None = None,
+) -> None:
     """The seat to act bends the drawn chain at link ``at`` (layout only, not a move)."""
     room, rnd = table.room, table.rnd
     seat = actor_seat(table.seats, actor)

@@ -26,7 +26,8 @@ from games.models import Move, Round
 from games.world import now_or, world
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
-from rooms.services.base import Table, room_command, seats_of, update_humans_since
+from rooms.services.base import seats_of, update_humans_since
+from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import compute_due, due_now, not_ready
 from rooms.services.rounds import SUBSTITUTE_LEVEL, round_ended_locked, walkover_locked
 from rooms.services.seating import leave_locked
@@ -43,11 +44,13 @@ TIMEOUT_LEVEL = "medium"  # the bot that plays an expired turn
 def action_apply(
     table: Table,
     *,
+    room: RoomRef,
     seat_index: int,
     action: dict,
     version: int | None,
     by: str = "person",
     player: tuple[Any, str | None] | None = None,
+    now: datetime | None = None,
 ) -> Move:
     """Apply ``seat_index``'s ``action`` (an action dict) to the room's round.
 
@@ -191,7 +194,15 @@ def _apply_due(due: _Due, action: engine.Action, by: str, now: datetime) -> str:
 
 
 @room_command(open_only=False)
-def _play_due(table: Table, *, due: _Due, action: engine.Action, by: str) -> str:
+def _play_due(
+    table: Table,
+    *,
+    room: RoomRef,
+    due: _Due,
+    action: engine.Action,
+    by: str,
+    now: datetime | None = None,
+) -> str:
     if not _still_due(table, due) or due.seat is None:
         table.unchanged()
         return "stale"
@@ -204,7 +215,13 @@ def _fire_walkover(due: _Due, now: datetime) -> bool:
 
 
 @room_command(lobby=True, open_only=False)
-def _walk_over(table: Table, *, due: _Due) -> bool:
+def _walk_over(
+    table: Table,
+    *,
+    room: RoomRef,
+    due: _Due,
+    now: datetime | None = None,
+) -> bool:
     if not _still_due(table, due):
         table.unchanged()
         return False
@@ -214,7 +231,13 @@ def _walk_over(table: Table, *, due: _Due) -> bool:
 
 
 @room_command(lobby=True, open_only=False)
-def _stand_up_not_ready(table: Table, *, due: _Due) -> bool:
+def _stand_up_not_ready(
+    table: Table,
+    *,
+    room: RoomRef,
+    due: _Due,
+    now: datetime | None = None,
+) -> bool:
     """The ready deadline at a public table: whoever is not ready is stood up
     (their seat freed; leaving a rated match is a forfeit)."""
     if not _still_due(table, due):

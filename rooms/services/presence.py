@@ -14,14 +14,23 @@ from games.world import now_or
 from rooms.chat import CHAT_EVERY
 from rooms.errors import not_seated
 from rooms.models import Room, Seat
-from rooms.services.base import Table, bind_socket, room_command, seat_at, update_humans_since
+from rooms.services.base import bind_socket, seat_at, update_humans_since
+from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import refresh_due
 from rooms.services.rounds import pause_locked, resume_locked
 from rooms.services.seating import give_back_locked
 
 
 @room_command(lobby=True, open_only=False)
-def seat_connected(table: Table, *, index: int, channel_name: str, ip_hash: str = "") -> str | None:
+def seat_connected(
+    table: Table,
+    *,
+    room: RoomRef,
+    index: int,
+    channel_name: str,
+    ip_hash: str = "",
+    now: datetime | None = None,
+) -> str | None:
     """A seated human's socket opened. Returns the channel it replaces (the other
     tab to tell ``replaced``), if any. Coming back before the result takes the
     seat back from the bot that stood in while away; an empty room resumes."""
@@ -47,7 +56,14 @@ def seat_connected(table: Table, *, index: int, channel_name: str, ip_hash: str 
 
 
 @room_command(lobby=True, open_only=False)
-def seat_disconnected(table: Table, *, index: int, channel_name: str) -> None:
+def seat_disconnected(
+    table: Table,
+    *,
+    room: RoomRef,
+    index: int,
+    channel_name: str,
+    now: datetime | None = None,
+) -> None:
     """A seated human's socket closed (ignored when that tab was already replaced).
     The last connected human leaving pauses the room."""
     room, seats, now = table.room, table.seats, table.now

@@ -17,7 +17,8 @@ from games import services as games
 from games.models import Match
 from records import services as records
 from rooms.models import Room, Seat
-from rooms.services.base import Table, all_filled, ensure_host, seat_person, update_humans_since
+from rooms.services.base import all_filled, ensure_host, seat_person, update_humans_since
+from rooms.services.command import Table
 from rooms.services.due import compute_due
 
 SUBSTITUTE_LEVEL = "medium"  # the bot that stands in for a person who left or is away

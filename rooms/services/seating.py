@@ -7,6 +7,7 @@ leaves a bot in the seat until the result (the arena: a walkover).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -15,7 +16,6 @@ from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import (
-    Table,
     actor_seat,
     bad,
     bind_socket,
@@ -23,13 +23,13 @@ from rooms.services.base import (
     host_seat,
     is_user,
     person_name,
-    room_command,
     round_in_play,
     seat_at,
     seat_person,
     update_humans_since,
     wrong_phase,
 )
+from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import (
     WALKOVER_PRESETS,
     not_ready,
@@ -49,12 +49,14 @@ from rooms.services.rounds import (
 def seat_take(
     table: Table,
     *,
+    room: RoomRef,
     index: int,
     user: Any = None,
     guest_token: str | None = None,
     name: str | None = None,
     channel_name: str | None = None,
     ip_hash: str = "",
+    now: datetime | None = None,
 ) -> Seat:
     """Sit at ``index``: an empty seat at once; a bot's seat at once between rounds,
     reserved until the result during one. Sitting again on one's own seat is a no-op
@@ -99,7 +101,14 @@ def seat_take_by_invite(
 
 @room_command(lobby=True)
 def _sit_by_invite(
-    table: Table, *, user: Any, guest_token: str | None, name: str | None, ip_hash: str
+    table: Table,
+    *,
+    room: RoomRef,
+    user: Any,
+    guest_token: str | None,
+    name: str | None,
+    ip_hash: str,
+    now: datetime | None = None,
 ) -> Seat:
     if not is_user(user) and not guest_token:
         raise not_seated()
@@ -191,7 +200,14 @@ def give_back_locked(table: Table, seat: Seat) -> None:
 
 
 @room_command(lobby=True)
-def seat_leave(table: Table, *, index: int, actor: Seat) -> None:
+def seat_leave(
+    table: Table,
+    *,
+    room: RoomRef,
+    index: int,
+    actor: Seat | None,
+    now: datetime | None = None,
+) -> None:
     """A human leaves: at once between rounds; during a round a bot keeps playing
     the seat (same tiles and side) until the result (arena: a walkover)."""
     seat = actor_seat(table.seats, actor)
@@ -208,7 +224,14 @@ def seat_leave(table: Table, *, index: int, actor: Seat) -> None:
 
 
 @room_command(lobby=True)
-def seat_stand_up(table: Table, *, actor: Seat, index: int) -> None:
+def seat_stand_up(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    index: int,
+    now: datetime | None = None,
+) -> None:
     """A private table's host stands up a person who is not ready by the ready
     deadline (docs/rated-play.md; public tables do it themselves): their seat
     is freed, as if they had left."""

@@ -24,7 +24,8 @@ from games.models import Round
 from games.world import now_or
 from rooms import watchers as watching
 from rooms.models import Room, Seat, Watcher
-from rooms.services.base import Table, lock_table, room_command, update_humans_since
+from rooms.services.base import update_humans_since
+from rooms.services.command import RoomRef, Table, lock_table, room_command
 from rooms.services.due import waiting_for
 from rooms.services.play import round_due_fire
 from rooms.services.presence import seat_disconnected
@@ -161,7 +162,13 @@ def _sweep_takeover(room_id: int, index: int, now: datetime) -> bool:
 
 
 @room_command(lobby=True, open_only=False)
-def _take_over_away_seat(table: Table, *, index: int) -> bool:
+def _take_over_away_seat(
+    table: Table,
+    *,
+    room: RoomRef,
+    index: int,
+    now: datetime | None = None,
+) -> bool:
     """Two minutes away counts as leaving: a bot stands in during a round (coming
     back before the result returns the seat); between rounds the seat empties."""
     room, now = table.room, table.now
@@ -188,7 +195,12 @@ def _sweep_empty(room_id: int, now: datetime) -> bool:
 
 
 @room_command(lobby=True, open_only=False)
-def _pause_empty_room(table: Table) -> bool:
+def _pause_empty_room(
+    table: Table,
+    *,
+    room: RoomRef,
+    now: datetime | None = None,
+) -> bool:
     """Nobody is connected: the room notes since when, and pauses a game."""
     room, seats = table.room, table.seats
     if room.is_closed or any(s.is_human and s.connected for s in seats):

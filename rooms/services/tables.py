@@ -14,18 +14,17 @@ from rooms.errors import not_seated
 from rooms.events import room_changed
 from rooms.models import Room, Seat, new_room_code
 from rooms.services.base import (
-    Table,
     bad,
     check_move_seconds,
     host_seat,
     is_user,
     match_over,
     person_name,
-    room_command,
     rules_for,
     seat_person,
     wrong_phase,
 )
+from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import clear_due
 
 _UNSET: Any = object()
@@ -95,7 +94,13 @@ def room_create(
 
 @room_command(lobby=True)
 def room_settings(
-    table: Table, *, actor: Seat, move_seconds: Any = _UNSET, options: Any = _UNSET
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    move_seconds: Any = _UNSET,
+    options: Any = _UNSET,
+    now: datetime | None = None,
 ) -> Room:
     """The host changes the move clock (between rounds) or the table's options
     (before a match or after it ended; the seat count may change with them)."""
@@ -127,7 +132,13 @@ def _resize(room: Room, seats: Sequence[Seat], count: int) -> None:
 
 
 @room_command(lobby=True, open_only=False)
-def room_close(table: Table, *, reason: str) -> None:
+def room_close(
+    table: Table,
+    *,
+    room: RoomRef,
+    reason: str,
+    now: datetime | None = None,
+) -> None:
     """Close the room (admin, expiry): it keeps its history; timers stop."""
     room = table.room
     if room.is_closed:

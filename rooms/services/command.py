@@ -1,0 +1,149 @@
+"""The command wrapper every service that changes a room goes through.
+
+A service that changes a room is a *command*::
+
+    @room_command(lobby=True)
+    def bot_add(
+        table: Table, *, room: RoomRef, actor: Seat, index: int, level: str = "medium",
+        now: datetime | None = None,
+    ) -> Seat:
+        ...
+
+Its public signature is its own without ``table``: ``bot_add(*, room, actor,
+index, level="medium", now=None)``, which mypy checks at every call. The
+wrapper opens the transaction, takes the room's lock (always the first lock
+taken; then the current round's), reads the seats, and hands all of it over
+as a `Table` (``room`` and ``now`` come along too; the command reads them from
+the table). When the command returns, the room's version goes up by one and
+the change is told after commit (`rooms.events.room_changed`); when it
+raises, nothing was written and nobody is told. A command that finds nothing
+to change says so with `Table.unchanged`. Nobody has to remember to bump and
+tell last.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Concatenate, ParamSpec, TypeVar
+
+from domino_site.infra.django import atomic_together, save_fields, select_together
+from games.models import Round
+from games.world import now_or
+from records import selectors as records_read
+from rooms.events import room_changed
+from rooms.models import Room, Seat
+from rooms.services.base import closed, gone, seats_of
+from rooms.services.table_rows import linked, locked_table_queries
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: A room as services take it: the row, or its primary key.
+RoomRef = Room | int
+
+
+# ---------------------------------------------------------------------- the command
+
+
+@dataclass
+class Table:
+    """One room under its lock, for one command: what it reads and what it changes.
+
+    ``rnd`` is the room's current round (set it when the command deals a new
+    one), ``lobby`` whether the lobby's list may change (seats, status, the rated
+    marker), ``changed`` False when the command changed nothing.
+    """
+
+    room: Room
+    now: datetime
+    rnd: Round | None
+    seats: list[Seat]
+    lobby: bool = False
+    changed: bool = True
+    seats_as_held: bool = False  # tell from ``seats`` as held instead of re-reading them
+    room_fields: list[str] | None = None  # the room's only changed fields (None: any)
+
+    @property
+    def dealt(self) -> Round:
+        """``rnd`` where the command has just dealt or found one."""
+        assert self.rnd is not None, "no round at this table"
+        return self.rnd
+
+    def unchanged(self) -> None:
+        """Nothing was written: no new version, nobody told."""
+        self.changed = False
+
+
+def room_command(
+    *, lobby: bool = False, open_only: bool = True
+) -> Callable[[Callable[Concatenate[Table, P], R]], Callable[P, R]]:
+    """Make ``func(table, *, room, now=None, **kwargs)`` the atomic,
+    keyword-only service ``func(*, room, now=None, **kwargs)`` (see the
+    module's docstring).
+
+    ``open_only``: a closed room refuses with ``room_closed`` before the command
+    runs; otherwise the command sees it and decides.
+    """
+
+    def decorate(func: Callable[Concatenate[Table, P], R]) -> Callable[P, R]:
+        @functools.wraps(func)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            if args:
+                raise TypeError(f"{func.__name__}() takes keyword arguments only")
+            room: RoomRef = kwargs["room"]  # type: ignore[assignment]
+            now: datetime | None = kwargs.get("now")  # type: ignore[assignment]
+            with atomic_together():
+                table = lock_table(room, now, open_only=open_only)
+                table.lobby = lobby
+                result = func(table, *args, **kwargs)
+                if table.changed:
+                    record_change_locked(table)
+            return result
+
+        return run
+
+    return decorate
+
+
+def lock_table(
+    room: Room | int,
+    now: datetime | None,
+    *,
+    open_only: bool = True,
+) -> Table:
+    """The time, the room locked (refused when closed, if ``open_only``), its
+    current round locked, and its seats: three statements in one round trip,
+    run in that order (the room's lock is always the first taken)."""
+    pk = room.pk if isinstance(room, Room) else room
+    rooms, rounds, seats = select_together(*locked_table_queries(pk))
+    if not rooms:
+        raise gone()
+    locked = rooms[0]
+    rnd = rounds[0] if rounds else None
+    linked(locked, rnd, seats)
+    if open_only and locked.is_closed:
+        raise closed()
+    return Table(locked, now_or(now), rnd, seats)
+
+
+def record_change_locked(table: Table) -> None:
+    """The change is recorded: version + 1, activity time, told after commit."""
+    room = table.room
+    room.version += 1
+    room.last_activity_at = table.now
+    seats: Sequence[Seat] | None = table.seats if table.seats_as_held else None
+    if table.lobby:  # every change of the seats tells the lobby: the rated marker follows them
+        match = table.rnd.match if table.rnd is not None else None
+        seats = seats_of(room) if seats is None else seats
+        room.rated = records_read.table_marker(
+            seats=list(seats), match=match, competitive=room.competitive
+        )
+    fields = table.room_fields
+    if fields:  # a move's: the statement is compiled once
+        save_fields(room, [*fields, "rated"] if table.lobby else fields)
+    else:
+        room.save()
+    room_changed(room, lobby=table.lobby, round=table.rnd, seats=seats)
