@@ -26,8 +26,8 @@ TILE_RE = re.compile(r"^[0-6]-[0-6]$")
 MOVE_TYPES = frozenset({"play", "draw", "pass", "pick"})
 # Types with no fields besides `type`, `ref`, `version`.
 BARE_TYPES = frozenset(
-    {"draw", "pass", "leave", "ready", "next_round", "pause", "resume", "annul", "ping",
-     "refresh", "stand_in"}
+    {"draw", "pass", "leave", "ready", "next_round", "pause", "resume", "ping", "refresh",
+     "stand_in"}
 )  # fmt: skip
 ENVELOPE = frozenset({"type", "ref", "version"})
 
