@@ -51,10 +51,10 @@ were opened and started, divided by the tables), and the CPU used by the
 servers, by this client and by the whole machine (other people's work
 included); with Redis, the largest per-process inbox of the layer seen during
 a run (channels-redis' ``capacity`` applies to it: past it messages are dropped).
-The ms/move column (time inside ``rooms.services.action_apply``) is only
-filled by servers that report it (an older checkout's, with ``--before``): the
-product offers no documented hook to time a move, and the bench no longer
-replaces its functions.
+The CPU ms/move column is the servers' CPU time (Daphne processes, from
+``/proc``) in the window divided by the commands completed: what a move costs
+the deployment, read from outside (the product has no documented hook to time
+one move, and the bench does not replace its functions).
 Nothing is asserted: this prints numbers and ratios measured side by side in
 one run. One client process is enough: it uses a few % of a core at 250 tables.
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.loadbench.common import MOVE_TIMEOUT
-from bench.loadbench.stats import Run
+from bench.loadbench.common import MOVE_TIMEOUT, say
+from bench.loadbench.stats import Run, Stats
 
 
 def fmt(value: Any, digits: int = 0, unit: str = "") -> str:
@@ -44,7 +44,7 @@ def describe(run: Run) -> str:
             parts.append(f"relay sustained {run.relay_sustained:.0f}/s")
         parts.append(
             f"{fmt(run.queries_per_move, 1)} queries/move in {fmt(run.trips_per_move, 1)} trips,"
-            f" {fmt(run.ms_per_move, 1)} ms/move"
+            f" {fmt(run.cpu_ms_per_move, 1)} server CPU ms/move"
         )
         if run.rss_per_table_kb is not None:
             parts.append(f"RSS {run.rss_per_table_kb:.0f} KB/table")
@@ -84,7 +84,7 @@ COLUMNS = [
     ("p99/relay", 9),
     ("queries/move", 12),
     ("trips/move", 10),
-    ("ms/move", 7),
+    ("CPU ms/move", 11),
     ("RSS/table", 9),
     ("srv CPU", 7),
     ("cli CPU", 7),
@@ -118,7 +118,7 @@ def summary(runs: list[Run]) -> str:
             ratio(run.p99, run.relay_p99) if paced else "",
             fmt(run.queries_per_move, 1),
             fmt(run.trips_per_move, 1),
-            fmt(run.ms_per_move, 1),
+            fmt(run.cpu_ms_per_move, 1),
             fmt(run.rss_per_table_kb, 0, " KB"),
             fmt(run.server_cpu, 0, "%"),
             fmt(run.client_cpu, 0, "%"),
@@ -135,8 +135,25 @@ def summary(runs: list[Run]) -> str:
         " the window; relay: the bare relay of the same process(es) and layer, same tables"
         " and pacing (saturation: closed loop, so its latencies are not a floor and no ratio"
         " is printed); CPU: % of one core (servers: the Daphne processes; machine: everything,"
-        " other people's work included); lost: moves some socket of the table had not"
+        " other people's work included); CPU ms/move: the servers' CPU time per command;"
+        " lost: moves some socket of the table had not"
         f" seen {MOVE_TIMEOUT:g} s later (then refreshed), warm-up included; errors: error"
         " replies (e.g. stale), warm-up included.",
     ]
     return "\n".join(lines)
+
+
+def say_client_problems(stats: Stats) -> None:
+    """What the client saw go wrong over the whole configuration."""
+    if stats.closed:
+        say(f"  sockets closed by the server or the network: {dict(stats.closed)}")
+    if stats.errors:
+        say(f"  error frames received: {dict(stats.errors)}")
+        for code, message in stats.samples.items():
+            say(f"    {code}: {message}")
+    if stats.stuck:
+        say(f"  sockets that never saw a move: {dict(stats.stuck)}")
+    if stats.refreshes:
+        say(f"  refreshes sent (after 'stale' or a lost move): {stats.refreshes}")
+    if stats.pace_waits:
+        say(f"  the client held back {stats.pace_waits} frames (flood limit)")

@@ -168,8 +168,7 @@ def server_figures(run: Run, pairs: list[tuple[dict, dict]]) -> None:
     if run.target == "table" and run.sustained:
         run.queries_per_move = rate("queries") / run.sustained
         run.trips_per_move = rate("trips") / run.sustained
-    if "moves" in first:  # (servers of an older checkout timed action_apply)
-        moves = sum(b["moves"] - a["moves"] for a, b in pairs)
-        move_s = sum(b["move_seconds"] - a["move_seconds"] for a, b in pairs)
-        if moves:
-            run.ms_per_move = 1000 * move_s / moves
+    if run.target == "table" and run.sustained and run.server_cpu is not None:
+        # The servers' CPU (from /proc) per command: what a move costs the
+        # deployment, with no hook in the product to time it.
+        run.cpu_ms_per_move = 10 * run.server_cpu / run.sustained

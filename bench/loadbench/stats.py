@@ -48,7 +48,7 @@ class Run:
     errors: dict = field(default_factory=dict)
     queries_per_move: float | None = None
     trips_per_move: float | None = None
-    ms_per_move: float | None = None
+    cpu_ms_per_move: float | None = None
     server_cpu: float | None = None
     client_cpu: float | None = None
     machine_cpu: float | None = None
@@ -111,7 +111,7 @@ def merged(parts: list[Run]) -> Run:
         setattr(run, name, weighted(name, lambda p: p.seconds))
     stalls = [p.stalls_50ms for p in parts if p.stalls_50ms is not None]
     run.stalls_50ms = sum(stalls) if stalls else None
-    for name in ("queries_per_move", "trips_per_move", "ms_per_move"):
+    for name in ("queries_per_move", "trips_per_move", "cpu_ms_per_move"):
         setattr(run, name, weighted(name, lambda p: p.sustained * p.seconds))
     sizes = [p.frame_bytes for p in parts if p.frame_bytes]
     run.frame_bytes = statistics.median(sizes) if sizes else None
