@@ -30,11 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import BIN, Proc, embedded_config, free_port, prepare_storage  # noqa: E402
+from bench.loadbench.common import process_cpu  # noqa: E402
+from bench.loadbench.servers import Daphne, embedded_config, prepare_storage  # noqa: E402
 
 ATTEMPTS = 40
 SAMPLES = 30
-TICKS = 100  # os.sysconf("SC_CLK_TCK") on Linux
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -76,52 +76,25 @@ def solo_request(base: str) -> int:
         return exc.code
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
 def main() -> None:
     cfg = embedded_config(None)  # type: ignore[arg-type]
     env = cfg.server_env()
     env.pop("BOT_DELAY_SECONDS", None)  # people's pace: the settings' default
     env["CSRF_TRUSTED_ORIGINS"] = ""
     prepare_storage(cfg)
-    port = free_port()
-    daphne = Proc(
-        f"daphne-{port}",
-        [
-            str(BIN / "daphne"),
-            "-v",
-            "0",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "domino_site.asgi:application",
-        ],
-        env,
-        cfg.tmp,
-    ).start()
-    base = f"http://127.0.0.1:{port}"
+    daphne = Daphne(env, cfg.tmp, asgi="domino_site.asgi:application")
+    daphne.start()
+    base = daphne.url("")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                healthz_ms(base)
-                break
-            except OSError:
-                if time.monotonic() > deadline or not daphne.alive():
-                    raise RuntimeError(daphne.tail()) from None
-                time.sleep(0.3)
+        daphne.wait_healthy()
         idle = healthz_ms(base)
         answers = [solo_request(base) for _ in range(ATTEMPTS)]
         served, refused = answers.count(302), answers.count(429)
-        cpu_before, wall_before = cpu_seconds(daphne.pid), time.monotonic()
+        cpu_before, wall_before = process_cpu(daphne.pid), time.monotonic()
         busy = healthz_ms(base)
         time.sleep(3)
         busy = max(busy, healthz_ms(base))
-        cpu = (cpu_seconds(daphne.pid) - cpu_before) / (time.monotonic() - wall_before) * 100
+        cpu = (process_cpu(daphne.pid) - cpu_before) / (time.monotonic() - wall_before) * 100
         print(f"solo requests from one address, no cookies: {ATTEMPTS}")
         print(
             f"  served (302): {served}   refused (429): {refused}   other: {ATTEMPTS - served - refused}"

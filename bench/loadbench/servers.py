@@ -73,7 +73,10 @@ class Proc:
 
 
 class Daphne(Proc):
-    def __init__(self, env: dict[str, str], logdir: Path) -> None:
+    """A Daphne process on a free port, serving ``asgi`` (by default the bench's
+    relay application, which wraps the site's)."""
+
+    def __init__(self, env: dict[str, str], logdir: Path, asgi: str = ASGI_MODULE) -> None:
         self.port = free_port()
         cmd = [
             str(BIN / "daphne"),
@@ -83,7 +86,7 @@ class Daphne(Proc):
             "127.0.0.1",
             "-p",
             str(self.port),
-            ASGI_MODULE,
+            asgi,
         ]
         super().__init__(f"daphne-{self.port}", cmd, env, logdir)
 

@@ -474,47 +474,39 @@ export function tickCountdowns() {
 // A series ended by walkover (W.O.): said so, with what comes next.
 function walkoverPanel(panel) {
   const m = snap().match;
-  if (m?.over && m.ended_by === "abandono") return abandonPanel(panel, m);
-  if (!m?.over || m.ended_by !== "walkover") return false;
-  const key = `wo:${m.number}`;
-  if (state.resultFor !== key) {
-    state.resultFor = key;
-    state.resultHidden = false;
+  if (!m?.over) return false;
+  const won = m.winner !== null && m.winner !== undefined;
+  if (m.ended_by === "abandono") {
+    // A rated match left before its end: the leaver's side lost it (docs/rated-play.md).
+    const headline = won
+      ? t("%(name)s wins: the other side abandoned the match.", { name: sideName(m.winner) })
+      : t("The match ended: a player abandoned it.");
+    return endedPanel(panel, `ab:${m.number}`, html`<h2 id="result-title">${headline}</h2>
+      <p class="reason">${t("Abandonment")}</p>${ratingLines()}${noteLine()}`, "abandoned");
   }
-  panel.hidden = state.resultHidden;
-  $("[data-show-result]").hidden = !state.resultHidden;
-  const headline =
-    m.winner === null || m.winner === undefined
-      ? t("The series ended by walkover (W.O.).")
-      : t("%(name)s wins the series by walkover (W.O.).", { name: sideName(m.winner) });
-  render(
-    html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-walkover>
-    <h2 id="result-title">${headline}</h2><p class="reason">${t("Walkover")}</p>
-    <div class="row result-actions">${resultButtons()}</div></div>`,
-    panel,
-  );
+  if (m.ended_by !== "walkover") return false;
+  const headline = won
+    ? t("%(name)s wins the series by walkover (W.O.).", { name: sideName(m.winner) })
+    : t("The series ended by walkover (W.O.).");
+  endedPanel(panel, `wo:${m.number}`, html`<h2 id="result-title">${headline}</h2>
+    <p class="reason">${t("Walkover")}</p>`, "walkover");
   tickCountdowns();
   return true;
 }
 
-// A rated match left before its end: the leaver's side lost it (docs/rated-play.md).
-function abandonPanel(panel, m) {
-  const key = `ab:${m.number}`;
+// The panel of a match that ended without its last round: `body`, then the buttons.
+function endedPanel(panel, key, body, marker) {
   if (state.resultFor !== key) {
     state.resultFor = key;
     state.resultHidden = false;
   }
   panel.hidden = state.resultHidden;
   $("[data-show-result]").hidden = !state.resultHidden;
-  const headline =
-    m.winner === null || m.winner === undefined
-      ? t("The match ended: a player abandoned it.")
-      : t("%(name)s wins: the other side abandoned the match.", { name: sideName(m.winner) });
+  const card = html`${body}<div class="row result-actions">${resultButtons()}</div>`;
   render(
-    html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-abandoned>
-    <h2 id="result-title">${headline}</h2><p class="reason">${t("Abandonment")}</p>
-    ${ratingLines()}${noteLine()}
-    <div class="row result-actions">${resultButtons()}</div></div>`,
+    marker === "walkover"
+      ? html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-walkover>${card}</div>`
+      : html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-abandoned>${card}</div>`,
     panel,
   );
   return true;
