@@ -104,7 +104,11 @@ class Locks:
         return sorted(mode for (mode,) in rows)
 
     def terminate(self, pid: int) -> None:
-        assert self.watch.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
+        """End backend ``pid`` and wait until it has gone: without the wait the
+        server's last words may reach its client after the next query on a busy
+        machine, which no pool check could see coming."""
+        ended = self.watch.execute("SELECT pg_terminate_backend(%s, 20000)", (pid,))
+        assert ended.fetchone()[0], f"backend {pid} still running 20 s after its termination"
 
     def server_pids(self) -> list[int]:
         """The backends of the servers' connections (never the test process's own:
