@@ -75,6 +75,8 @@ def replay_export(rnd: Round) -> dict[str, Any]:
             for m in moves
         ],
         "result": rnd.result,
+        # The verifiable deal, revealed (docs/rules.md): `python -m games.fairness verify`.
+        "fair": rnd.fair_view(),
         "started_at": rnd.started_at.isoformat(),
         "finished_at": rnd.finished_at.isoformat() if rnd.finished_at else None,
     }
