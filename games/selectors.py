@@ -82,6 +82,29 @@ def replay_export(rnd: Round) -> dict[str, Any]:
     }
 
 
+def replay_fair(rnd: Round) -> dict[str, Any] | None:
+    """What the replay page needs to compute a finished round's deal again in the
+    browser (docs/site.md, "Verifiable deals"): ``fair`` (revealed), the room,
+    match and round numbers of the material, the hands as dealt and the drawn
+    tiles in order. None for a round dealt before verifiable deals."""
+    fair = rnd.fair_view()
+    if fair is None:
+        return None
+    rules = engine.RuleSet.from_dict(rnd.state["rules"])
+    moves = list(Move.objects.filter(round=rnd).order_by("seq"))
+    return {
+        "fair": fair,
+        "code": rnd.room.code,
+        "match": rnd.match.number,
+        "number": rnd.number,
+        "seats": rules.seats,
+        "hand_size": rules.hand_size,
+        "draw": rules.draw,
+        "hands": rnd.deal["hands"],
+        "drawn": list(_drawn_tiles(rnd, moves).values()),
+    }
+
+
 def _drawn_tiles(rnd: Round, moves: list[Move]) -> dict[int, str]:
     """The tile each draw took (seq -> tile): it joined a hand, shown face up."""
     replaying = engine.Round.replay(engine.RuleSet.from_dict(rnd.state["rules"]), rnd.deal, [])
