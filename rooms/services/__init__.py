@@ -29,8 +29,8 @@ from rooms.services.flow import (
 )
 from rooms.services.play import action_apply, round_due_fire
 from rooms.services.presence import chat_turn_take, seat_connected, seat_disconnected
-from rooms.services.seeds import seat_seed
 from rooms.services.seating import seat_leave, seat_stand_up, seat_take, seat_take_by_invite
+from rooms.services.seeds import seat_seed
 from rooms.services.sweep import rooms_sweep
 from rooms.services.tables import room_close, room_create, room_settings
 

@@ -120,7 +120,9 @@ async def test_the_server_seed_is_in_no_frame_until_the_round_ends(live, django_
     for player in players:
         await player.until(lambda s: s["round"]["over"])
     for player in players:
-        ended_at = next(i for i, f in enumerate(player.frames) if (f.get("round") or {}).get("over"))
+        ended_at = next(
+            i for i, f in enumerate(player.frames) if (f.get("round") or {}).get("over")
+        )
         before_end = json.dumps(player.frames[:ended_at])
         assert seed not in before_end
         assert next_seed not in json.dumps(player.frames)  # the next deal's seed: never
@@ -156,9 +158,7 @@ async def test_the_client_seeds_of_every_seated_person_are_used_in_seat_order(
     assert state["round"]["fair"]["client_seeds"] == ["again"]
 
 
-@pytest.mark.parametrize(
-    "value", ["a:b", "", "x" * 65, "olá", "tab\tin", 42, None, ["c0ffee"]]
-)
+@pytest.mark.parametrize("value", ["a:b", "", "x" * 65, "olá", "tab\tin", 42, None, ["c0ffee"]])
 async def test_a_bad_seed_is_refused_and_changes_nothing(live, django_user_model, value):
     room, ana, bruno = await _table(django_user_model)
     message = {"type": "seed", "ref": "s1"}
