@@ -152,10 +152,13 @@ async def test_the_client_seeds_of_every_seated_person_are_used_in_seat_order(
     await bruno.send({"type": "seed", "value": "again"})
     await _synced(bruno)
     await sync_to_async(_finish_round)(room.pk)
-    await ana.until(lambda s: s["round"]["over"])
+    ended = await ana.until(lambda s: s["round"]["over"])
+    # Round 2's commitment was out before round 1's result (from its deal on).
+    assert ended["room"]["next_fair"] == state["room"]["next_fair"]
     await ana.send({"type": "next_round"})
-    state = await ana.until(lambda s: s["round"]["number"] == 2 and not s["round"]["over"])
-    assert state["round"]["fair"]["client_seeds"] == ["again"]
+    second = await ana.until(lambda s: s["round"]["number"] == 2 and not s["round"]["over"])
+    assert second["round"]["fair"]["client_seeds"] == ["again"]
+    assert second["round"]["fair"]["commitment"] == state["room"]["next_fair"]["commitment"]
 
 
 @pytest.mark.parametrize("value", ["a:b", "", "x" * 65, "olá", "tab\tin", 42, None, ["c0ffee"]])

@@ -10,6 +10,7 @@ import { send } from "./socket.js";
 const KEY = "domino.fair.seed";
 const SEED = /^[ -9;-~]{1,64}$/; // printable ASCII but ":"
 let sentFor = null; // the commitment this page last sent a seed for
+let wasSeated = false; // sitting down (again) starts with no seed on the seat
 
 function ownSeed() {
   const value = localStorage.getItem(KEY) || "";
@@ -40,8 +41,11 @@ export function fairAfter() {
   const code = $("[data-fair-commitment]", box);
   code.textContent = `${next.commitment.slice(0, 16)}…`;
   code.title = next.commitment;
-  $("[data-fair-seed]", box).hidden = !seated();
-  if (seated() && open() && sentFor !== next.commitment) {
+  const sits = seated();
+  if (sits && !wasSeated) sentFor = null;
+  wasSeated = sits;
+  $("[data-fair-seed]", box).hidden = !sits;
+  if (sits && open() && sentFor !== next.commitment) {
     if (send("seed", { value: ownSeed() || randomSeed() })) sentFor = next.commitment;
   }
 }
