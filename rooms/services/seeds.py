@@ -30,14 +30,17 @@ def seat_seed(
 ) -> None:
     """``actor`` sets their client seed for the room's next deal.
 
-    Nobody is told and the room's version stays: the seed is in no snapshot
-    until the deal (``round.fair``), and a new version would turn a move
-    decided on the current one stale (the page sends a seed as each deal shows
-    a new commitment, while the first move may be on its way)."""
+    Answered like every command, with the next version: the seed itself is in
+    no snapshot until its deal (``round.fair``), only the version moves. The
+    page sends one right after each deal, long before a person's first click;
+    a bot's move decided on the older version is decided again (as after any
+    change)."""
     seat = actor_seat(table.seats, actor)
     if not valid_client_seed(value):
         raise bad("bad_seed", _("A seed is 1 to 64 printable ASCII characters, without ':'."))
     if seat.client_seed != value:
         seat.client_seed = value
         seat.save(update_fields=["client_seed"])
-    table.unchanged()
+    # Nothing of the seats or the lobby's row changed for anyone to see.
+    table.room_fields = ["version", "last_activity_at"]
+    table.seats_as_held = True

@@ -188,20 +188,23 @@ async def test_a_watcher_has_no_seed_to_send(live, django_user_model):
     assert state["round"]["fair"]["client_seeds"] == []
 
 
-async def test_a_seed_moves_no_version(live, django_user_model):
-    """The page sends its seed as a deal shows a new commitment: a move decided on
-    that snapshot must not turn stale because of it."""
+async def test_a_seed_is_answered_with_the_next_version_and_shows_no_seed(
+    live, django_user_model
+):
+    """Every command is answered (docs/protocol.md): a seed with the room's next
+    version, whose snapshot carries no client seed (it goes into the next deal)."""
     room, ana, bruno = await _table(django_user_model)
     await ana.until(lambda s: s["seats"][1]["connected"])
-    await bruno.drain()
     version = ana.state["version"]
-    await ana.send({"type": "seed", "value": "c0ffee"})
-    await _synced(ana)
-    assert await bruno.nothing()
-    room_row = await sync_to_async(Room.objects.get)(pk=room.pk)
-    assert room_row.version == version
+    await ana.send({"type": "seed", "value": "c0ffee-secret"})
+    state = await ana.until(lambda s: s["version"] > version)
+    assert state["version"] == version + 1
+    seen = await bruno.until(lambda s: s["version"] == version + 1)
+    assert "c0ffee-secret" not in json.dumps(state) + json.dumps(seen)
     seat = await sync_to_async(Seat.objects.get)(room_id=room.pk, index=0)
-    assert seat.client_seed == "c0ffee"
+    assert seat.client_seed == "c0ffee-secret"
+    await ana.send({"type": "seed", "value": "c0ffee-secret"})  # the same again: answered too
+    await ana.until(lambda s: s["version"] == version + 2)
 
 
 async def test_a_round_played_at_the_table_verifies_with_the_script(

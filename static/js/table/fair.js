@@ -1,8 +1,11 @@
 // Verifiable deals at the table (docs/rules.md, "Verifiable deals"): the next deal's
 // commitment (room.next_fair) in small print, and this browser's client seed.
-// Whenever a seated person's page sees a new commitment it sends a seed for that
-// deal (`seed`, docs/protocol.md): 32 random hex digits, or the one the person
-// typed (kept in this browser). A seed sent before the commitment would not count.
+// For each new commitment a seated person's page sends a seed for that deal
+// (`seed`, docs/protocol.md): 32 random hex digits, or the one the person typed
+// (kept in this browser). A seed sent before the commitment would not count; one
+// sent while a round is played would give the room a new version under a move
+// in flight (refused as stale), so the page sends it when no round is being
+// played: at once before a deal, and at the result for the deal after.
 
 import { $, mySeat, snap, state } from "./state.js";
 import { send } from "./socket.js";
@@ -32,7 +35,8 @@ function open() {
   return state.socket?.readyState === WebSocket.OPEN;
 }
 
-// After every snapshot: draw the commitment, send a seed for a new one.
+// After every snapshot (and a typed seed): draw the commitment, send a seed for a
+// new one.
 export function fairAfter() {
   const box = $("[data-fair]");
   const next = snap()?.room?.next_fair;
@@ -45,7 +49,8 @@ export function fairAfter() {
   if (sits && !wasSeated) sentFor = null;
   wasSeated = sits;
   $("[data-fair-seed]", box).hidden = !sits;
-  if (sits && open() && sentFor !== next.commitment) {
+  const inPlay = !!snap().round && !snap().round.over;
+  if (sits && !inPlay && open() && sentFor !== next.commitment) {
     if (send("seed", { value: ownSeed() || randomSeed() })) sentFor = next.commitment;
   }
 }
@@ -66,7 +71,8 @@ function onSubmit(event) {
   if (value) localStorage.setItem(KEY, value);
   else localStorage.removeItem(KEY);
   status.textContent = value ? box.dataset.seedSaved : box.dataset.seedRandom;
-  if (seated() && open()) send("seed", { value: value || randomSeed() });
+  sentFor = null; // sent now between rounds, else at this round's result
+  fairAfter();
 }
 
 export function initFair() {
