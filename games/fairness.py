@@ -32,11 +32,14 @@ def verify(path: str) -> tuple[int, list[str]]:
         return 2, [f"cannot read {path}: {exc}"]
     problems = check_round(data)
     if problems:
-        return 1, ["✘ the deal does not match its seeds:", *(f"  {p}" for p in problems)]
+        return 1, [
+            "✘ FAILED: the deal is not the one its seeds give:",
+            *(f"  {p}" for p in problems),
+        ]
     fair = data["fair"]
     return 0, [
-        f"✔ {data['room']} match {data['match']} round {data['number']}: the deal is the one"
-        f" the seeds give ({VERSION})",
+        f"✔ OK: {data['room']} match {data['match']} round {data['number']}: the deal is the"
+        f" one its seeds give ({VERSION})",
         f"  commitment  {fair['commitment']}",
         f"  server seed {fair['server_seed']}",
         f"  material    {fair['material']!r}",

@@ -166,6 +166,16 @@ class FairDeal:
 # ---------------------------------------------------------------------- checking a round
 
 
+def _shape(rules: dict[str, Any], dealt: Sequence[Sequence[str]]) -> tuple[int, int, bool]:
+    """Seats, hand size and whether undealt tiles are drawn: from the round's
+    rules (`RuleSet.to_dict`), else from the hands as dealt."""
+    seats = rules.get("seats") or len(dealt)
+    size = rules.get("hand_size") or len(dealt[0])
+    if not (type(seats) is int and type(size) is int and 0 < seats * size <= len(ALL_TILES)):
+        raise ValueError("the seats and hand size do not fit the 28 tiles")
+    return seats, size, bool(rules.get("draw", True))
+
+
 def check_round(data: dict[str, Any]) -> list[str]:
     """What is wrong with a finished round's JSON (``GET /api/rooms/<code>/rounds/<n>/``)
     as a verifiable deal; an empty list when the commitment, the material, the
@@ -180,11 +190,12 @@ def check_round(data: dict[str, Any]) -> list[str]:
         return ["the server seed is not revealed yet (the round has not ended)"]
     if not isinstance(seeds, list):
         return ["client_seeds is not a list"]
+    dealt = (data.get("deal") or {}).get("hands") or []
     try:
         committed = commitment(seed)
         text = material(data["room"], data["match"], data["number"], seeds)
-        rules = RuleSet.from_dict(data["rules"])
-    except (FairnessError, KeyError, TypeError, ValueError) as exc:
+        seats, size, draw = _shape(data.get("rules") or {}, dealt)
+    except (FairnessError, KeyError, TypeError, ValueError, IndexError) as exc:
         return [f"unreadable: {exc}"]
     problems = []
     if committed != fair.get("commitment"):
@@ -192,15 +203,14 @@ def check_round(data: dict[str, Any]) -> list[str]:
     if text != fair.get("material"):
         problems.append(f"the material should be {text!r}, not {fair.get('material')!r}")
     deal = FairDeal.compute(seed, text)
-    hands, rest = split(deal.order, rules.seats, rules.hand_size)
-    dealt = (data.get("deal") or {}).get("hands") or []
+    hands, rest = split(deal.order, seats, size)
     for index, hand in enumerate(hands):
         got = dealt[index] if index < len(dealt) else None
         if got != [str(t) for t in hand]:
             problems.append(f"seat {index} was dealt {got}, the seeds give {list(map(str, hand))}")
     drawn = [m.get("tile") for m in data.get("moves") or () if m.get("type") == "draw"]
     for k, tile in enumerate(drawn):
-        expected = str(rest[k]) if rules.draw and k < len(rest) else None
+        expected = str(rest[k]) if draw and k < len(rest) else None
         if tile != expected:
             problems.append(f"draw {k + 1} took {tile}, the seeds give {expected}")
     return problems

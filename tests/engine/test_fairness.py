@@ -12,6 +12,7 @@ from games.engine.fairness import (
     FairDeal,
     FairnessError,
     Stream,
+    check_round,
     commitment,
     material,
     shuffle,
@@ -128,3 +129,44 @@ def test_deal_needs_a_permutation_of_the_28_tiles():
         Round.deal(PRESETS["duelo"], order=ALL_TILES[:27] + ALL_TILES[:1])
     with pytest.raises(TypeError):
         Round.deal(PRESETS["duelo"])
+
+
+def _vector_round(index: int) -> dict:
+    seed, committed, parts, text, hands, boneyard = VECTORS[index]
+    code, match, number, seeds = parts
+    return {
+        "room": code,
+        "match": match,
+        "number": number,
+        "rules": {"seats": len(hands), "hand_size": 7, "draw": bool(boneyard)},
+        "deal": {"hands": [h.split() for h in hands]},
+        "moves": [{"type": "draw", "tile": t} for t in boneyard.split()[:2]],
+        "fair": {
+            "version": "domino-fair-v1",
+            "commitment": committed,
+            "client_seeds": seeds,
+            "server_seed": seed,
+            "material": text,
+        },
+    }
+
+
+@pytest.mark.parametrize("index", range(len(VECTORS)))
+def test_the_checker_takes_the_vectors_and_names_each_difference(index):
+    data = _vector_round(index)
+    assert check_round(data) == []
+    data["deal"]["hands"][0][0], data["deal"]["hands"][-1][0] = (
+        data["deal"]["hands"][-1][0],
+        data["deal"]["hands"][0][0],
+    )
+    problems = check_round(data)
+    assert any(p.startswith("seat 0 ") for p in problems)
+
+
+def test_the_checker_sees_a_wrong_draw_and_a_wrong_commitment():
+    data = _vector_round(1)
+    data["moves"][1]["tile"] = "6-6"
+    data["fair"]["commitment"] = "0" * 64
+    problems = check_round(data)
+    assert any("draw 2 took 6-6" in p for p in problems)
+    assert any("commitment" in p for p in problems)

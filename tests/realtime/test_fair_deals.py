@@ -188,9 +188,7 @@ async def test_a_watcher_has_no_seed_to_send(live, django_user_model):
     assert state["round"]["fair"]["client_seeds"] == []
 
 
-async def test_a_seed_is_answered_with_the_next_version_and_shows_no_seed(
-    live, django_user_model
-):
+async def test_a_seed_is_answered_with_the_next_version_and_shows_no_seed(live, django_user_model):
     """Every command is answered (docs/protocol.md): a seed with the room's next
     version, whose snapshot carries no client seed (it goes into the next deal)."""
     room, ana, bruno = await _table(django_user_model)
