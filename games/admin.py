@@ -78,9 +78,19 @@ class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
     date_hierarchy = "started_at"
     list_select_related = ("room", "match")
     inlines = (MoveInline,)
+    # The server seed is shown by `revealed_seed`, only once its round has ended.
+    exclude = ("server_seed",)
 
     def get_readonly_fields(self, request, obj=None):
-        return [*super().get_readonly_fields(request, obj), "replay"]
+        fields = [f for f in super().get_readonly_fields(request, obj) if f != "server_seed"]
+        return [*fields, "revealed_seed", "replay"]
+
+    @admin.display(description=_("server seed"))
+    def revealed_seed(self, rnd: Round) -> str:
+        """Told to nobody, admins included, before the round has ended (docs/rules.md)."""
+        if not rnd.fair_version:
+            return "—"
+        return rnd.server_seed if rnd.has_ended else str(_("revealed when the round ends"))
 
     @admin.display(description=_("Match"), ordering="match__number")
     def match_number(self, rnd: Round) -> int:

@@ -98,6 +98,14 @@ class Round(models.Model):
     # is built without reading the moves; rounds stored before it have none).
     movers = models.JSONField(_("made by"), default=list, blank=True)
     remaining_ms = models.PositiveIntegerField(_("remaining (ms, paused)"), null=True, blank=True)
+    # The verifiable deal (docs/rules.md, "Verifiable deals"): the server seed is
+    # told to nobody before the round has ended (`fair_view`); the rest is public.
+    # Rounds dealt before it have no version and no seeds.
+    fair_version = models.CharField(_("deal version"), max_length=16, blank=True, default="")
+    server_seed = models.CharField(_("server seed"), max_length=64, blank=True, default="")
+    commitment = models.CharField(_("commitment"), max_length=64, blank=True, default="")
+    client_seeds = models.JSONField(_("client seeds"), default=list, blank=True)
+    material = models.TextField(_("material"), blank=True, default="")
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), default=timezone.now, db_index=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -116,6 +124,25 @@ class Round(models.Model):
     @property
     def is_over(self) -> bool:
         return self.result is not None
+
+    @property
+    def has_ended(self) -> bool:
+        """Over, with a result or stopped without one (walkover, annulment)."""
+        return self.finished_at is not None
+
+    def fair_view(self) -> dict[str, Any] | None:
+        """The protocol's ``round.fair``: the server seed and the material only once
+        the round has ended (None for a round dealt before verifiable deals)."""
+        if not self.fair_version:
+            return None
+        ended = self.has_ended
+        return {
+            "version": self.fair_version,
+            "commitment": self.commitment,
+            "client_seeds": list(self.client_seeds),
+            "server_seed": self.server_seed if ended else None,
+            "material": self.material if ended else None,
+        }
 
     def engine(self) -> EngineRound:
         """The engine state rebuilt from the snapshot (cached on the instance)."""

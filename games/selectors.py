@@ -75,8 +75,33 @@ def replay_export(rnd: Round) -> dict[str, Any]:
             for m in moves
         ],
         "result": rnd.result,
+        # The verifiable deal, revealed (docs/rules.md): `python -m games.fairness verify`.
+        "fair": rnd.fair_view(),
         "started_at": rnd.started_at.isoformat(),
         "finished_at": rnd.finished_at.isoformat() if rnd.finished_at else None,
+    }
+
+
+def replay_fair(rnd: Round) -> dict[str, Any] | None:
+    """What the replay page needs to compute a finished round's deal again in the
+    browser (docs/site.md, "Verifiable deals"): ``fair`` (revealed), the room,
+    match and round numbers of the material, the hands as dealt and the drawn
+    tiles in order. None for a round dealt before verifiable deals."""
+    fair = rnd.fair_view()
+    if fair is None:
+        return None
+    rules = engine.RuleSet.from_dict(rnd.state["rules"])
+    moves = list(Move.objects.filter(round=rnd).order_by("seq"))
+    return {
+        "fair": fair,
+        "code": rnd.room.code,
+        "match": rnd.match.number,
+        "number": rnd.number,
+        "seats": rules.seats,
+        "hand_size": rules.hand_size,
+        "draw": rules.draw,
+        "hands": rnd.deal["hands"],
+        "drawn": list(_drawn_tiles(rnd, moves).values()),
     }
 
 

@@ -9,7 +9,7 @@ These functions know rounds and matches only. Locks on the room, seats, due
 times and telling the players are the caller's (`rooms.services`), which decides
 what happens to the seats from what these return. Every refusal is a
 `games.errors.ServiceError` raised before anything is written. Time comes in as
-``now``; chance from `games.world`.
+``now``; a deal's chance is the server seed its caller brings.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any
 
 from domino_site.infra.django import PreparedSelect, insert
 from games import engine
+from games.engine import fairness
 from games.errors import ServiceError
 from games.models import Match, Move, Round
-from games.world import world
 
 # ---------------------------------------------------------------------- reading under lock
 
@@ -70,20 +70,41 @@ def match_begin(*, room: Any, now: datetime) -> Match:
     return match
 
 
-def round_deal(*, match: Match, players: Sequence[dict[str, Any]], now: datetime) -> Round:
-    """The match's next round (`engine.Match.new_round`), dealt from the world's
-    randomness; not saved yet: the caller sets its due time, then saves it.
-    ``players``: who sits where, as the admin shows them."""
-    eng = match.engine().new_round(world().rng())
+def round_deal(
+    *,
+    match: Match,
+    players: Sequence[dict[str, Any]],
+    now: datetime,
+    room_code: str,
+    server_seed: str,
+    client_seeds: Sequence[str],
+) -> Round:
+    """The match's next round, dealt verifiably (docs/rules.md, "Verifiable deals"):
+    the tile order is the one ``server_seed`` (committed to before, see
+    `rooms.models.Room.next_server_seed`) and the material of ``room_code``, the
+    match, the round and ``client_seeds`` give (`engine.FairDeal`); the engine
+    deals that permutation (`engine.Match.new_round`). Not saved yet: the caller
+    sets its due time, then saves it. ``players``: who sits where, as the admin
+    shows them."""
+    number = len(match.state.get("results", [])) + 1
+    seeds = list(client_seeds)
+    text = fairness.material(room_code, match.number, number, seeds)
+    fair = engine.FairDeal.compute(server_seed, text)
+    eng = match.engine().new_round(order=fair.order, tiebreak_order=fair.tiebreak_order)
     rnd = Round(
         match=match,
         room_id=match.room_id,
-        number=len(match.state.get("results", [])) + 1,
+        number=number,
         deal=eng.initial,
         players=list(players),
         version=1,
         turn_started_at=now,
         started_at=now,
+        fair_version=fairness.VERSION,
+        server_seed=server_seed,
+        commitment=fair.commitment,
+        client_seeds=seeds,
+        material=text,
     )
     rnd.store(eng)
     # The previous round's pending walkover (if any) is moot now.

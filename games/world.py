@@ -1,7 +1,8 @@
 """Where the site gets time and chance: one object, injected.
 
 Every service takes ``now`` as an argument and falls back on ``world().now()``;
-deals, bots and random timeout picks draw from ``world().rng()``; the in-process
+bots and random timeout picks draw from ``world().rng()``, deals from
+``world().server_seed()`` (the server seed of a verifiable deal); the in-process
 scheduler reads its clock from the same object. The site runs on `World`, the
 real clock and the system's randomness. Another world is installed with
 `use_world` (a test's seeded deals and movable clock, a replay tool), and the
@@ -33,8 +34,13 @@ class World:
         return timezone.now()
 
     def rng(self) -> random.Random:
-        """A generator for one decision (a deal, a bot's choice, a random pick)."""
+        """A generator for one decision (a bot's choice, a random pick)."""
         return secrets.SystemRandom()
+
+    def server_seed(self) -> str:
+        """A verifiable deal's server seed: 32 bytes from the system's randomness
+        (`secrets`), as 64 lowercase hex digits (docs/rules.md, "Verifiable deals")."""
+        return secrets.token_hex(32)
 
 
 _current: World = World()
@@ -50,6 +56,11 @@ def use_world(new: World) -> World:
     global _current
     previous, _current = _current, new
     return previous
+
+
+def new_server_seed() -> str:
+    """A fresh server seed from the world (the default of a room's next one)."""
+    return _current.server_seed()
 
 
 def now_or(now: datetime | None) -> datetime:

@@ -56,6 +56,16 @@ class RoomAdmin(ReadOnlyMixin, admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = (SeatInline, MatchInline)
     actions = (close_rooms,)
+    # The next deal's server seed is shown to nobody: its commitment only.
+    exclude = ("next_server_seed",)
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = super().get_readonly_fields(request, obj)
+        return [*(f for f in fields if f != "next_server_seed"), "next_commitment"]
+
+    @admin.display(description=_("next deal's commitment"))
+    def next_commitment(self, room: Room) -> str:
+        return room.next_fair()["commitment"]
 
 
 @admin.register(Seat)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from games.engine.fairness import valid_client_seed
 from rooms.chat import CHAT_PHRASES
 
 MAX_FRAME_BYTES = 4096
@@ -151,6 +152,14 @@ def _auto(msg: dict[str, Any]) -> dict[str, Any]:
     return {"on": on}
 
 
+def _seed(msg: dict[str, Any]) -> dict[str, Any]:
+    """``seed``: a client seed for the next verifiable deal (docs/rules.md)."""
+    value = msg.get("value")
+    if not valid_client_seed(value):
+        raise BadMessage("value must be 1 to 64 printable ASCII characters, without ':'")
+    return {"value": value}
+
+
 _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "play": _play,
     "pick": _pick,
@@ -165,6 +174,7 @@ _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "new_match": _start,
     "chat": _chat,
     "auto": _auto,
+    "seed": _seed,
     "annul": _annul,
     **{kind: lambda m: {} for kind in BARE_TYPES},
 }

@@ -15,6 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import RuleSet
+from games.engine.fairness import VERSION as FAIR_VERSION
+from games.engine.fairness import commitment
+from games.world import new_server_seed, world
 
 # No 0/O/1/I: codes are read aloud and typed from phones.
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -24,7 +27,11 @@ BOT_LEVELS = ("easy", "medium", "hard")
 
 
 def new_room_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    """A fresh code, from the world's chance (`games.world`): the system's
+    randomness on the site; a test's seeded world repeats its codes, and so its
+    deals, whose material names the room (docs/rules.md, "Verifiable deals")."""
+    rng = world().rng()
+    return "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def new_invite_token() -> str:
@@ -80,6 +87,12 @@ class Room(models.Model):
     paused_by = models.CharField(_("paused by"), max_length=8, blank=True, default="")
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
+    # The server seed of the round this room deals next (docs/rules.md, "Verifiable
+    # deals"): drawn at the room's creation and anew at each deal; only its
+    # commitment is shown (`next_fair`), the seed itself when that round has ended.
+    next_server_seed = models.CharField(
+        _("next server seed"), max_length=64, default=new_server_seed, editable=False
+    )
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
     # The keyed hash of the creator's address (never the address): rooms opened
     # per address are limited too (rooms.limits), a client dropping its cookies
@@ -119,6 +132,10 @@ class Room(models.Model):
     @property
     def invite_path(self) -> str:
         return f"/i/{self.invite_token}/"
+
+    def next_fair(self) -> dict[str, str]:
+        """The protocol's ``room.next_fair``: the commitment of the next deal."""
+        return {"version": FAIR_VERSION, "commitment": commitment(self.next_server_seed)}
 
 
 class Seat(models.Model):
@@ -175,6 +192,9 @@ class Seat(models.Model):
     # The seat's last quick-chat message: the 3 s limit is per seat, not per
     # socket (reopening the socket does not reset it).
     last_chat_at = models.DateTimeField(_("last quick chat"), null=True, blank=True)
+    # The person's client seed for the next deal (protocol ``seed``), sent after
+    # its commitment was published: every deal empties it, and so does a new person.
+    client_seed = models.CharField(_("client seed"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("seat")
@@ -242,6 +262,7 @@ class Seat(models.Model):
         self.ready = False
         self.seated_at = None
         self.ip_hash = ""
+        self.client_seed = ""
 
     def clear_reservation(self) -> None:
         self.reserved_user = None

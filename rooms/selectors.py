@@ -185,6 +185,8 @@ def _room_part(
         "competitive": room.competitive,
         # A private room with two people seated: an absent one is waited for.
         "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
+        # The commitment of the next deal (docs/rules.md, "Verifiable deals"); never its seed.
+        "next_fair": room.next_fair(),
     }
 
 
@@ -285,6 +287,8 @@ def _round_part(rnd: Round, view: dict[str, Any], room: Room) -> dict[str, Any]:
         "pick_off": view["pick_off"],
         "result": view["result"],
         "over": rnd.finished_at is not None,
+        # The deal's commitment and client seeds; its server seed once it has ended.
+        "fair": rnd.fair_view(),
     }
 
 

@@ -207,6 +207,7 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
         "annul": lambda: room_services.annul_vote(room=room, actor=seat, **f),
         "adjust": lambda: room_services.layout_adjust(room=room, actor=seat, **f),
         "auto": lambda: room_services.seat_auto(room=room, actor=seat, **f),
+        "seed": lambda: room_services.seat_seed(room=room, actor=seat, **f),
         # A private duel's present player: a bot for the absent one (docs/table-rules.md).
         "stand_in": lambda: room_services.duel_bot_stand_in(room=room, actor=seat),
     }

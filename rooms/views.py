@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from domino_site.client_ip import request_ip_hash
 from domino_site.guests import GUEST_COOKIE, GUEST_COOKIE_AGE, GUEST_SALT, guest_token_of
-from games.selectors import finished_round, replay_export, replay_positions
+from games.selectors import finished_round, replay_export, replay_fair, replay_positions
 from records import selectors as records
 from records.models import ALL_PRESETS
 from rooms import limits, selectors, services
@@ -397,6 +397,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "table_url": reverse("rooms:table", args=[room.code]),
         "json_url": reverse("rooms:api_round", args=[room.code, rnd.number])
         + f"?match={rnd.match.number}",
+        "fair_boot": replay_fair(rnd),  # the deal checked again in the browser
     }
     return render(request, "rooms/replay.html", context)
 

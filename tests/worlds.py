@@ -1,7 +1,8 @@
 """The tests' world (`games.world`): a clock that moves by hand, deals that repeat.
 
-``TestWorld(seed=1)`` deals from ``random.Random(1)``, ``Random(2)``, ... in
-turn, so a test's deals are known; without a seed it draws like the site.
+``TestWorld(seed=1)`` draws its server seeds and other chance from
+``random.Random(1)``, ``Random(2)``, ... in turn, so a test's deals are known;
+without a seed it draws like the site.
 ``advance(seconds)`` moves its clock, which runs on from the real one.
 """
 
@@ -31,6 +32,12 @@ class TestWorld(World):
         if self._seeds is None:
             return secrets.SystemRandom()
         return random.Random(next(self._seeds))
+
+    def server_seed(self) -> str:
+        """Seeded: the next seeded generator's 32 bytes (the deals repeat)."""
+        if self._seeds is None:
+            return super().server_seed()
+        return random.Random(next(self._seeds)).randbytes(32).hex()
 
     def advance(self, seconds: float) -> None:
         self.offset += timedelta(seconds=seconds)

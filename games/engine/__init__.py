@@ -21,6 +21,7 @@ from .actions import (
     Play,
     action_from_dict,
 )
+from .fairness import FairDeal
 from .match import Match
 from .pickoff import PickOff, Reveal
 from .result import Link, RoundResult
@@ -30,7 +31,7 @@ from .tiles import ALL_TILES, DOUBLES, Tile
 
 __all__ = [
     "ALL_TILES", "DOUBLES", "DRAW", "ERROR_CODES", "PASS", "PRESETS", "PRESET_OPTIONS",
-    "Action", "Draw", "IllegalAction", "InvalidRules", "Link", "Match", "Pass", "Pick",
+    "Action", "Draw", "FairDeal", "IllegalAction", "InvalidRules", "Link", "Match", "Pass", "Pick",
     "PickOff", "Play", "Reveal", "Round", "RoundResult", "RuleSet", "Tile", "action_from_dict",
     "choose_opener", "hand_value",
 ]  # fmt: skip

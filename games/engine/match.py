@@ -13,12 +13,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .result import RoundResult
 from .round import Round
 from .rules import RuleSet
+from .tiles import Tile
 
 
 class Match:
@@ -49,11 +50,20 @@ class Match:
     def last_result(self) -> RoundResult | None:
         return self.results[-1] if self.results else None
 
-    def new_round(self, rng: Any) -> Round:
-        """Deal the next round, opened as the rules say for this point of the match."""
+    def new_round(
+        self,
+        rng: Any = None,
+        *,
+        order: Sequence[Tile | str] | None = None,
+        tiebreak_order: Sequence[Tile | str] | None = None,
+    ) -> Round:
+        """Deal the next round, opened as the rules say for this point of the match:
+        shuffled by ``rng``, or from the given ``order`` (`Round.deal`)."""
         if self.is_over:
             raise ValueError("the match is over: start a new match")
-        return Round.deal(self.rules, rng, previous=self.last_result)
+        return Round.deal(
+            self.rules, rng, previous=self.last_result, order=order, tiebreak_order=tiebreak_order
+        )
 
     def finish_round(self, result: RoundResult) -> None:
         """Add a finished round's points and decide whether the match is over."""

@@ -179,20 +179,55 @@ class Round:
         self.is_over = False
 
     @classmethod
-    def deal(cls, rules: RuleSet, rng: Any, previous: RoundResult | None = None) -> Round:
-        """Shuffle with ``rng`` (a ``random.Random``), deal ``hand_size`` tiles to each
-        seat in seat order, and pick the opener from ``rules`` and ``previous``."""
-        # A uniform shuffle by random sort keys: as fair as rng.shuffle (53-bit keys
-        # essentially never tie) and about twice as fast, which the bots' rollouts feel.
-        draw = rng.random
-        tiles = sorted(ALL_TILES, key=lambda _tile: draw())
+    def deal(
+        cls,
+        rules: RuleSet,
+        rng: Any = None,
+        previous: RoundResult | None = None,
+        *,
+        order: Sequence[Tile | str] | None = None,
+        tiebreak_order: Sequence[Tile | str] | None = None,
+    ) -> Round:
+        """Deal ``hand_size`` tiles to each seat in seat order, and pick the opener
+        from ``rules`` and ``previous``.
+
+        The tiles come shuffled by ``rng`` (a ``random.Random``), or in the given
+        ``order`` (the 28 tiles once each: a verifiable deal's permutation,
+        `games.engine.fairness`), whose first ``hand_size`` go to seat 0 and so on,
+        the rest being the boneyard in draw order. A table with a tie-break
+        pick-off also needs its secret order: ``tiebreak_order``, else shuffled
+        by ``rng``.
+
+        >>> from games.engine import PRESETS, ALL_TILES
+        >>> rnd = Round.deal(PRESETS["duelo"], order=ALL_TILES[::-1])
+        >>> rnd.hand(0)[:2], rnd.boneyard_count
+        ((Tile(6, 6), Tile(5, 6)), 14)
+        """
+        if order is not None:
+            tiles = _tile_list(order, "order")
+            if sorted(tiles) != list(ALL_TILES):
+                raise ValueError("order must hold each of the 28 tiles once")
+        elif rng is None:
+            raise TypeError("Round.deal needs rng or order")
+        else:
+            # A uniform shuffle by random sort keys: as fair as rng.shuffle (53-bit keys
+            # essentially never tie) and about twice as fast, which the bots' rollouts feel.
+            draw = rng.random
+            tiles = sorted(ALL_TILES, key=lambda _tile: draw())
         size = rules.hand_size
         hands = [tiles[i * size : (i + 1) * size] for i in range(rules.seats)]
         rest = tiles[rules.seats * size :]
-        order = None
+        pick_order = None
         if rules.blocked_tie == "tiebreak":
-            order = list(ALL_TILES)
-            rng.shuffle(order)
+            if tiebreak_order is not None:
+                pick_order = _tile_list(tiebreak_order, "tiebreak_order")
+                if sorted(pick_order) != list(ALL_TILES):
+                    raise ValueError("tiebreak_order must hold each of the 28 tiles once")
+            elif rng is not None:
+                pick_order = list(ALL_TILES)
+                rng.shuffle(pick_order)
+            else:
+                raise TypeError("a tie-break table needs rng or tiebreak_order")
         six_six = tiles.index(DOUBLES[6])
         mandatory: Tile | None
         if (
@@ -205,7 +240,7 @@ class Round:
             opener, mandatory = choose_opener(rules, hands, previous)
         return cls._start(
             rules, hands, rest if rules.draw else [], opener, mandatory, previous is None,
-            tuple(order) if order else None, tiles,
+            tuple(pick_order) if pick_order else None, tiles,
         )  # fmt: skip
 
     @classmethod

@@ -3,7 +3,7 @@
 By use case: `tables` (create, settings, close), `seating` (sit, reserve,
 leave, stand-ins), `bots` (the host's bots), `flow` (start, next round, ready,
 pause, annul, the drawn line), `play` (moves: a person's and the server's),
-`presence` (sockets), `sweep` (the safety net). `base` holds the command
+`presence` (sockets), `seeds` (client seeds of verifiable deals), `sweep` (the safety net). `base` holds the command
 wrapper they all stand on, `rounds` the steps of dealing and ending, `due` the
 due times.
 
@@ -30,6 +30,7 @@ from rooms.services.flow import (
 from rooms.services.play import action_apply, round_due_fire
 from rooms.services.presence import chat_turn_take, seat_connected, seat_disconnected
 from rooms.services.seating import seat_leave, seat_stand_up, seat_take, seat_take_by_invite
+from rooms.services.seeds import seat_seed
 from rooms.services.sweep import rooms_sweep
 from rooms.services.tables import room_close, room_create, room_settings
 
@@ -57,6 +58,7 @@ __all__ = [
     "seat_connected",
     "seat_disconnected",
     "seat_leave",
+    "seat_seed",
     "seat_stand_up",
     "chat_turn_take",
     "seat_take",

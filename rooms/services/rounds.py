@@ -15,6 +15,7 @@ from typing import Any
 
 from games import services as games
 from games.models import Match
+from games.world import new_server_seed
 from records import services as records
 from rooms.models import Room, Seat
 from rooms.services.base import all_filled, ensure_host, seat_person, update_humans_since
@@ -39,6 +40,13 @@ def players_of(seats: Sequence[Seat]) -> list[dict[str, Any]]:
     ]
 
 
+def client_seeds_of(seats: Sequence[Seat]) -> list[str]:
+    """The client seeds of a deal: each seated human's who sent one since the
+    commitment was published, in seat order; bots have none (docs/rules.md,
+    "Verifiable deals")."""
+    return [s.client_seed for s in seats if s.is_human and s.client_seed]
+
+
 # ---------------------------------------------------------------------- dealing
 
 
@@ -52,13 +60,24 @@ def begin_match_locked(table: Table) -> None:
 def deal_locked(table: Table, match: Match) -> None:
     """Deal ``match``'s next round and start playing it; it becomes ``table.rnd``."""
     room, seats = table.room, table.seats
-    rnd = games.round_deal(match=match, players=players_of(seats), now=table.now)
+    rnd = games.round_deal(
+        match=match,
+        players=players_of(seats),
+        now=table.now,
+        room_code=room.code,
+        server_seed=room.next_server_seed,
+        client_seeds=client_seeds_of(seats),
+    )
     rnd.room = room
     room.status = Room.Status.PLAYING
+    # The next deal's commitment is published with this one: the seeds sent so far
+    # were for this deal, and only those sent from now on count for the next.
+    room.next_server_seed = new_server_seed()
     for seat in seats:
-        if seat.ready:
-            seat.ready = False
-            seat.save(update_fields=["ready"])
+        changed = [name for name in ("ready", "client_seed") if getattr(seat, name)]
+        if changed:
+            seat.ready, seat.client_seed = False, ""
+            seat.save(update_fields=changed)
     rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
     rnd.save()
     records.round_dealt(rnd=rnd, seats=seats)

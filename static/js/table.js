@@ -12,6 +12,7 @@ import { createChat } from "./chat.js";
 import { initDrag, saveHandOrder } from "./dnd.js";
 import { feelAfter, feelBefore, initFeel } from "./feel.js";
 import { renderBoard } from "./table/chain_draw.js";
+import { fairAfter, initFair } from "./table/fair.js";
 import { moveInHand, renderHand } from "./table/hand.js";
 import {
   chatPlace,
@@ -47,6 +48,7 @@ function onMessage(msg) {
       if (state.selected && !legalEnds(state.selected).length) state.selected = null;
       render();
       feelAfter(prev, msg);
+      fairAfter(); // the deal's commitment, and this browser's seed for it
       break;
     }
     case "error":
@@ -409,6 +411,7 @@ ready(() => {
   root.addEventListener("pointermove", onHover);
   root.addEventListener("pointerleave", hideHint);
   startExtras();
+  initFair();
   initFeel(render);
   const toggle = $("[data-hints-toggle]");
   if (toggle) toggle.checked = state.hints;

@@ -5,7 +5,9 @@ import importlib
 
 import pytest
 
-MODULES = ["tiles", "rules", "actions", "pickoff", "round", "result", "match", "__init__"]
+MODULES = [
+    "tiles", "rules", "actions", "pickoff", "round", "result", "match", "fairness", "__init__",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -47,3 +47,10 @@ def test_the_check_refuses_a_site_module_and_a_package():
     assert not _allowed("games.models")
     assert not _allowed("django.db")
     assert _allowed("games.engine.tiles") and _allowed("dataclasses")
+
+
+def test_the_deal_checker_script_imports_the_standard_library_and_the_engine_only():
+    """``python -m games.fairness`` runs on any Python, with no Django (docs/rules.md)."""
+    script = ENGINE.parent / "fairness.py"
+    outside = [module for _line, module in _imports(script) if not _allowed(module)]
+    assert not outside

@@ -86,6 +86,7 @@ FIELDS_OF = {
     "settings": ("move_seconds", "options", "target"),
     "adjust": ("at", "bend"),
     "chat": ("phrase",),
+    "seed": ("value",),
     "start": ("alone",),
     "new_match": ("alone",),
 }
@@ -142,6 +143,7 @@ GOOD = {
     "target": st.sampled_from([50, 100, 200, 0, -5, 10**9]),
     "phrase": st.sampled_from(PHRASES),
     "alone": st.booleans(),
+    "value": st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=64),
 }
 
 

@@ -51,7 +51,8 @@ def test_connect_and_disconnect_bump_the_version_and_track_presence(make_user, c
 
 
 def test_room_with_no_connected_human_pauses_and_leaves_the_list(make_user, clock):
-    room = room_with_bots(make_user("ana"), clock(), preset="duelo")
+    # A move clock: whoever opens (the person or the bot) has a due time once resumed.
+    room = room_with_bots(make_user("ana"), clock(), preset="duelo", move_seconds=30)
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     connect(room, 0, now=clock())
     assert [r["code"] for r in public_rooms()] == [room.code]
