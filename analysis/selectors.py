@@ -6,6 +6,7 @@ caller's check, the replay's own (`rooms.selectors.may_see_rounds`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import F, FloatField, Sum
@@ -13,6 +14,7 @@ from django.db.models.functions import Cast
 
 from analysis.models import RoundAnalysis, SeatAccuracy
 from analysis.scoring import ACCURACY_SCALE, THRESHOLDS
+from games.models import Match
 
 
 def round_analysis(*, rnd: Any) -> dict[str, Any] | None:
@@ -48,11 +50,18 @@ def round_analysis(*, rnd: Any) -> dict[str, Any] | None:
     }
 
 
-def accuracy_by_preset(*, user: Any) -> list[dict[str, Any]]:
-    """A person's average accuracy per preset over every analysed round they
-    played (weighted by their decisions), most decisions first."""
+def accuracy_by_preset(
+    *, user: Any, may_see_rounds: Callable[[Any], bool]
+) -> list[dict[str, Any]]:
+    """A person's average accuracy per preset over the analysed rounds they
+    played (weighted by their decisions), most decisions first: only the rooms
+    whose rounds the viewer may see (``may_see_rounds(room)``), as the replays."""
+    mine = SeatAccuracy.objects.filter(user=user)
+    match_ids = mine.values_list("match_id", flat=True).distinct()
+    rooms = {m.room for m in Match.objects.filter(pk__in=match_ids).select_related("room")}
+    hidden = [room.pk for room in rooms if not may_see_rounds(room)]
     rows = (
-        SeatAccuracy.objects.filter(user=user)
+        mine.exclude(match__room_id__in=hidden)
         .values("preset")
         .annotate(
             weighted=Sum(F("accuracy") * Cast("decisions", FloatField())),
