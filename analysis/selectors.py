@@ -50,9 +50,7 @@ def round_analysis(*, rnd: Any) -> dict[str, Any] | None:
     }
 
 
-def accuracy_by_preset(
-    *, user: Any, may_see_rounds: Callable[[Any], bool]
-) -> list[dict[str, Any]]:
+def accuracy_by_preset(*, user: Any, may_see_rounds: Callable[[Any], bool]) -> list[dict[str, Any]]:
     """A person's average accuracy per preset over the analysed rounds they
     played (weighted by their decisions), most decisions first: only the rooms
     whose rounds the viewer may see (``may_see_rounds(room)``), as the replays."""

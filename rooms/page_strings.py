@@ -196,8 +196,8 @@ REPLAY: tuple[str, ...] = (
 ANALYSIS: tuple[str, ...] = (
     _("Analysis"),
     _("Accuracy"),
-    _("round %(r)s%% · match %(m)s%%"),
-    _("round %(r)s%%"),
+    _("round %(r)s · match %(m)s"),
+    _("round %(r)s"),
     _("Inaccuracy"),
     _("Mistake"),
     _("Blunder"),

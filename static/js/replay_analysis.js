@@ -18,6 +18,9 @@ let seats;
 let t;
 let bySeq;
 
+// Numbers as the page's language writes them (80,9 in Portuguese).
+const num = (x) => Number(x).toLocaleString(document.documentElement.lang || undefined, { maximumFractionDigits: 1 });
+
 function seatName(index) {
   const seat = seats[index];
   if (!seat || seat.kind === "bot" || !seat.name) return `#${index + 1}`;
@@ -40,8 +43,8 @@ function labelText(decision) {
 function renderPlayers(box) {
   const items = data.players.map((p) => {
     const text = p.match_accuracy === null || p.match_accuracy === undefined
-      ? t("round %(r)s%%", { r: p.accuracy })
-      : t("round %(r)s%% · match %(m)s%%", { r: p.accuracy, m: p.match_accuracy });
+      ? t("round %(r)s", { r: `${num(p.accuracy)}%` })
+      : t("round %(r)s · match %(m)s", { r: `${num(p.accuracy)}%`, m: `${num(p.match_accuracy)}%` });
     return html`<li data-accuracy-seat=${p.seat}><span>${seatName(p.seat)}</span> <strong>${text}</strong></li>`;
   });
   draw(html`<h3>${t("Accuracy")}</h3><ul class="analysis-accuracy">${items}</ul>`, box);
@@ -61,10 +64,10 @@ function renderMove(box, decision) {
     return html`<li class="analysis-option${cls}" data-option=${i}>
         <span class="option-name">${actionText(option)}</span>
         <span class="option-bar" aria-hidden="true"><span class="bar ${sign}" data-width=${width}></span></span>
-        <span class="option-value">${option.value > 0 ? "+" : ""}${option.value}</span></li>`;
+        <span class="option-value">${option.value > 0 ? "+" : ""}${num(option.value)}</span></li>`;
   });
   const best = decision.options[decision.best];
-  const lossLine = decision.best === decision.chosen ? nothing : html`<p class="analysis-loss">${t("Loss: %(loss)s points", { loss: decision.loss })} · ${t("Best: %(action)s", { action: actionText(best) })}</p>`;
+  const lossLine = decision.best === decision.chosen ? nothing : html`<p class="analysis-loss">${t("Loss: %(loss)s points", { loss: num(decision.loss) })} · ${t("Best: %(action)s", { action: actionText(best) })}</p>`;
   draw(
     html`<p class="analysis-mark mark-${decision.label || "none"}" data-mark=${decision.label || ""}>${labelText(decision)}</p>
       ${lossLine}

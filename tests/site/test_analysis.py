@@ -121,7 +121,10 @@ def test_the_private_rooms_analysis_is_for_its_seats_only(make_user, clock, clie
     assert client.get(api).json()["analysis"]["decisions"]
     seen = client.get(page).content.decode()
     assert 'id="replay-analysis"' in seen and "replay_analysis.js" in seen
-    assert 'data-accuracy-preset="sem_monte"' in client.get(f"/players/{ana.username}/").content.decode()
+    assert (
+        'data-accuracy-preset="sem_monte"'
+        in client.get(f"/players/{ana.username}/").content.decode()
+    )
 
 
 def test_the_replay_page_has_no_analysis_until_it_is_written(make_user, clock, client):
