@@ -52,11 +52,14 @@ LIVE_WORK = int(DEFAULT_BUDGET_MS * ACTIONS_PER_MS * WORK_SHARE)
 WORK_FACTOR = 1.1
 #: Hidden deals drawn per decision at least, however long the playouts.
 MIN_SAMPLES = 24
+#: A whole round's work at most: a round with many decisions (four people at
+#: the table) shares it, so that its analysis keeps within its CPU budget.
+ROUND_WORK = 90_000
 #: Losses (points of the round) from which a choice is labelled, mildest first.
 THRESHOLDS: tuple[tuple[str, float], ...] = (
-    ("imprecisao", 2.0),
-    ("erro", 5.0),
-    ("capivarada", 10.0),
+    ("imprecisao", 3.0),
+    ("erro", 6.0),
+    ("capivarada", 12.0),
 )
 #: Points of loss at which a move's accuracy falls to 1/e of 100.
 ACCURACY_SCALE = 12.0
@@ -108,7 +111,7 @@ class Decision:
 def label_for(loss: float) -> str | None:
     """The label of a loss (None under the mildest threshold).
 
-    >>> [label_for(x) for x in (0, 1.9, 2, 5, 10)]
+    >>> [label_for(x) for x in (0, 2.9, 3, 6, 12)]
     [None, None, 'imprecisao', 'erro', 'capivarada']
     """
     name = None
@@ -150,18 +153,40 @@ def score_round(
 ) -> list[Decision]:
     """Every decision with a choice among ``moves`` ((seat, action dict, by), as
     stored) made by a person (``by == "person"``) at one of ``scored_seats``
-    (default: every seat). ``deal`` is the engine's `Round.initial()`."""
+    (default: every seat). ``deal`` is the engine's `Round.initial()`.
+
+    Each decision gets ``work`` simulated actions (default ``WORK_FACTOR``
+    times a live move's), or an equal share of ``ROUND_WORK`` when the round
+    has too many decisions for both."""
     seats = set(range(rules.seats) if scored_seats is None else scored_seats)
-    rnd = Round.replay(rules, deal, [])
+    each = int(LIVE_WORK * WORK_FACTOR) if work is None else work
+    chosen = list(_choices(rules, deal, moves, seats))
+    if chosen and each * len(chosen) > ROUND_WORK and work is None:
+        each = ROUND_WORK // len(chosen)
     decisions = []
+    for rnd, seat, action, seq in chosen:
+        decision = score_decision(rnd, seat, action, seq, seed=seed, work=each)
+        if decision is not None:
+            decisions.append(decision)
+    return decisions
+
+
+def _choices(
+    rules: RuleSet,
+    deal: dict[str, Any],
+    moves: Sequence[tuple[int, dict[str, Any], str]],
+    seats: set[int],
+) -> Iterable[tuple[Round, int, Action, int]]:
+    """The position (a copy), seat, action and number of every person's move
+    with more than one distinct legal action."""
+    rnd = Round.replay(rules, deal, [])
     for seq, (seat, data, by) in enumerate(moves, start=1):
         action = action_from_dict(data)
         if by == "person" and seat in seats and type(action) is not Pick and rnd.turn == seat:
-            decision = score_decision(rnd, seat, action, seq, seed=seed, work=work)
-            if decision is not None:
-                decisions.append(decision)
+            ends = rnd.ends
+            if len(distinct_actions(rnd.legal_actions(seat), ends)) > 1:
+                yield rnd.clone(), seat, action, seq
         rnd.apply(seat, action)
-    return decisions
 
 
 def score_decision(
