@@ -174,3 +174,15 @@ def test_the_end_of_a_round_schedules_its_analysis_after_the_commit(
     for callback in callbacks:
         callback()
     assert sent == [{"round_id": current(room).pk}]
+
+
+def test_the_admin_shows_analyses_read_only(make_user, clock, client, django_user_model):
+    room, _, _ = _table(make_user, clock)
+    _play_to_the_blunder(room, clock)
+    _blunder_and_finish(room, clock)
+    analysis = round_analyse(round_id=current(room).pk, work=300)
+    client.force_login(django_user_model.objects.create_superuser("boss", "b@example.com", "x"))
+    assert client.get("/admin/analysis/roundanalysis/").status_code == 200
+    page = client.get(f"/admin/analysis/roundanalysis/{analysis.pk}/change/")
+    assert page.status_code == 200 and b'name="decisions"' not in page.content  # read-only
+    assert client.get("/admin/analysis/roundanalysis/add/").status_code == 403
