@@ -8,7 +8,7 @@ import pytest
 
 from analysis import scoring
 from analysis.models import RoundAnalysis, SeatAccuracy
-from analysis.services import round_analyse
+from analysis.services import ANALYSIS_GRACE, analyses_missing, round_analyse
 from games.engine import PASS
 from rooms import services
 from tests.analysis.planted import BLUNDER, DECISION_SEQ, HANDS, SCRIPT
@@ -186,3 +186,15 @@ def test_the_admin_shows_analyses_read_only(make_user, clock, client, django_use
     page = client.get(f"/admin/analysis/roundanalysis/{analysis.pk}/change/")
     assert page.status_code == 200 and b'name="decisions"' not in page.content  # read-only
     assert client.get("/admin/analysis/roundanalysis/add/").status_code == 403
+
+
+def test_the_sweepers_hand_over_rounds_left_without_analysis(make_user, clock):
+    room, _, _ = _table(make_user, clock)
+    _play_to_the_blunder(room, clock)
+    _blunder_and_finish(room, clock)
+    rnd = current(room)
+    assert analyses_missing(before=clock()) == []  # just ended: its own wake-up may run
+    later = clock.tick(ANALYSIS_GRACE.total_seconds() + 1)
+    assert analyses_missing(before=later - ANALYSIS_GRACE) == [rnd.pk]
+    round_analyse(round_id=rnd.pk, work=300)
+    assert analyses_missing(before=later - ANALYSIS_GRACE) == []
