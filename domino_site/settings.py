@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "rooms",
     "records",
     "bots",
+    "analysis",  # after a round: scores each person's decisions (docs/site.md, "Round analysis")
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 
@@ -269,6 +270,9 @@ else:
 # closing its sockets). 0 turns the check off. See domino_site/liveness.py.
 DOMINO_ALIVE_TTL_SECONDS = float(os.environ.get("DOMINO_ALIVE_TTL_SECONDS") or 90)
 DOMINO_ALIVE_BEAT_SECONDS = float(os.environ.get("DOMINO_ALIVE_BEAT_SECONDS") or 0) or None
+# Simulated engine actions a round analysis spends per decision (unset: the
+# analysis' own default, analysis.scoring; docs/decisions.md "Round analysis").
+DOMINO_ANALYSIS_WORK = int(os.environ.get("DOMINO_ANALYSIS_WORK") or 0) or None
 
 # "celery": timers and bot turns are Celery tasks (workers + beat on Redis).
 # "inprocess": the same task functions run by a scheduler inside the ASGI server.

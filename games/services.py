@@ -18,11 +18,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
 from domino_site.infra.django import PreparedSelect, insert
 from games import engine
 from games.engine import fairness
 from games.errors import ServiceError
 from games.models import Match, Move, Round
+from games.signals import round_finished
 
 # ---------------------------------------------------------------------- reading under lock
 
@@ -164,6 +167,8 @@ def _score(rnd: Round, result: engine.RoundResult, now: datetime) -> None:
     match = rnd.match
     match.finish_round(result, now)
     match.save()
+    round_id = rnd.pk
+    transaction.on_commit(lambda: round_finished.send(sender=Round, round_id=round_id), robust=True)
 
 
 # ---------------------------------------------------------------------- endings

@@ -192,6 +192,27 @@ REPLAY: tuple[str, ...] = (
     _("Move %(n)s of %(total)s"),
 )
 
+# The replay page's analysis (static/js/replay_analysis.js; labels: analysis.scoring).
+ANALYSIS: tuple[str, ...] = (
+    _("Analysis"),
+    _("Accuracy"),
+    _("round %(r)s · match %(m)s"),
+    _("round %(r)s"),
+    _("Inaccuracy"),
+    _("Mistake"),
+    _("Blunder"),
+    _("Best move"),
+    _("Good move"),
+    _("Loss: %(loss)s points"),
+    _("Best: %(action)s"),
+    _("Expected points of each choice"),
+    _("Not analysed: no choice, a bot, or an automatic move."),
+    _("pass"),
+    _("draw"),
+    _("%(tile)s on end %(end)s"),
+    _("Points for the mover's side, from what the mover could see."),
+)
+
 ERRORS: dict[str, str] = {
     "not_your_turn": _("It is not your turn."),
     "round_over": _("The round is over."),

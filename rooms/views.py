@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from analysis import selectors as analysis
 from domino_site.client_ip import request_ip_hash
 from domino_site.guests import GUEST_COOKIE, GUEST_COOKIE_AGE, GUEST_SALT, guest_token_of
 from games.selectors import finished_round, replay_export, replay_fair, replay_positions
@@ -359,7 +360,7 @@ def api_round(request: HttpRequest, code: str, number: int) -> JsonResponse:
         return JsonResponse({"error": "not_found"}, status=404)
     except ServiceError as exc:
         return JsonResponse({"error": exc.reason or exc.code, "message": exc.message}, status=403)
-    return JsonResponse(replay_export(rnd))
+    return JsonResponse({**replay_export(rnd), "analysis": analysis.round_analysis(rnd=rnd)})
 
 
 @require_GET
@@ -398,8 +399,18 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "json_url": reverse("rooms:api_round", args=[room.code, rnd.number])
         + f"?match={rnd.match.number}",
         "fair_boot": replay_fair(rnd),  # the deal checked again in the browser
+        # Its own island and script (templates/rooms/_replay_analysis.html).
+        "analysis": analysis_boot(rnd),
     }
     return render(request, "rooms/replay.html", context)
+
+
+def analysis_boot(rnd: Any) -> dict[str, Any] | None:
+    """The round's analysis for the replay page's script, with its strings."""
+    found = analysis.round_analysis(rnd=rnd)
+    if found is None:
+        return None
+    return {**found, "strings": page_strings.translated(page_strings.ANALYSIS)}
 
 
 # ------------------------------------------------------------------ records
@@ -422,9 +433,18 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     for line in stats["recent"]:
         line.preset_label = PRESET_LABELS.get(line.match.room.preset, line.match.room.preset)
     favourite = stats["favourite_preset"]
+    accuracy = analysis.accuracy_by_preset(
+        user=person,
+        may_see_rounds=lambda room: selectors.may_see_rounds(
+            room=room, user=user, guest_token=token
+        ),
+    )
+    for row in accuracy:
+        row["label"] = PRESET_LABELS.get(row["preset"], row["preset"])
     context = {
         "person": person,
         "stats": stats,
+        "accuracy": accuracy,
         "favourite_label": PRESET_LABELS.get(favourite, favourite) if favourite else None,
     }
     return render(request, "rooms/player.html", context)

@@ -14,7 +14,11 @@ class TimersConfig(AppConfig):
     verbose_name = _("Timers")
 
     def ready(self) -> None:
-        from games.signals import round_due  # (app loading: models are ready only now)
-        from timers.scheduling import on_round_due  # (app loading, as above)
+        from games.signals import (
+            round_due,
+            round_finished,
+        )  # (app loading: models are ready only now)
+        from timers.scheduling import on_round_due, on_round_finished  # (app loading, as above)
 
         round_due.connect(on_round_due, dispatch_uid="timers.schedule_due")
+        round_finished.connect(on_round_finished, dispatch_uid="timers.schedule_analysis")

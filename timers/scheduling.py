@@ -16,15 +16,17 @@ logged, never raised into the request that made the move.
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 
+from analysis.tasks import round_analyse
 from games.world import world
 from timers.tasks import bot_turn, round_due
-from timers.ticker import ticker
+from timers.ticker import analysis_key, ticker
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,25 @@ def schedule_due(
         _schedule_celery(round_id, version, due_at, kind)
     else:
         ticker.schedule(round_id, version, due_at)
+
+
+def on_round_finished(sender: Any, *, round_id: int, **_: Any) -> None:
+    """The receiver of `games.signals.round_finished` (connected by ``timers.apps``)."""
+    schedule_analysis(round_id=round_id)
+
+
+def schedule_analysis(*, round_id: int) -> None:
+    """Have the finished round ``round_id`` analysed: the Celery task
+    ``analysis.round_analyse`` in production, a job of the ticker when embedded
+    (one at a time, apart from the due actions). A lost one is found by the
+    sweeper."""
+    if scheduler_name() == "celery":
+        try:
+            round_analyse.apply_async(kwargs={"round_id": round_id})
+        except Exception:  # noqa: BLE001 - the sweeper is the safety net
+            log.exception("could not schedule the analysis of round %s", round_id)
+    else:
+        ticker.submit(analysis_key(round_id), functools.partial(round_analyse, round_id=round_id))
 
 
 def scheduler_name() -> str:

@@ -12,6 +12,9 @@ thinks for a while) to their own queue and workers:
 
 from celery import shared_task
 
+from analysis.services import ANALYSIS_GRACE, analyses_missing
+from analysis.tasks import round_analyse
+from games.world import world
 from rooms.services import rooms_sweep, round_due_fire
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -33,5 +36,8 @@ def bot_turn(*, round_id: int, version: int) -> bool:
 @shared_task(name="rooms.sweep", **TASK_OPTIONS)
 def sweep() -> None:
     """The periodic sweeper (Celery beat): room expiry, disconnect grace,
-    walkovers and every due action whose wake-up was lost."""
+    walkovers, every due action whose wake-up was lost, and the analyses of
+    finished rounds that were never written."""
     rooms_sweep()
+    for round_id in analyses_missing(before=world().now() - ANALYSIS_GRACE):
+        round_analyse.apply_async(kwargs={"round_id": round_id})

@@ -17,6 +17,7 @@ moves the ticker's time with it, and wakes the loop with ``poke()``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import logging
 import threading
@@ -26,6 +27,8 @@ from datetime import datetime
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
+from analysis.services import ANALYSIS_GRACE, analyses_missing
+from analysis.tasks import round_analyse as analyse
 from domino_site.asyncdb import db_async
 from games.world import world
 from rooms.models import Seat
@@ -45,6 +48,12 @@ def _fire_round(round_id: int, version: int, now: datetime) -> bool:
 
 def _sweep(now: datetime) -> None:
     rooms_sweep(now=now)
+    for round_id in analyses_missing(before=now - ANALYSIS_GRACE):
+        ticker.submit(analysis_key(round_id), functools.partial(analyse, round_id=round_id))
+
+
+def analysis_key(round_id: int) -> str:
+    return f"analysis:{round_id}"
 
 
 def _forget_dead_connections() -> int:
@@ -80,6 +89,11 @@ class Ticker:
         self._running: set[tuple[int, int]] = set()
         self._jobs: set[asyncio.Task] = set()
         self._slots: asyncio.Semaphore | None = None
+        # Jobs that are not a round's due action (a finished round's analysis):
+        # run one at a time, apart from the due actions' slots.
+        self._submitted: list[tuple[str, Callable[[], object]]] = []
+        self._side_running: set[str] = set()
+        self._side_slot: asyncio.Semaphore | None = None
 
     # -------------------------------------------------------------- any thread
     def now(self) -> datetime:
@@ -88,6 +102,16 @@ class Ticker:
     def schedule(self, round_id: int, version: int, due_at: datetime) -> None:
         with self._lock:
             heapq.heappush(self._heap, (due_at, round_id, version))
+        self.poke()
+
+    def submit(self, key: str, func: Callable[[], object]) -> None:
+        """Run ``func`` soon in a database thread (from any thread), one such job
+        at a time; a key already waiting or running is not run twice. A ticker
+        that is not running drops it: the sweeper's safety net finds it later."""
+        with self._lock:
+            if self._loop is None:
+                return
+            self._submitted.append((key, func))
         self.poke()
 
     def poke(self) -> None:
@@ -124,6 +148,8 @@ class Ticker:
         self._loop = loop
         self._wake = asyncio.Event()
         self._slots = asyncio.Semaphore(MAX_RUNNING)
+        self._side_slot = asyncio.Semaphore(1)
+        self._side_running = set()
         self._running = set()
         self._jobs = set()
         self._ready = loop.create_task(self._boot(), name="domino-ticker-boot")
@@ -156,6 +182,8 @@ class Ticker:
                 pass
         self._loop = None
         self._wake = None
+        with self._lock:
+            self._submitted.clear()
         # A stopped ticker forgets its schedule: the database keeps every due
         # time, and the first sweep after a start fires whatever was missed.
         with self._lock:
@@ -171,6 +199,8 @@ class Ticker:
                 now = self.now()
                 for round_id, version in self._pop_due(now):
                     self._start(round_id, version, now)
+                for key, func in self._pop_submitted():
+                    self._start_side(key, func)
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
@@ -195,6 +225,28 @@ class Ticker:
                 _, round_id, version = heapq.heappop(self._heap)
                 due.append((round_id, version))
         return due
+
+    def _pop_submitted(self) -> list[tuple[str, Callable[[], object]]]:
+        with self._lock:
+            jobs, self._submitted = self._submitted, []
+        return jobs
+
+    def _start_side(self, key: str, func: Callable[[], object]) -> None:
+        if key in self._side_running:
+            return
+        self._side_running.add(key)
+        job = asyncio.get_running_loop().create_task(self._side(key, func))
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
+
+    async def _side(self, key: str, func: Callable[[], object]) -> None:
+        slot = self._side_slot
+        assert slot is not None, "started: ensure_started made it"
+        try:
+            async with slot:
+                await self._guarded(func)
+        finally:
+            self._side_running.discard(key)
 
     def _seconds_to_next(self) -> float:
         with self._lock:

@@ -59,6 +59,7 @@ function render() {
   renderControls(pos);
   renderLog();
   renderResult(pos);
+  root.dispatchEvent(new CustomEvent("replay:render", { detail: { step, pos } })); // replay_analysis.js
 }
 
 function renderSeats(pos) {
@@ -97,6 +98,7 @@ function renderBoard(pos) {
   const note = step === 0 ? html`<div class="board-message" role="status">${t("The hands as dealt")}</div>` : "";
   const bone = rules().draw ? html`<div class="replay-boneyard">${t("Boneyard: %(n)s", { n: pos.boneyard_count })}</div>` : "";
   draw(html`${svg}${note}${bone}${pickReveals(pos.pick_off, seatName, t)}`, board);
+  root.dispatchEvent(new CustomEvent("replay:board", { detail: { step, pos } })); // the chain redrawn
 }
 
 function renderControls(pos) {

@@ -1,0 +1,100 @@
+"""Writing a finished round's analysis (docs/site.md, "Round analysis").
+
+`round_analyse` is idempotent: a round that is not over, has no result (a
+walkover stopped it) or is already analysed is left as it is. The scoring runs
+outside any transaction and holds no lock (it takes a second or two of CPU);
+the rows are then written in one transaction, and a second worker that raced
+it finds the first one's rows.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+
+from analysis import scoring
+from analysis.models import RoundAnalysis, SeatAccuracy
+from games import engine
+from games.models import Move, Round
+
+#: How long after its end a round without analysis is left to its own wake-up
+#: before the sweeper hands it over again (it may be being analysed).
+ANALYSIS_GRACE = timedelta(seconds=60)
+HUMAN = "human"
+PERSON = "person"
+
+
+def round_analyse(*, round_id: int, work: int | None = None) -> RoundAnalysis | None:
+    """Score every human decision with a choice of the finished round ``round_id``."""
+    rnd = Round.objects.select_related("match", "room").filter(pk=round_id).first()
+    if rnd is None or rnd.finished_at is None or rnd.result is None:
+        return None
+    existing = RoundAnalysis.objects.filter(round=rnd).first()
+    if existing is not None:
+        return existing
+    humans = {p["index"]: p for p in rnd.players or () if p.get("kind") == HUMAN}
+    rules = engine.RuleSet.from_dict(rnd.state["rules"])
+    moves = [
+        (m.seat, m.action, m.by)
+        for m in Move.objects.filter(round=rnd).order_by("seq").only("seat", "action", "by")
+    ]
+    seed = scoring.round_seed(rnd.room.code, rnd.match.number, rnd.number, rnd.started_at)
+    started = time.process_time()
+    decisions = scoring.score_round(
+        rules, rnd.deal, moves, seed=seed, work=work, scored_seats=humans
+    )
+    cpu_ms = int((time.process_time() - started) * 1000)
+    budget = work if work is not None else int(scoring.LIVE_WORK * scoring.WORK_FACTOR)
+    try:
+        return _store(rnd, humans, decisions, seed, budget, cpu_ms)
+    except IntegrityError:  # another worker stored it first
+        return RoundAnalysis.objects.filter(round=rnd).first()
+
+
+@transaction.atomic
+def _store(
+    rnd: Round,
+    humans: dict[int, dict],
+    decisions: list[scoring.Decision],
+    seed: int,
+    work: int,
+    cpu_ms: int,
+) -> RoundAnalysis:
+    analysis = RoundAnalysis.objects.create(
+        round=rnd,
+        seed=str(seed),
+        work=work,
+        decisions=[d.to_dict() for d in decisions],
+        cpu_ms=cpu_ms,
+    )
+    rows = []
+    for seat, player in sorted(humans.items()):
+        mine = [d for d in decisions if d.seat == seat]
+        if not mine:
+            continue
+        rows.append(
+            SeatAccuracy(
+                analysis=analysis,
+                match=rnd.match,
+                seat=seat,
+                user_id=player.get("user"),
+                preset=rnd.room.preset,
+                decisions=len(mine),
+                accuracy=scoring.accuracy(mine) or 0.0,
+                loss=sum(d.loss for d in mine),
+            )
+        )
+    SeatAccuracy.objects.bulk_create(rows)
+    return analysis
+
+
+def analyses_missing(*, before: datetime, limit: int = 5) -> list[int]:
+    """Rounds finished before ``before`` with a result and no analysis yet,
+    oldest first: what the sweeper hands over again when a wake-up was lost."""
+    return list(
+        Round.objects.filter(finished_at__lt=before, result__isnull=False, analysis__isnull=True)
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:limit]
+    )

@@ -1,0 +1,64 @@
+"""A private table of two guests whose round is the planted one
+(tests/analysis/planted.py), played to its end by the real services and
+analysed, in the test server's database.
+
+Run inside a subprocess with the server's environment:
+``python -m tests.browser.analysed_room`` prints, as JSON, the room's code and
+seat 0's signed guest cookie.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+
+def build() -> dict[str, Any]:
+    from django.core import signing
+
+    from analysis.services import round_analyse  # (models: after django.setup() in __main__)
+    from domino_site.guests import GUEST_COOKIE, GUEST_SALT  # (as above)
+    from games.engine import PASS  # (as above)
+    from rooms import services  # (as above)
+    from rooms.errors import ServiceError  # (as above)
+    from rooms.services.base import seats_of  # (as above)
+    from tests.analysis.planted import BLUNDER, HANDS, SCRIPT  # (as above)
+    from tests.site.helpers import current, set_deal  # (as above)
+
+    tokens = [secrets.token_urlsafe(18) for _ in range(2)]
+    room = services.room_create(
+        user=None, guest_token=tokens[0], name="Análise", preset="sem_monte", visibility="private"
+    )
+    services.seat_take(room=room, index=1, guest_token=tokens[1], name="P2")
+    services.match_start(room=room, actor=seats_of(room)[0])
+    set_deal(room, HANDS, opener=0)
+    planned = [(i, {"type": "play", "tile": t, "end": e}) for i, t, e in SCRIPT]
+    planned.append((0, BLUNDER.to_dict()))
+    while (rnd := current(room)).finished_at is None:
+        eng = rnd.engine()
+        turn = eng.turn
+        if eng.legal_actions(turn) == [PASS]:
+            action = PASS.to_dict()  # the server's ticker may pass first: then it is stale
+        else:
+            index, action = planned.pop(0)
+            assert index == turn
+        room.refresh_from_db()
+        if room.paused:  # the server's sweeper pauses a table where nobody is connected
+            services.room_resume(room=room, actor=seats_of(room)[0])
+            continue
+        try:
+            services.action_apply(room=room, seat_index=turn, action=action, version=None)
+        except ServiceError:
+            if action["type"] != "pass":
+                raise
+    assert round_analyse(round_id=current(room).pk, work=2000) is not None
+    signer = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT)
+    return {"code": room.code, "cookie": {"name": GUEST_COOKIE, "value": signer.sign(tokens[0])}}
+
+
+if __name__ == "__main__":
+    import django
+
+    django.setup()
+    print(json.dumps(build()))
