@@ -90,6 +90,7 @@ def lobby(
             "view": view.as_json(),
             "more": more,
             "next": next_cursor,
+            "firstPageSize": PAGE_SIZE,
             "presets": preset_info(),
             "strings": page_strings.translated(page_strings.LOBBY),
         },
