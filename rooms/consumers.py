@@ -36,8 +36,8 @@ from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms.errors import ServiceError, error_message
-from rooms.lobby import BadView, Page, View
 from rooms.events import LOBBY_GROUP, room_group, watchable
+from rooms.lobby import BadView, Page, View
 from rooms.messages import (
     MAX_FRAME_BYTES,
     BadMessage,
@@ -432,7 +432,7 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         page.refill(*(await _db(lobby_page)(view, page.want)))
         self.page = page
         rows = page.rows()
-        message = {"type": "rooms", "rooms": rows, "view": view.as_json()}
+        message: dict[str, Any] = {"type": "rooms", "rooms": rows, "view": view.as_json()}
         message.update(more=page.more, next=page.next_cursor())
         if ref is not None:
             message["ref"] = ref

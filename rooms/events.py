@@ -263,7 +263,9 @@ def lobby_notice(rooms: dict[int, tuple[str, int]]) -> dict[str, Any]:
         return notice
     listed = {key for key, _version, _row in entries}
     notice["rows"] = [list(entry) for entry in entries]
-    notice["gone"] = [[code, version] for key, (code, version) in rooms.items() if key not in listed]
+    notice["gone"] = [
+        [code, version] for key, (code, version) in rooms.items() if key not in listed
+    ]
     return notice
 
 

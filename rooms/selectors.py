@@ -353,7 +353,7 @@ def _filtered(view: View) -> QuerySet[Room]:
     elif view.move_seconds is not None:
         rooms = rooms.filter(move_seconds=view.move_seconds)
     if view.free:
-        rooms = rooms.filter(humans__lt=F("seat_total"))
+        rooms = rooms.filter(Q(humans__lt=F("seat_total")))  # (an annotation: in Q for mypy)
     if view.rated:
         rooms = rooms.filter(rated=True)
     return rooms

@@ -381,12 +381,14 @@ def api_rooms(request: HttpRequest) -> JsonResponse:
         view = View.from_query(request.GET)
     except BadView as exc:
         message = _("This filter or page does not exist.")
-        return JsonResponse({"error": "bad_query", "field": str(exc), "message": message}, status=400)
+        return JsonResponse(
+            {"error": "bad_query", "field": str(exc), "message": message}, status=400
+        )
     rows, more, next_cursor = _page_of(view)
     response = JsonResponse(rows, safe=False)
     response["X-Total-Count"] = str(selectors.lobby_count(view))
     if more:
-        response["X-Next-Cursor"] = next_cursor
+        response["X-Next-Cursor"] = str(next_cursor)
         response["Link"] = f'<{request.path}{_page_href(view, next_cursor)}>; rel="next"'
     return response
 

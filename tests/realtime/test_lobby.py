@@ -130,7 +130,11 @@ async def test_a_new_matching_room_comes_as_added_in_its_place(live):
 async def test_a_closed_room_and_a_filled_one_come_as_removed(live):
     closing, filling, staying = await listed(), await listed(), await listed()
     lobby, _ = await Lobby.open()
-    assert codes((await lobby.view(free=True))["rooms"]) == [staying.code, filling.code, closing.code]
+    assert codes((await lobby.view(free=True))["rooms"]) == [
+        staying.code,
+        filling.code,
+        closing.code,
+    ]
     await close(closing)
     change = await lobby.next("rooms_changed")
     assert change["removed"] == [closing.code] and change["order"] == [staying.code, filling.code]
