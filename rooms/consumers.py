@@ -37,7 +37,7 @@ from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms.errors import ServiceError, error_message
 from rooms.events import LOBBY_GROUP, room_group, watchable
-from rooms.lobby import BadView, Page, View
+from rooms.lobby import BadView, Page, View, changes_message, rooms_message
 from rooms.messages import (
     MAX_FRAME_BYTES,
     BadMessage,
@@ -431,11 +431,7 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         page = Page(view, [], complete=True)
         page.refill(*(await _db(lobby_page)(view, page.want)))
         self.page = page
-        rows = page.rows()
-        message: dict[str, Any] = {"type": "rooms", "rooms": rows, "view": view.as_json()}
-        message.update(more=page.more, next=page.next_cursor())
-        if ref is not None:
-            message["ref"] = ref
+        message = rooms_message(page, ref)
         await self.send_json(message)
 
     async def lobby_changed(self, event: dict) -> None:
@@ -450,17 +446,7 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
                 return
         diff = page.diff()
         if diff:
-            await self.send_json(
-                {
-                    "type": "rooms_changed",
-                    "added": diff.added,
-                    "changed": diff.changed,
-                    "removed": diff.removed,
-                    **({"order": diff.order} if diff.order is not None else {}),
-                    "more": diff.more,
-                    "next": page.next_cursor(),
-                }
-            )
+            await self.send_json(changes_message(page, diff))
 
     room_changed = lobby_changed  # the contract's name for a bare notice: read the page again
 

@@ -291,3 +291,26 @@ class Page:
         return len(self.entries) > self.view.page_size or (
             not self.complete and len(self.entries) == self.view.page_size
         )
+
+
+def rooms_message(page: Page, ref: Any = None) -> dict[str, Any]:
+    """The socket's ``rooms``: the page whole, its view and its paging."""
+    message: dict[str, Any] = {"type": "rooms", "rooms": page.rows(), "view": page.view.as_json()}
+    message.update(more=page.more, next=page.next_cursor())
+    if ref is not None:
+        message["ref"] = ref
+    return message
+
+
+def changes_message(page: Page, diff: Diff) -> dict[str, Any]:
+    """The socket's ``rooms_changed``: what `Page.diff` found, and the paging."""
+    message: dict[str, Any] = {
+        "type": "rooms_changed",
+        "added": diff.added,
+        "changed": diff.changed,
+        "removed": diff.removed,
+    }
+    if diff.order is not None:
+        message["order"] = diff.order
+    message.update(more=diff.more, next=page.next_cursor())
+    return message
