@@ -197,6 +197,7 @@ class Page:
         self.view = view
         self.shown: dict[str, dict[str, Any]] = {}
         self.more = False
+        self.dirty = True  # the rows may differ from the ones shown
         self._load(entries, complete)
 
     def _load(self, entries: Iterable[Entry], complete: bool) -> None:
@@ -204,6 +205,7 @@ class Page:
         self.complete = complete
         self.horizon = self.entries[-1][0] if self.entries else 0
         self.versions: dict[str, int] = {e[2]["code"]: e[1] for e in self.entries}
+        self.dirty = True
         self._trim()
 
     @property
@@ -217,6 +219,7 @@ class Page:
         page = [row for _key, _version, row in self.entries[:size]]
         self.shown = {row["code"]: row for row in page}
         self.more = self._more()
+        self.dirty = False
         return page
 
     def next_cursor(self) -> str | None:
@@ -243,9 +246,10 @@ class Page:
                 continue  # an older news of a row already known
             self._drop(code)
             if self.view.matches(row):
-                at = bisect.bisect_left([-e[0] for e in self.entries], -key)
+                at = bisect.bisect_left(self.entries, -key, key=lambda e: -e[0])
                 self.entries.insert(at, (key, version, row))
                 self.versions[code] = version
+                self.dirty = True
         self._trim()
         return self.complete or len(self.entries) > self.view.page_size
 
@@ -255,6 +259,8 @@ class Page:
 
     def diff(self) -> Diff:
         """What changed on the page since it was last shown (`rows`)."""
+        if not self.dirty:  # nothing of this page came in the news
+            return Diff(more=self.more)
         before, more = self.shown, self.more
         page = self.rows()
         codes = [row["code"] for row in page]
@@ -271,11 +277,13 @@ class Page:
         return diff
 
     def _drop(self, code: str) -> None:
+        if self.versions.pop(code, None) is None:
+            return  # not among the known rows
         for i, (_key, _version, row) in enumerate(self.entries):
             if row["code"] == code:
                 del self.entries[i]
+                self.dirty = True
                 break
-        self.versions.pop(code, None)
 
     def _trim(self) -> None:
         """Keep the page and its spare only: the rest is past the horizon."""
