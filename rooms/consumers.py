@@ -374,7 +374,8 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     On connect the first page of the unfiltered list (``rooms``); a ``view``
     message picks another filter or page (answered with its ``rooms``). Then
-    only what changes on that page (``rooms_changed``): every change of the
+    only what changes on that page (``rooms_changed``; a client that never sent
+    a ``view`` gets its page whole, ``rooms``, when it changed): every change of the
     public list comes as the changed rows alone (`rooms.events.lobby_notice`),
     and the socket's `rooms.lobby.Page` sorts out, in memory, what reaches its
     page; it reads the database again only when its spare rows run out."""
@@ -382,6 +383,9 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
     async def connect(self) -> None:
         self.limiter = RateLimiter()
         self.page: Page | None = None
+        # Until the client says what it views, it is told as the first lobby
+        # clients were: its page whole (``rooms``), whenever the page changed.
+        self.deltas = False
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         track(self)
@@ -424,6 +428,7 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
                 )
             )  # fmt: skip
             return
+        self.deltas = True
         await self._show(view, msg.get("ref"))
 
     async def _show(self, view: View, ref: Any = None) -> None:
@@ -446,7 +451,9 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
                 return
         diff = page.diff()
         if diff:
-            await self.send_json(changes_message(page, diff))
+            await self.send_json(
+                changes_message(page, diff) if self.deltas else rooms_message(page)
+            )
 
     room_changed = lobby_changed  # the contract's name for a bare notice: read the page again
 

@@ -156,8 +156,9 @@ function connect(retries = 0) {
   ws.addEventListener("open", () => {
     retries = 0;
     live?.classList.add("on");
-    // The socket starts on the first page of everything: ask for this page's view.
-    if (!sameView(view, boot.firstView)) ws.send(JSON.stringify({ type: "view", ...view }));
+    // Saying the view (even the first page of everything) asks for the changes
+    // alone (`rooms_changed`) instead of the page whole at every change.
+    ws.send(JSON.stringify({ type: "view", ...view }));
   });
   ws.addEventListener("message", (event) => {
     try {
@@ -221,7 +222,6 @@ ready(() => {
   }
   if (document.querySelector("[data-rooms]")) {
     view = { ...boot.view };
-    boot.firstView = { ...boot.view, preset: null, move_seconds: null, free: false, rated: false, cursor: null, page_size: boot.firstPageSize };
     // A page opened past the first (a link with a cursor) goes back to the first.
     if (view.cursor) cursors.push(null);
     showRooms({ view, rooms: boot.rooms || [], more: boot.more, next: boot.next });

@@ -71,11 +71,16 @@ class Lobby(Player):
     """A lobby socket that reads its first ``rooms`` on connect."""
 
     @classmethod
-    async def open(cls) -> tuple[Lobby, dict[str, Any]]:
+    async def open(cls, view: bool = True) -> tuple[Lobby, dict[str, Any]]:
+        """Connected; with ``view``, having said it views the first page (as the
+        lobby page does), which asks for the changes alone."""
         lobby = cls("/ws/lobby/")
         connected, _ = await lobby.comm.connect(timeout=5)
         assert connected
-        return lobby, await lobby.next("rooms")
+        first = await lobby.next("rooms")
+        if view:
+            await lobby.view()
+        return lobby, first
 
     async def next(self, kind: str) -> dict[str, Any]:
         """The next frame, which must be of ``kind``."""
@@ -100,6 +105,18 @@ async def test_the_first_message_is_the_first_page_with_the_api_rows(live):
     assert first["more"] is False and first["next"] is None
     assert first["view"] == {"preset": None, "move_seconds": None, "free": False,
                              "rated": False, "cursor": None, "page_size": 50}  # fmt: skip
+    await lobby.close()
+
+
+async def test_a_client_that_never_said_its_view_gets_its_page_whole(live):
+    room, other = await listed(), await listed()
+    lobby, first = await Lobby.open(view=False)
+    await add_bot(room)
+    again = await lobby.next("rooms")
+    assert again["rooms"] == await api() and again["rooms"] != first["rooms"]
+    assert codes(again["rooms"]) == [other.code, room.code]
+    await listed("parceria")
+    assert len((await lobby.next("rooms"))["rooms"]) == 3
     await lobby.close()
 
 
