@@ -9,11 +9,14 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
+from django.db.models import F
 from django.test import Client
 
 from domino_site.asyncdb import db_async
-from rooms import services
+from rooms import consumers, services
+from rooms.events import LOBBY_GROUP
 from rooms.models import Room, Seat
 from tests.realtime.conftest import Player, session_cookie
 
@@ -224,3 +227,32 @@ async def test_other_messages_are_refused_and_ping_answered(live):
     await lobby.send({"type": "ping", "ref": 3})
     assert await lobby.next("pong") == {"type": "pong", "ref": 3}
     await lobby.close()
+
+
+def _rename_quietly(room: Room, name: str) -> None:
+    Room.objects.filter(pk=room.pk).update(name=name, version=F("version") + 1)
+
+
+async def test_a_bare_notice_makes_the_sockets_read_their_page_again(live, monkeypatch):
+    """When the changed rows could not be read for the broadcast, the notice
+    comes bare: each socket reads its page again (one read for the sockets of
+    one page) and still tells only what changed."""
+    room, other = await listed(), await listed()
+    lobbies = [(await Lobby.open())[0] for _ in range(2)]
+    await db_async(_rename_quietly)(room, "Renamed")  # nobody told
+    reads = []
+
+    def counted(view, limit):
+        reads.append(view)
+        return real(view, limit)
+
+    real = consumers.lobby_page
+    monkeypatch.setattr(consumers, "lobby_page", counted)
+    layer = get_channel_layer()
+    await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed", "id": "bare:1"})
+    for lobby in lobbies:
+        change = await lobby.next("rooms_changed")
+        assert change["changed"] == [r for r in await api() if r["code"] == room.code]
+        assert change["changed"][0]["name"] == "Renamed" and other.code not in str(change)
+        await lobby.close()
+    assert len(reads) == 1  # the two sockets on the same page shared one read
