@@ -3,8 +3,11 @@ memory, and when it must read its page again."""
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+from rooms import lobby
 from rooms.lobby import SPARE, BadView, Page, View
 
 
@@ -92,3 +95,8 @@ def test_bad_views_are_refused_naming_the_field(data):
     with pytest.raises(BadView) as refused:
         View.parse(data)
     assert str(refused.value) == next(iter(data))
+
+
+def test_the_docstring_examples_hold():
+    failures, tried = doctest.testmod(lobby, optionflags=doctest.ELLIPSIS)
+    assert tried and not failures
