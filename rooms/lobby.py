@@ -172,13 +172,15 @@ def parse_cursor(value: Any) -> int | None:
 @dataclass
 class Diff:
     """What a viewer hears of a change: rows that came onto the page, rows of the
-    page that changed, codes that left it; ``order`` (the page's codes in
-    order) when its membership changed; ``more`` whether a next page exists."""
+    page that changed, codes that left it; ``added_at`` the place of each added
+    row on the page (keys never change, so the rows that stay keep their order:
+    dropping ``removed`` and inserting ``added`` at these places, in turn,
+    gives the page); ``more`` whether a next page exists."""
 
     added: list[dict[str, Any]] = field(default_factory=list)
     changed: list[dict[str, Any]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    order: list[str] | None = None
+    added_at: list[int] = field(default_factory=list)
     more: bool = False
     more_changed: bool = False
 
@@ -263,17 +265,15 @@ class Page:
             return Diff(more=self.more)
         before, more = self.shown, self.more
         page = self.rows()
-        codes = [row["code"] for row in page]
         diff = Diff(more=self.more, more_changed=more != self.more)
-        for row in page:
+        for at, row in enumerate(page):
             old = before.get(row["code"])
             if old is None:
                 diff.added.append(row)
+                diff.added_at.append(at)
             elif old != row:
                 diff.changed.append(row)
         diff.removed = [code for code in before if code not in self.shown]
-        if diff.added or diff.removed:
-            diff.order = codes
         return diff
 
     def _drop(self, code: str) -> None:
@@ -318,7 +318,7 @@ def changes_message(page: Page, diff: Diff) -> dict[str, Any]:
         "changed": diff.changed,
         "removed": diff.removed,
     }
-    if diff.order is not None:
-        message["order"] = diff.order
+    if diff.added:
+        message["added_at"] = diff.added_at
     message.update(more=diff.more, next=page.next_cursor())
     return message

@@ -135,14 +135,14 @@ function showRooms(msg) {
   renderRooms();
 }
 
-// `rooms_changed`: rows that came onto the page, rows that changed, codes that left;
-// `order` (the page's codes) whenever the page's membership changed.
+// `rooms_changed`: rows that came onto the page (`added`, each at its place on the
+// page, `added_at`), rows that changed, codes that left. Rooms never change places
+// among themselves, so dropping and then inserting in turn gives the page.
 function changeRooms(msg) {
-  const byCode = new Map(rows.map((r) => [r.code, r]));
-  for (const code of msg.removed || []) byCode.delete(code);
-  for (const row of [...(msg.added || []), ...(msg.changed || [])]) byCode.set(row.code, row);
-  const order = msg.order || rows.map((r) => r.code);
-  rows = order.map((code) => byCode.get(code)).filter(Boolean);
+  const removed = new Set(msg.removed || []);
+  const changed = new Map((msg.changed || []).map((r) => [r.code, r]));
+  rows = rows.filter((r) => !removed.has(r.code)).map((r) => changed.get(r.code) ?? r);
+  (msg.added || []).forEach((row, i) => rows.splice(msg.added_at?.[i] ?? rows.length, 0, row));
   more = !!msg.more;
   nextCursor = msg.next ?? null;
   renderRooms();

@@ -100,6 +100,14 @@ def codes(rows: list[dict[str, Any]]) -> list[str]:
     return [row["code"] for row in rows]
 
 
+def applied(before: list[str], change: dict[str, Any]) -> list[str]:
+    """The page's codes after ``change``, applied as docs/protocol.md says."""
+    after = [code for code in before if code not in change["removed"]]
+    for row, at in zip(change["added"], change.get("added_at", []), strict=True):
+        after.insert(at, row["code"])
+    return after
+
+
 async def test_the_first_message_is_the_first_page_with_the_api_rows(live):
     rooms = [await listed("duelo"), await listed("parceria", 30)]
     lobby, first = await Lobby.open()
@@ -131,7 +139,7 @@ async def test_a_change_of_a_visible_row_comes_as_changed_alone(live):
     assert codes(change["changed"]) == [room.code]
     assert change["changed"][0]["bots"] == 1 and change["changed"][0]["seats_taken"] == 2
     assert change["changed"] == [r for r in await api() if r["code"] == room.code]
-    assert change["added"] == [] and change["removed"] == [] and "order" not in change
+    assert change["added"] == [] and change["removed"] == [] and "added_at" not in change
     assert other.code not in str(change)
     await lobby.close()
 
@@ -139,28 +147,26 @@ async def test_a_change_of_a_visible_row_comes_as_changed_alone(live):
 async def test_a_new_matching_room_comes_as_added_in_its_place(live):
     older = await listed("duelo")
     lobby, _ = await Lobby.open()
-    await lobby.view(preset="duelo")
+    shown = codes((await lobby.view(preset="duelo"))["rooms"])
     room = await listed("duelo")
     change = await lobby.next("rooms_changed")
-    assert codes(change["added"]) == [room.code]
-    assert change["order"] == [room.code, older.code] and change["removed"] == []
+    assert codes(change["added"]) == [room.code] and change["added_at"] == [0]
+    assert applied(shown, change) == [room.code, older.code] and change["removed"] == []
     await lobby.close()
 
 
 async def test_a_closed_room_and_a_filled_one_come_as_removed(live):
     closing, filling, staying = await listed(), await listed(), await listed()
     lobby, _ = await Lobby.open()
-    assert codes((await lobby.view(free=True))["rooms"]) == [
-        staying.code,
-        filling.code,
-        closing.code,
-    ]
+    shown = codes((await lobby.view(free=True))["rooms"])
+    assert shown == [staying.code, filling.code, closing.code]
     await close(closing)
     change = await lobby.next("rooms_changed")
-    assert change["removed"] == [closing.code] and change["order"] == [staying.code, filling.code]
+    assert change["removed"] == [closing.code] and change["added"] == []
+    shown = applied(shown, change)
     await sit_someone(filling)  # both seats people: no free seat any more
     change = await lobby.next("rooms_changed")
-    assert change["removed"] == [filling.code] and change["order"] == [staying.code]
+    assert change["removed"] == [filling.code] and applied(shown, change) == [staying.code]
     await lobby.close()
 
 
@@ -192,10 +198,12 @@ async def test_pages_by_cursor_and_a_new_room_pushes_the_last_row_off(live):
     await add_bot(rooms[0])
     change = await lobby.next("rooms_changed")
     assert codes(change["changed"]) == [rooms[0].code] and change["added"] == []
-    assert codes((await lobby.view(page_size=2))["rooms"]) == [fourth.code, rooms[2].code]
+    shown = codes((await lobby.view(page_size=2))["rooms"])
+    assert shown == [fourth.code, rooms[2].code]
     newest = await listed()
     change = await lobby.next("rooms_changed")
     assert codes(change["added"]) == [newest.code] and change["removed"] == [rooms[2].code]
+    assert applied(shown, change) == [newest.code, fourth.code]
     assert change["more"] is True
     await lobby.close()
 

@@ -27,7 +27,7 @@ def test_a_changed_row_of_the_page_is_changed_and_nothing_else():
     assert page.apply([(999, 2, row("R999", status="playing"))], [])
     diff = page.diff()
     assert diff.changed == [row("R999", status="playing")]
-    assert not diff.added and not diff.removed and diff.order is None
+    assert not diff.added and not diff.removed and diff.added_at == []
 
 
 def test_an_older_news_of_a_row_is_ignored():
@@ -53,7 +53,7 @@ def test_a_new_row_comes_first_and_pushes_the_last_off():
     page.apply([(2000, 1, row("NEW"))], [])
     diff = page.diff()
     assert [r["code"] for r in diff.added] == ["NEW"] and diff.removed == ["R999"]
-    assert diff.order == ["NEW", "R1000"] and diff.more
+    assert diff.added_at == [0] and diff.more
 
 
 def test_a_removal_is_filled_from_the_spare_rows_then_needs_a_read():
@@ -67,7 +67,7 @@ def test_a_removal_is_filled_from_the_spare_rows_then_needs_a_read():
     page.refill(entries(3, start=998), complete=True)
     diff = page.diff()
     assert diff.removed == ["R999"] and [r["code"] for r in diff.added] == ["R997"]
-    assert diff.order == ["R998", "R997"] and diff.more
+    assert diff.added_at == [1] and diff.more
 
 
 def test_a_row_that_stops_matching_leaves_the_page():
@@ -75,7 +75,7 @@ def test_a_row_that_stops_matching_leaves_the_page():
     page.rows()
     page.apply([(1000, 2, row("R1000", humans=2))], [])
     diff = page.diff()
-    assert diff.removed == ["R1000"] and diff.order == ["R999"]
+    assert diff.removed == ["R1000"] and diff.added == []
 
 
 def test_a_later_page_ignores_rows_of_earlier_pages():
