@@ -144,7 +144,8 @@ def run(args: argparse.Namespace) -> dict:
     first = selectors.lobby_entries(views(1, None)[0], 51)
     pages = []
     connect_bytes = []
-    for view in views(args.sockets, str(first[49][0])):
+    second = str(first[49][0]) if len(first) > 50 else None  # (a short list has one page)
+    for view in views(args.sockets, second):
         page = Page(view, [], complete=True)
         entries = selectors.lobby_entries(view, page.want)
         page.refill(entries, len(entries) < page.want)
