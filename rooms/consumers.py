@@ -37,6 +37,7 @@ from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms.errors import ServiceError, error_message
 from rooms.events import LOBBY_GROUP, room_group, watchable
+from rooms.lobby import BadView, Page, View, changes_message, rooms_message
 from rooms.messages import (
     MAX_FRAME_BYTES,
     BadMessage,
@@ -51,7 +52,7 @@ from rooms.sockets import (
     chat_allowed,
     close_socket,
     execute,
-    lobby_rows,
+    lobby_page,
     open_socket,
     read_snapshot,
     rebind_if_released,
@@ -369,15 +370,26 @@ class NoSuchSocket(AsyncJsonWebsocketConsumer):
 
 
 class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
-    """``ws/lobby/``: the live list of public rooms."""
+    """``ws/lobby/``: the live public list, one filtered page of it.
+
+    On connect the first page of the unfiltered list (``rooms``); a ``view``
+    message picks another filter or page (answered with its ``rooms``). Then
+    only what changes on that page (``rooms_changed``; a client that never sent
+    a ``view`` gets its page whole, ``rooms``, when it changed): every change of the
+    public list comes as the changed rows alone (`rooms.events.lobby_notice`),
+    and the socket's `rooms.lobby.Page` sorts out, in memory, what reaches its
+    page; it reads the database again only when its spare rows run out."""
 
     async def connect(self) -> None:
-        self.rows: list | None = None
         self.limiter = RateLimiter()
+        self.page: Page | None = None
+        # Until the client says what it views, it is told as the first lobby
+        # clients were: its page whole (``rooms``), whenever the page changed.
+        self.deltas = False
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         track(self)
-        await self._send_rooms()
+        await self._show(View())
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
@@ -394,21 +406,80 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             msg = json.loads(text_data or "")
         except (ValueError, RecursionError):  # deeply nested: a bad message, as on the table
             msg = None
-        if isinstance(msg, dict) and msg.get("type") == "ping":
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind == "ping":
             await self.send_json({"type": "pong", "ref": msg.get("ref")})
+        elif kind == "view":
+            await self._view(msg)
         else:
             await self.send_json(
-                error_message("bad_message", _("The lobby socket only answers ping."))
+                error_message("bad_message", _("The lobby socket answers ping and view only."))
             )
 
+    async def _view(self, msg: dict) -> None:
+        fields = {k: v for k, v in msg.items() if k not in ("type", "ref")}
+        try:
+            view = View.parse(fields)
+        except BadView as exc:  # the page stays as it was
+            await self.send_json(
+                error_message(
+                    "bad_message", _("This filter or page does not exist."), msg.get("ref"),
+                    reason="bad_view", field=str(exc),
+                )
+            )  # fmt: skip
+            return
+        self.deltas = True
+        await self._show(view, msg.get("ref"))
+
+    async def _show(self, view: View, ref: Any = None) -> None:
+        """Read ``view``'s page and send it whole (``rooms``)."""
+        page = Page(view, [], complete=True)
+        page.refill(*(await _db(lobby_page)(view, page.want)))
+        self.page = page
+        message = rooms_message(page, ref)
+        await self.send_json(message)
+
     async def lobby_changed(self, event: dict) -> None:
-        await self._send_rooms(event.get("rooms"))
+        page = self.page
+        if page is None:  # (not shown yet: its first read is newer than the news)
+            return
+        rows = event.get("rows")
+        entries = [tuple(entry) for entry in rows] if isinstance(rows, list) else None
+        if entries is None or not page.apply(entries, event.get("gone") or []):
+            page.refill(*(await shared_reads.read(page.view, page.want, event.get("id"))))
+            if page is not self.page:  # another view was asked meanwhile
+                return
+        diff = page.diff()
+        if diff:
+            await self.send_json(
+                changes_message(page, diff) if self.deltas else rooms_message(page)
+            )
 
-    room_changed = lobby_changed  # the contract's name for the same news
+    room_changed = lobby_changed  # the contract's name for a bare notice: read the page again
 
-    async def _send_rooms(self, rows: list | None = None) -> None:
-        if rows is None:  # at connect, or a notice without the rows
-            rows = await _db(lobby_rows)()
-        if rows != self.rows:
-            self.rows = rows
-            await self.send_json({"type": "rooms", "rooms": rows})
+
+class SharedReads:
+    """Re-reads of a page after one notice, shared by the process's sockets that
+    look at the same page: a thousand sockets on the first page that all run out
+    of spare rows at the same news make one query, not a thousand."""
+
+    KEEP = 64
+
+    def __init__(self) -> None:
+        self._reads: dict[tuple, asyncio.Task] = {}
+
+    async def read(self, view: View, limit: int, notice: Any) -> tuple[list, bool]:
+        if not isinstance(notice, str):  # (a notice without a name: read alone)
+            return await _db(lobby_page)(view, limit)
+        key = (notice, view.share_key(), limit)
+        task = self._reads.get(key)
+        if task is None:
+            task = asyncio.ensure_future(_db(lobby_page)(view, limit))
+            self._reads[key] = task
+            while len(self._reads) > self.KEEP:  # the oldest notices' reads
+                del self._reads[next(iter(self._reads))]
+        entries, complete = await asyncio.shield(task)
+        return list(entries), complete
+
+
+shared_reads = SharedReads()

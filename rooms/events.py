@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
 import json
 import logging
+import uuid
 import weakref
 from collections.abc import Sequence
 from datetime import datetime
@@ -82,8 +84,10 @@ def room_changed(
     rows = frozen_copy(room), [copy.copy(seat) for seat in seats], frozen_copy(rnd)
     due = (rnd.pk, rnd.version, rnd.due_at, rnd.due_kind) if rnd is not None else None
 
+    listed = (room.pk, room.code, room.version) if lobby else None
+
     def after_commit() -> None:
-        _broadcast(_told(rows), lobby)
+        _broadcast(_told(rows), listed)
         _schedule(due)
 
     transaction.on_commit(after_commit, robust=True)
@@ -209,60 +213,85 @@ def _drop_connection() -> None:
         db_connection.close()
 
 
-def _broadcast(messages: list[tuple[str, str, dict]], lobby: bool) -> None:
+def _broadcast(messages: list[tuple[str, str, dict]], listed: Listed | None) -> None:
+    """Deliver a change's messages; ``listed`` (the room's id, code and version)
+    when the lobby's public list may have changed too."""
     layer = get_channel_layer()
     if layer is None:
         return
     server_loop = calling_loop()
-    if lobby and server_loop is not None and not server_loop.is_closed():
+    if listed and server_loop is not None and not server_loop.is_closed():
         deliver(layer, messages)
         try:
-            server_loop.call_soon_threadsafe(_lobby_soon, server_loop, layer)
+            server_loop.call_soon_threadsafe(_lobby_soon, server_loop, layer, listed)
         except RuntimeError:  # the loop closed meanwhile: nobody to tell
             pass
         return
-    if lobby:
-        messages = [*messages, ("group", LOBBY_GROUP, _lobby_notice())]
+    if listed:
+        messages = [*messages, ("group", LOBBY_GROUP, lobby_notice({listed[0]: listed[1:]}))]
     deliver(layer, messages)
 
 
+#: A room whose lobby row may have changed: its id, code and version.
+Listed = tuple[int, str, int]
+
 #: In a server, the lobby's news of one process goes out at most this often.
 LOBBY_EVERY = 0.5
-_lobby_due: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+#: Per server loop, the rooms changed since the lobby was last told: id -> (code, version).
+_lobby_due: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, tuple[str, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+_notices = itertools.count(1)
+_PROCESS = uuid.uuid4().hex[:12]
 
 
-def _lobby_notice() -> dict[str, Any]:
-    """The lobby sockets' ``lobby.changed``: the public rows, read once here, not
-    once per lobby socket (or a bare notice, on which each socket reads them)."""
-    notice: dict[str, Any] = {"type": "lobby.changed"}
+def lobby_notice(rooms: dict[int, tuple[str, int]]) -> dict[str, Any]:
+    """The lobby sockets' ``lobby.changed`` for these changed rooms (id -> (code,
+    version)): ``rows``, the rows of those still on the public list as
+    `rooms.lobby.Entry` ``[key, version, row]``, and ``gone``, ``[code, version]``
+    of the others. One query for all the rooms changed meanwhile, not one per
+    lobby socket: each socket sorts out what reaches its own page
+    (`rooms.lobby.Page`). ``id`` names the notice, for the sockets that must
+    re-read the same page to share one read. If the rows cannot be read, a bare
+    notice: each socket then re-reads its page."""
+    notice: dict[str, Any] = {"type": "lobby.changed", "id": f"{_PROCESS}:{next(_notices)}"}
     try:
-        notice["rooms"] = selectors.public_rooms()
-    except DatabaseError as exc:  # each lobby socket reads the rows itself
+        entries = selectors.lobby_entries_of(rooms)
+    except DatabaseError as exc:
         log.warning("the lobby rows could not be read for the broadcast (%s)", exc)
         _drop_connection()
+        return notice
+    listed = {key for key, _version, _row in entries}
+    notice["rows"] = [list(entry) for entry in entries]
+    notice["gone"] = [
+        [code, version] for key, (code, version) in rooms.items() if key not in listed
+    ]
     return notice
 
 
-def _lobby_soon(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
-    """Tell the lobby in ``LOBBY_EVERY`` seconds, once for every change until
-    then. The rows are every open public room: read per change, a busy site
-    would read them all at every round's end."""
-    if loop in _lobby_due:
+def _lobby_soon(loop: asyncio.AbstractEventLoop, layer: Any, listed: Listed) -> None:
+    """Tell the lobby in ``LOBBY_EVERY`` seconds of every room changed until then,
+    in one notice: a busy site changes many rooms in that time."""
+    due = _lobby_due.get(loop)
+    key, code, version = listed
+    if due is not None:
+        if version >= due.get(key, (code, -1))[1]:
+            due[key] = (code, version)
         return
-    _lobby_due.add(loop)
+    _lobby_due[loop] = {key: (code, version)}
     loop.call_later(LOBBY_EVERY, _start_lobby, loop, layer)
 
 
 def _start_lobby(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
-    task = loop.create_task(_tell_lobby(loop, layer))
+    rooms = _lobby_due.pop(loop, {})  # a change from now on is told again
+    task = loop.create_task(_tell_lobby(layer, rooms))
     _sending.add(task)
     task.add_done_callback(_sent)
 
 
-async def _tell_lobby(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
-    _lobby_due.discard(loop)  # a change from now on is told again
+async def _tell_lobby(layer: Any, rooms: dict[int, tuple[str, int]]) -> None:
     try:
-        notice = await db_async(_lobby_notice)()
+        notice = await db_async(lobby_notice)(rooms)
         await layer.group_send(LOBBY_GROUP, notice)
     except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
         log.exception("channel layer: the lobby's news failed")

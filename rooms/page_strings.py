@@ -183,6 +183,9 @@ LOBBY: tuple[str, ...] = (
     _("No open rooms right now."),
     _("Competitive"),
     _("Rated table: the match moves ratings and experience."),
+    # Issue 26: the lobby's pages (static/js/lobby.js).
+    _("Previous page"),
+    _("Next page"),
 )
 
 # The replay page (static/js/replay.js); it also gets TABLE (seat names, the log).

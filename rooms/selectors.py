@@ -13,11 +13,11 @@ with `compose_state` without a query.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -26,6 +26,7 @@ from games.models import Move, Round
 from records.models import RoundPlayer
 from records.selectors import is_admin, is_user, match_note, match_rating_changes
 from rooms.annulment import annul_person, annul_voters, standing_votes
+from rooms.lobby import NO_CLOCK, Entry, View
 from rooms.models import Room, Seat, waits_for_both
 from rooms.services.due import ready_deadline, ready_phase
 
@@ -328,10 +329,48 @@ def _log(rnd: Round, view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def public_rooms() -> list[dict[str, Any]]:
-    """Open public rooms with at least one connected human (the `/api/rooms/` rows),
-    most recently active first."""
+    """Every open public room with at least one connected human (the `/api/rooms/`
+    rows, unfiltered and unpaged), newest first."""
+    return [row for _key, _version, row in _entries(_public_rooms())]
+
+
+def lobby_entries(view: View, limit: int) -> list[Entry]:
+    """The first ``limit`` rows of ``view``'s filter below its cursor, newest first,
+    each with its key and version (`rooms.lobby.Entry`)."""
+    rooms = _filtered(view)
+    if view.cursor is not None:
+        rooms = rooms.filter(pk__lt=view.cursor)
+    return _entries(rooms[:limit])
+
+
+def lobby_count(view: View) -> int:
+    """How many rows ``view``'s filter has, on every page together."""
+    return _filtered(view).count()
+
+
+def _filtered(view: View) -> QuerySet[Room]:
+    rooms = _public_rooms()
+    if view.preset is not None:
+        rooms = rooms.filter(preset=view.preset)
+    if view.move_seconds == NO_CLOCK:
+        rooms = rooms.filter(move_seconds__isnull=True)
+    elif view.move_seconds is not None:
+        rooms = rooms.filter(move_seconds=view.move_seconds)
+    if view.free:
+        rooms = rooms.filter(Q(humans__lt=F("seat_total")))  # (an annotation: in Q for mypy)
+    if view.rated:
+        rooms = rooms.filter(rated=True)
+    return rooms
+
+
+def lobby_entries_of(room_ids: Iterable[int]) -> list[Entry]:
+    """The rows of these rooms that are on the public list (the others left it)."""
+    return _entries(_public_rooms().filter(pk__in=list(room_ids)))
+
+
+def _public_rooms() -> QuerySet[Room]:
     connected = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, connected=True)
-    rooms = (
+    return (
         Room.objects.filter(visibility=Room.Visibility.PUBLIC)
         .exclude(status=Room.Status.CLOSED)
         .filter(Exists(connected))
@@ -340,24 +379,31 @@ def public_rooms() -> list[dict[str, Any]]:
             bots=Count("seats", filter=Q(seats__kind=Seat.Kind.BOT)),
             seat_total=Count("seats"),
         )
-        .order_by("-last_activity_at")
+        .order_by("-pk")
     )
+
+
+def _entries(rooms: Iterable[Any]) -> list[Entry]:
     return [
-        {
-            "code": room.code,
-            "name": room.name,
-            "preset": room.preset,
-            "seats": room.seat_total,
-            "seats_taken": room.humans + room.bots,
-            "humans": room.humans,
-            "bots": room.bots,
-            "status": room.status,
-            "paused": room.paused,
-            "move_seconds": room.move_seconds,
-            "rated": room.rated,
-            "competitive": room.competitive,
-            "url": f"/r/{room.code}/",
-        }
+        (
+            room.pk,
+            room.version,
+            {
+                "code": room.code,
+                "name": room.name,
+                "preset": room.preset,
+                "seats": room.seat_total,
+                "seats_taken": room.humans + room.bots,
+                "humans": room.humans,
+                "bots": room.bots,
+                "status": room.status,
+                "paused": room.paused,
+                "move_seconds": room.move_seconds,
+                "rated": room.rated,
+                "competitive": room.competitive,
+                "url": f"/r/{room.code}/",
+            },
+        )
         for room in rooms
     ]
 

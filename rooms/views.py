@@ -26,6 +26,8 @@ from records import selectors as records
 from records.models import ALL_PRESETS
 from rooms import limits, selectors, services
 from rooms.errors import ServiceError
+from rooms.lobby import NO_CLOCK, PAGE_SIZE, BadView, View
+from rooms.models import MOVE_SECONDS_CHOICES
 
 from . import page_strings
 from .chat import phrase_list
@@ -68,20 +70,63 @@ def _remember_guest(response: HttpResponse, request: HttpRequest, token: str) ->
 def lobby(
     request: HttpRequest, form: CreateRoomForm | None = None, status: int = 200
 ) -> HttpResponse:
-    """Public rooms (live over ws/lobby/) and the create-room form."""
+    """Public rooms (live over ws/lobby/), one filtered page of them (the query
+    string's, as `/api/rooms/` reads it), and the create-room form."""
     guest = not request.user.is_authenticated
-    rooms = selectors.public_rooms()
+    try:
+        view = View.from_query(request.GET)
+    except BadView:  # a mangled link: the first page of everything
+        view = View()
+    rooms, more, next_cursor = _page_of(view)
     context = {
         "form": form or CreateRoomForm(guest=guest),
         "rooms": [_row_for_people(row) for row in rooms],
         "guest": guest,
+        "view": view,
+        "filters": _filter_choices(),
+        "next_href": _page_href(view, next_cursor) if more else None,
+        "first_href": _page_href(view, None) if view.cursor is not None else None,
         "lobby_boot": {
             "rooms": rooms,
+            "view": view.as_json(),
+            "more": more,
+            "next": next_cursor,
+            "firstPageSize": PAGE_SIZE,
             "presets": preset_info(),
             "strings": page_strings.translated(page_strings.LOBBY),
         },
     }
     return render(request, "rooms/lobby.html", context, status=status)
+
+
+def _page_of(view: View) -> tuple[list[dict[str, Any]], bool, str | None]:
+    """``view``'s rows, whether a next page exists, and its cursor."""
+    entries = selectors.lobby_entries(view, view.page_size + 1)
+    more = len(entries) > view.page_size
+    rows = [row for _key, _version, row in entries[: view.page_size]]
+    return rows, more, str(entries[view.page_size - 1][0]) if more else None
+
+
+def _page_href(view: View, cursor: str | None) -> str:
+    """The lobby page (or API) query string of ``view`` at another page."""
+    query = {
+        "preset": view.preset,
+        "move_seconds": view.move_seconds,
+        "free": 1 if view.free else None,
+        "rated": 1 if view.rated else None,
+        "page_size": view.page_size if view.page_size != PAGE_SIZE else None,
+        "cursor": cursor,
+    }
+    return "?" + urlencode({k: v for k, v in query.items() if v is not None})
+
+
+def _filter_choices() -> dict[str, list[tuple[str, str]]]:
+    """The lobby filter's menus: every preset, every clock (and none)."""
+    return {
+        "presets": [(key, str(label)) for key, label in PRESET_LABELS.items()],
+        "clocks": [(str(s), _("%(n)s s a move") % {"n": s}) for s in MOVE_SECONDS_CHOICES]
+        + [(str(NO_CLOCK), _("no clock"))],
+    }
 
 
 def rules_href(preset: str, options: dict[str, Any]) -> str:
@@ -328,8 +373,25 @@ def _invite_failed(request: HttpRequest, message: str, code: str) -> HttpRespons
 
 @require_GET
 def api_rooms(request: HttpRequest) -> JsonResponse:
-    """``GET /api/rooms/``: the public, open rooms."""
-    return JsonResponse(selectors.public_rooms(), safe=False)
+    """``GET /api/rooms/``: one page of the public, open rooms, filtered by the query
+    string (`rooms.lobby.View.from_query`). The body stays the list of rows;
+    the paging goes in headers: ``X-Total-Count`` (rows of the filter on every
+    page), ``X-Next-Cursor`` and a ``Link`` with ``rel="next"`` while a next
+    page exists."""
+    try:
+        view = View.from_query(request.GET)
+    except BadView as exc:
+        message = _("This filter or page does not exist.")
+        return JsonResponse(
+            {"error": "bad_query", "field": str(exc), "message": message}, status=400
+        )
+    rows, more, next_cursor = _page_of(view)
+    response = JsonResponse(rows, safe=False)
+    response["X-Total-Count"] = str(selectors.lobby_count(view))
+    if more:
+        response["X-Next-Cursor"] = str(next_cursor)
+        response["Link"] = f'<{request.path}{_page_href(view, next_cursor)}>; rel="next"'
+    return response
 
 
 def _visible_round(request: HttpRequest, code: str, number: int) -> Any:

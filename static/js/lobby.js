@@ -1,5 +1,6 @@
-// The lobby: the public room list, live over ws/lobby/, and the create form's
-// preset-dependent options.
+// The lobby: one filtered page of the public room list, live over ws/lobby/
+// (the server sends the page, then only what changes on it: docs/protocol.md),
+// and the create form's preset-dependent options.
 
 import { html, nothing, render } from "./lit.js";
 import { makeT, ready } from "./util.js";
@@ -7,6 +8,13 @@ import { makeT, ready } from "./util.js";
 let t;
 let boot;
 let drawn = false;
+let socket = null;
+// What this page looks at (the server's `view`), its rows, and the paging.
+let view;
+let rows = [];
+let more = false;
+let nextCursor = null;
+const cursors = []; // the cursors of the pages before this one (for "previous")
 
 function statusLabel(room) {
   if (room.paused) return t("paused");
@@ -51,31 +59,112 @@ function kindTag(room) {
 
 const loggedIn = () => document.querySelector("[data-rooms]")?.hasAttribute("data-logged-in");
 
-function renderRooms(rooms) {
+function renderRooms() {
   const box = document.querySelector("[data-rooms]");
   if (!box) return;
   if (!drawn) box.replaceChildren(); // the server's rows (rooms/_room_rows.html) give way
   drawn = true;
   render(
-    rooms.length
-      ? html`<ul class="room-list">${rooms.map(roomRow)}</ul>`
+    rows.length
+      ? html`<ul class="room-list">${rows.map(roomRow)}</ul>`
       : html`<p class="empty" data-empty="rooms">${t("No open rooms right now.")}</p>`,
     box,
   );
+  renderPages();
+}
+
+function renderPages() {
+  const nav = document.querySelector("[data-pages]");
+  if (!nav) return;
+  if (!nav.dataset.drawn) nav.replaceChildren(); // the server's links give way
+  nav.dataset.drawn = "1";
+  const previous = cursors.length
+    ? html`<button type="button" class="button small ghost" data-page="previous" @click=${previousPage}>${t("Previous page")}</button>`
+    : nothing;
+  const next = more
+    ? html`<button type="button" class="button small ghost" data-page="next" @click=${nextPage}>${t("Next page")}</button>`
+    : nothing;
+  render(html`${previous}${next}`, nav);
+}
+
+// --- the view: filter and page ----------------------------------------------
+
+const sameView = (a, b) =>
+  ["preset", "move_seconds", "free", "rated", "cursor", "page_size"].every((k) => (a?.[k] ?? null) === (b?.[k] ?? null));
+
+function filterOf(form) {
+  const clock = form.elements.move_seconds.value;
+  return {
+    preset: form.elements.preset.value || null,
+    move_seconds: clock === "" ? null : Number(clock),
+    free: form.elements.free.checked,
+    rated: form.elements.rated.checked,
+  };
+}
+
+function ask(next) {
+  view = { ...view, ...next };
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "view", ...view }));
+  // The address says the view: a reload (or a link) opens the same page.
+  const query = new URLSearchParams();
+  if (view.preset) query.set("preset", view.preset);
+  if (view.move_seconds !== null) query.set("move_seconds", view.move_seconds);
+  if (view.free) query.set("free", "1");
+  if (view.rated) query.set("rated", "1");
+  if (view.cursor) query.set("cursor", view.cursor);
+  if (view.page_size !== boot.firstPageSize) query.set("page_size", view.page_size);
+  history.replaceState(null, "", query.size ? `?${query}` : location.pathname);
+}
+
+function nextPage() {
+  if (!more || !nextCursor) return;
+  cursors.push(view.cursor);
+  ask({ cursor: nextCursor });
+}
+
+function previousPage() {
+  if (!cursors.length) return;
+  ask({ cursor: cursors.pop() });
+}
+
+function showRooms(msg) {
+  if (!sameView(msg.view, view)) return; // the answer to a view this page left already
+  rows = msg.rooms || [];
+  more = !!msg.more;
+  nextCursor = msg.next ?? null;
+  renderRooms();
+}
+
+// `rooms_changed`: rows that came onto the page (`added`, each at its place on the
+// page, `added_at`), rows that changed, codes that left. Rooms never change places
+// among themselves, so dropping and then inserting in turn gives the page.
+function changeRooms(msg) {
+  const removed = new Set(msg.removed || []);
+  const changed = new Map((msg.changed || []).map((r) => [r.code, r]));
+  rows = rows.filter((r) => !removed.has(r.code)).map((r) => changed.get(r.code) ?? r);
+  (msg.added || []).forEach((row, i) => rows.splice(msg.added_at?.[i] ?? rows.length, 0, row));
+  more = !!msg.more;
+  nextCursor = msg.next ?? null;
+  renderRooms();
 }
 
 function connect(retries = 0) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/lobby/`);
+  socket = ws;
   const live = document.querySelector("[data-live]");
   ws.addEventListener("open", () => {
     retries = 0;
     live?.classList.add("on");
+    // Saying the view (even the first page of everything) asks for the changes
+    // alone (`rooms_changed`) instead of the page whole at every change.
+    ws.send(JSON.stringify({ type: "view", ...view }));
   });
   ws.addEventListener("message", (event) => {
     try {
       const msg = JSON.parse(event.data);
-      if (msg.type === "rooms") renderRooms(msg.rooms || []);
+      if (msg.type === "rooms") showRooms(msg);
+      else if (msg.type === "rooms_changed") changeRooms(msg);
     } catch {
       /* ignore a malformed frame */
     }
@@ -83,6 +172,21 @@ function connect(retries = 0) {
   ws.addEventListener("close", () => {
     live?.classList.remove("on");
     setTimeout(() => connect(retries + 1), Math.min(1000 * 2 ** retries, 15000));
+  });
+}
+
+function setUpFilter() {
+  const form = document.querySelector("[data-form=room-filter]");
+  if (!form) return;
+  form.querySelector("[data-action=filter]")?.setAttribute("hidden", ""); // live: no button needed
+  const changed = () => {
+    cursors.length = 0;
+    ask({ ...filterOf(form), cursor: null });
+  };
+  form.addEventListener("change", changed);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    changed();
   });
 }
 
@@ -117,7 +221,11 @@ ready(() => {
     syncOptions(form);
   }
   if (document.querySelector("[data-rooms]")) {
-    renderRooms(boot.rooms || []);
+    view = { ...boot.view };
+    // A page opened past the first (a link with a cursor) goes back to the first.
+    if (view.cursor) cursors.push(null);
+    showRooms({ view, rooms: boot.rooms || [], more: boot.more, next: boot.next });
+    setUpFilter();
     connect();
   }
 });

@@ -205,11 +205,20 @@ async def test_a_public_room_with_no_connected_human_pauses_leaves_the_list_and_
     await player.send({"type": "start"})
     await player.until(my_turn)
 
+    shown: set[str] = set()  # the lobby's page, as the page keeps it
+
     async def listed() -> bool:
-        rows = (await lobby.receive())["rooms"]
+        await lobby.receive()  # (every frame is kept in lobby.frames)
         await lobby.drain()
-        rows = lobby.frames[-1]["rooms"] if lobby.frames else rows
-        return any(r["code"] == room.code for r in rows)
+        for frame in lobby.frames:
+            if frame["type"] == "rooms":
+                shown.clear()
+                shown.update(r["code"] for r in frame["rooms"])
+            elif frame["type"] == "rooms_changed":
+                shown.difference_update(frame["removed"])
+                shown.update(r["code"] for r in frame["added"])
+        lobby.frames.clear()
+        return room.code in shown
 
     for _ in range(10):  # the lobby's news comes within rooms.events.LOBBY_EVERY
         if await listed():

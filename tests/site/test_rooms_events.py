@@ -56,7 +56,10 @@ def test_a_change_is_told_to_the_room_group_after_commit(
     told = {group: message for group, message in layer.sent}
     assert told[f"room.{room.code}"]["type"] == "room.state"
     assert told[f"room.{room.code}"]["version"] == version
-    assert told["lobby"]["type"] == "lobby.changed" and "rooms" in told["lobby"]
+    lobby = told["lobby"]  # the changed row alone, not the whole public list
+    assert lobby["type"] == "lobby.changed"
+    # nobody is connected: the room is not on the public list, and says so
+    assert lobby["rows"] == [] and lobby["gone"] == [[room.code, version]]
     rnd = current(room)
     assert scheduled == [
         {"round_id": rnd.pk, "version": rnd.version, "due_at": rnd.due_at, "kind": "clock"}
@@ -192,10 +195,10 @@ def test_a_database_failure_after_the_commit_still_tells_the_room(
 
     monkeypatch.setattr(selectors, "public_state", public_state)
 
-    def public_rooms():
+    def lobby_entries_of(room_ids):
         raise OperationalError("the connection is gone")
 
-    monkeypatch.setattr(selectors, "public_rooms", public_rooms)
+    monkeypatch.setattr(selectors, "lobby_entries_of", lobby_entries_of)
     for callback in callbacks:
         callback()
     version = fresh(room).version
@@ -203,7 +206,8 @@ def test_a_database_failure_after_the_commit_still_tells_the_room(
     message = told[f"room.{room.code}"]
     assert message["version"] == version
     assert message["type"] == ("room.state" if fails == 1 else "room.changed")
-    assert told["lobby"] == {"type": "lobby.changed"}  # the lobby sockets read the rows
+    assert told["lobby"]["type"] == "lobby.changed"
+    assert "rows" not in told["lobby"]  # a bare notice: the lobby sockets read their pages
     assert scheduled  # and the due action is scheduled all the same
 
 

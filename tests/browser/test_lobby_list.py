@@ -1,0 +1,42 @@
+"""The lobby's public list in a browser: the filter and the pages, live over the
+lobby socket (docs/site.md "The lobby's list")."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.play import create_room, sign_up, unique
+
+
+def test_the_lobby_filters_and_pages_the_public_list(browser, server_url):
+    hosts = [browser.new_context(), browser.new_context()]
+    pages = [context.new_page() for context in hosts]
+    for page in pages:
+        sign_up(page, server_url, unique("host"))
+    duelo = create_room(pages[0], preset="duelo", visibility="public", name=unique("D"), clock="30")
+    parceria = create_room(pages[1], preset="parceria", visibility="public", name=unique("P"))
+    viewer = browser.new_context(locale="pt-BR")
+    lobby = viewer.new_page()
+    lobby.goto(server_url + "/?page_size=1")  # one room a page: the newest first
+    rows = lobby.locator("[data-rooms] [data-room]")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-room", parceria)
+    lobby.locator("[data-live].on").wait_for()  # the socket took over
+    lobby.locator("[data-page=next]").click()
+    expect(rows.first).to_have_attribute("data-room", duelo)
+    lobby.locator("[data-page=previous]").click()
+    expect(rows.first).to_have_attribute("data-room", parceria)
+    form = lobby.locator("[data-form=room-filter]")
+    expect(form).to_contain_text("Só com lugar livre")
+    form.locator("[data-filter=preset]").select_option("duelo")
+    expect(rows.first).to_have_attribute("data-room", duelo)
+    assert "preset=duelo" in lobby.url  # a reload opens the same view
+    form.locator("[data-filter=move_seconds]").select_option("0")  # no clock: not the duelo
+    expect(lobby.locator(f'[data-room="{duelo}"]')).to_have_count(0)
+    form.locator("[data-filter=move_seconds]").select_option("")
+    expect(rows.first).to_have_attribute("data-room", duelo)
+    pages[0].context.close()  # its only person gone: the room leaves the list, live
+    expect(lobby.locator(f'[data-room="{duelo}"]')).to_have_count(0)
+    expect(lobby.locator("[data-empty=rooms]")).to_be_visible()
+    for context in (hosts[1], viewer):
+        context.close()
