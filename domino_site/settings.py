@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "rooms",
     "records",
     "bots",
+    "arenas",  # above rooms: seats its players through the rooms' services
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 

@@ -5,8 +5,14 @@
 has an action due. The timers (``timers.scheduling``) listen and wake
 ``rooms.services.round_due_fire`` up at ``due_at``; nobody below them needs to
 know whether Celery or the in-process ticker does it.
+
+``match_over``: sent after the commit of a match's end (a result, a forfeit, a
+walkover, an annulment), with ``match_id`` and ``room_id``. The arenas hear of
+their matches' ends through it (the timers wake the arena up).
 """
 
 from django.dispatch import Signal
 
 round_due = Signal()
+
+match_over = Signal()

@@ -14,7 +14,10 @@ class TimersConfig(AppConfig):
     verbose_name = _("Timers")
 
     def ready(self) -> None:
-        from games.signals import round_due  # (app loading: models are ready only now)
-        from timers.scheduling import on_round_due  # (app loading, as above)
+        from arenas.signals import arena_due  # (app loading: models are ready only now)
+        from games.signals import match_over, round_due  # (app loading, as above)
+        from timers.scheduling import on_arena_due, on_match_over, on_round_due  # (as above)
 
         round_due.connect(on_round_due, dispatch_uid="timers.schedule_due")
+        arena_due.connect(on_arena_due, dispatch_uid="timers.schedule_arena")
+        match_over.connect(on_match_over, dispatch_uid="timers.arena_match_over")

@@ -23,7 +23,8 @@ from typing import Any
 from django.conf import settings
 
 from games.world import world
-from timers.tasks import bot_turn, round_due
+from arenas.services import arena_of_room
+from timers.tasks import bot_turn, round_due, tick_arena
 from timers.ticker import ticker
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,31 @@ def schedule_due(
         _schedule_celery(round_id, version, due_at, kind)
     else:
         ticker.schedule(round_id, version, due_at)
+
+
+def on_arena_due(sender: Any, *, arena_id: int, at: datetime, **_: Any) -> None:
+    """The receiver of `arenas.signals.arena_due`: the arena's tick at ``at``."""
+    schedule_arena(arena_id=arena_id, at=at)
+
+
+def on_match_over(sender: Any, *, room_id: int, **_: Any) -> None:
+    """The receiver of `games.signals.match_over`: an arena's match ended, so
+    its arena scores it and pairs its players again now."""
+    arena_id = arena_of_room(room_id)
+    if arena_id is not None:
+        schedule_arena(arena_id=arena_id, at=world().now())
+
+
+def schedule_arena(*, arena_id: int, at: datetime) -> None:
+    if scheduler_name() != "celery":
+        ticker.schedule_arena(arena_id, at)
+        return
+    if at - world().now() > MAX_ETA:
+        return  # the sweeper ticks it
+    try:
+        tick_arena.apply_async(kwargs={"arena_id": arena_id}, eta=at)
+    except Exception:  # noqa: BLE001 - the sweeper is the safety net
+        log.exception("could not schedule arena %s at %s", arena_id, at)
 
 
 def scheduler_name() -> str:

@@ -1,6 +1,6 @@
 """Celery tasks: thin wrappers around idempotent services (their names are the
 ones the workers and beat know: ``games.round_due``, ``bots.bot_turn``,
-``rooms.sweep``).
+``rooms.sweep``, ``arenas.tick``).
 
 A task carries ``(round_id, version)`` and does nothing if the round moved on,
 so duplicates, retries and late deliveries are harmless (hence ``acks_late``:
@@ -12,6 +12,7 @@ thinks for a while) to their own queue and workers:
 
 from celery import shared_task
 
+from arenas.services import arena_tick, arenas_sweep
 from rooms.services import rooms_sweep, round_due_fire
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -35,3 +36,11 @@ def sweep() -> None:
     """The periodic sweeper (Celery beat): room expiry, disconnect grace,
     walkovers and every due action whose wake-up was lost."""
     rooms_sweep()
+    arenas_sweep()
+
+
+@shared_task(name="arenas.tick", **TASK_OPTIONS)
+def tick_arena(*, arena_id: int) -> bool:
+    """An arena's tick: start, score, pair, end (idempotent; the arena row's
+    lock makes two at once run one after the other)."""
+    return arena_tick(arena=arena_id)

@@ -21,13 +21,14 @@ import heapq
 import logging
 import threading
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from domino_site.asyncdb import db_async
 from games.world import world
+from arenas.services import arena_tick, arenas_sweep
 from rooms.models import Seat
 from rooms.services import rooms_sweep, round_due_fire, seat_disconnected
 from rooms.watchers import forget_all
@@ -45,6 +46,11 @@ def _fire_round(round_id: int, version: int, now: datetime) -> bool:
 
 def _sweep(now: datetime) -> None:
     rooms_sweep(now=now)
+    arenas_sweep(now=now)
+
+
+def _tick_arena(arena_id: int, now: datetime) -> bool:
+    return arena_tick(arena=arena_id, now=now)
 
 
 def _forget_dead_connections() -> int:
@@ -72,6 +78,8 @@ def _single_process_layer() -> bool:
 class Ticker:
     def __init__(self) -> None:
         self._heap: list[tuple[datetime, int, int]] = []
+        # Arena ticks (arenas.services.arena_tick): (when, arena id).
+        self._arenas: list[tuple[datetime, int]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task | None = None
@@ -88,6 +96,11 @@ class Ticker:
     def schedule(self, round_id: int, version: int, due_at: datetime) -> None:
         with self._lock:
             heapq.heappush(self._heap, (due_at, round_id, version))
+        self.poke()
+
+    def schedule_arena(self, arena_id: int, at: datetime) -> None:
+        with self._lock:
+            heapq.heappush(self._arenas, (at, arena_id))
         self.poke()
 
     def poke(self) -> None:
@@ -160,6 +173,7 @@ class Ticker:
         # time, and the first sweep after a start fires whatever was missed.
         with self._lock:
             self._heap.clear()
+            self._arenas.clear()
 
     async def _run(self) -> None:
         await self.ready()
@@ -171,6 +185,8 @@ class Ticker:
                 now = self.now()
                 for round_id, version in self._pop_due(now):
                     self._start(round_id, version, now)
+                for arena_id in self._pop_arenas(now):
+                    self._start_arena(arena_id, now)
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
@@ -196,12 +212,19 @@ class Ticker:
                 due.append((round_id, version))
         return due
 
+    def _pop_arenas(self, now: datetime) -> list[int]:
+        due = set()
+        with self._lock:
+            while self._arenas and self._arenas[0][0] <= now:
+                due.add(heapq.heappop(self._arenas)[1])
+        return sorted(due)
+
     def _seconds_to_next(self) -> float:
         with self._lock:
-            if not self._heap:
-                return float("inf")
-            first = self._heap[0][0]
-        return (first - self.now()).total_seconds()
+            firsts = [heap[0][0] for heap in (self._heap, self._arenas) if heap]
+        if not firsts:
+            return float("inf")
+        return (min(firsts) - self.now()).total_seconds()
 
     def _start(self, round_id: int, version: int, now: datetime) -> None:
         key = (round_id, version)
@@ -211,6 +234,28 @@ class Ticker:
         job = asyncio.get_running_loop().create_task(self._fire(key, now))
         self._jobs.add(job)
         job.add_done_callback(self._jobs.discard)
+
+    def _start_arena(self, arena_id: int, now: datetime) -> None:
+        """An arena's tick; one at a time per arena (a second would wait for
+        the first's lock and then find nothing to do)."""
+        key = (-arena_id, 0)  # apart from the rounds' keys
+        if key in self._running:
+            # Ticking now: tick once more after it, for what came meanwhile.
+            self.schedule_arena(arena_id, now + timedelta(seconds=0.2))
+            return
+        self._running.add(key)
+        job = asyncio.get_running_loop().create_task(self._fire_arena(key, arena_id, now))
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
+
+    async def _fire_arena(self, key: tuple[int, int], arena_id: int, now: datetime) -> None:
+        slots = self._slots
+        assert slots is not None, "started: ensure_started made it"
+        try:
+            async with slots:
+                await self._guarded(_tick_arena, arena_id, self.now())
+        finally:
+            self._running.discard(key)
 
     async def _fire(self, key: tuple[int, int], now: datetime) -> None:
         slots = self._slots

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 from typing import Any
+
+from django.db import transaction
 
 from games import services as games
 from games.models import Match
+from games.signals import match_over
 from records import services as records
 from rooms.models import Room, Seat
 from rooms.services.base import all_filled, ensure_host, seat_person, update_humans_since
@@ -96,8 +100,15 @@ def round_ended_locked(table: Table) -> None:
         records.match_finished(
             match=rnd.match, preset=room.preset, seats=table.seats, now=table.now
         )
+        tell_match_over(rnd.match)
     room.status = Room.Status.BETWEEN_ROUNDS
     seats_after_round_locked(table)
+
+
+def tell_match_over(match: Match) -> None:
+    """After the commit, `games.signals.match_over` (the arenas listen)."""
+    send = partial(match_over.send, sender=Match, match_id=match.pk, room_id=match.room_id)
+    transaction.on_commit(send)
 
 
 def round_stop_locked(table: Table) -> None:
@@ -106,6 +117,8 @@ def round_stop_locked(table: Table) -> None:
     rnd = table.rnd
     if rnd is not None:
         games.round_stop(rnd=rnd, now=table.now)
+        if rnd.match.over:
+            tell_match_over(rnd.match)
     table.room.status = Room.Status.BETWEEN_ROUNDS
     seats_after_round_locked(table)
     if rnd is not None:
