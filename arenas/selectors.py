@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from arenas.models import Arena, ArenaPlayer
+from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.scoring import rank_players
 
 PODIUM = 3
@@ -63,7 +63,12 @@ def status_of(arena: Arena) -> str:
 def arena_frame(arena: Arena) -> dict[str, Any]:
     """The arena's frame without its viewer's part (``you``)."""
     rows = standings(arena)
-    finished = arena.status == Arena.Status.FINISHED
+    # The podium once every match is scored (a match started before the end
+    # still counts after it).
+    finished = (
+        arena.status == Arena.Status.FINISHED
+        and not ArenaMatch.objects.filter(arena=arena, ended_at=None).exists()
+    )
     return {
         "type": "arena",
         "id": arena.pk,
