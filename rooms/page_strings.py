@@ -101,6 +101,7 @@ TABLE: tuple[str, ...] = (
     _("Be ready within %(n)s s, or your seat is freed."),
     _("The match ended: a player abandoned it."),
     _("%(name)s wins: the other side abandoned the match."),
+    _("%(name)s abandoned the match."),
     _("Abandonment"),
     _("This match counts for nobody: a player never made a move themselves."),
     _("This match was annulled: it counts for nobody."),

@@ -20,6 +20,7 @@ from rooms.annulment import annul_period, annul_person, annul_voters, standing_v
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.services.base import (
+    check_no_cooldown,
     actor_seat,
     all_filled,
     bad,
@@ -83,6 +84,9 @@ def match_start(
     elif not match_over(rnd):
         raise wrong_phase()
     _check_startable(seats)
+    if room.competitive and not any(s.bot_plays for s in seats):  # it may be rated
+        for seat in seats:
+            check_no_cooldown(seat.user, table.now)
     clear_due(rnd)
     begin_match_locked(table)
     return table.dealt
