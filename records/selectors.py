@@ -389,7 +389,7 @@ def cooldown_for(*, user: Any, now: datetime | None = None) -> ActiveCooldown | 
 
 
 def cooldown_message(row: Cooldown) -> str:
-    """"Você abandonou…: pode voltar às 14:30." in the reader's language."""
+    """ "Você abandonou…: pode voltar às 14:30." in the reader's language."""
     until = timezone.localtime(row.until)
     when = formats.date_format(until, "SHORT_DATETIME_FORMAT")
     return gettext(

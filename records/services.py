@@ -246,7 +246,7 @@ def cooldown_length(step: int) -> timedelta:
     >>> cooldown_length(9) == COOLDOWN_MAX
     True
     """
-    return min(COOLDOWN_FIRST * COOLDOWN_FACTOR**min(step, 16), COOLDOWN_MAX)
+    return min(COOLDOWN_FIRST * COOLDOWN_FACTOR ** min(step, 16), COOLDOWN_MAX)
 
 
 def _next_step(last: Cooldown | None, now: datetime) -> int:

@@ -7,7 +7,8 @@ class TimersConfig(AppConfig):
 
     Rooms announce a round's next due time through `games.signals.round_due`
     (after commit); this app listens and wakes the round up at that time, so that
-    nothing below it has to know which scheduler runs.
+    nothing below it has to know which scheduler runs. The quick-match queue
+    announces a pairing pass the same way (`rooms.signals.quick_due`).
     """
 
     name = "timers"
@@ -15,6 +16,11 @@ class TimersConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import round_due  # (app loading: models are ready only now)
-        from timers.scheduling import on_round_due  # (app loading, as above)
+        from rooms.signals import quick_due  # (app loading, as above)
+        from timers.scheduling import (
+            on_quick_due,  # (app loading, as above)
+            on_round_due,  # (app loading, as above)
+        )
 
         round_due.connect(on_round_due, dispatch_uid="timers.schedule_due")
+        quick_due.connect(on_quick_due, dispatch_uid="timers.schedule_quick")

@@ -29,7 +29,7 @@ from django.conf import settings
 from domino_site.asyncdb import db_async
 from games.world import world
 from rooms.models import Seat
-from rooms.services import rooms_sweep, round_due_fire, seat_disconnected
+from rooms.services import quick_pair, rooms_sweep, round_due_fire, seat_disconnected
 from rooms.watchers import forget_all
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,10 @@ def _fire_round(round_id: int, version: int, now: datetime) -> bool:
 
 def _sweep(now: datetime) -> None:
     rooms_sweep(now=now)
+
+
+def _pair(now: datetime) -> datetime | None:
+    return quick_pair(now=now)
 
 
 def _forget_dead_connections() -> int:
@@ -80,6 +84,8 @@ class Ticker:
         self._running: set[tuple[int, int]] = set()
         self._jobs: set[asyncio.Task] = set()
         self._slots: asyncio.Semaphore | None = None
+        # The next quick-match pairing pass (one at a time: a pass sees the whole queue).
+        self._quick_at: datetime | None = None
 
     # -------------------------------------------------------------- any thread
     def now(self) -> datetime:
@@ -88,6 +94,13 @@ class Ticker:
     def schedule(self, round_id: int, version: int, due_at: datetime) -> None:
         with self._lock:
             heapq.heappush(self._heap, (due_at, round_id, version))
+        self.poke()
+
+    def schedule_quick(self, at: datetime) -> None:
+        """A quick-match pairing pass at ``at`` (or sooner, if one is due sooner)."""
+        with self._lock:
+            if self._quick_at is None or at < self._quick_at:
+                self._quick_at = at
         self.poke()
 
     def poke(self) -> None:
@@ -160,6 +173,7 @@ class Ticker:
         # time, and the first sweep after a start fires whatever was missed.
         with self._lock:
             self._heap.clear()
+            self._quick_at = None
 
     async def _run(self) -> None:
         await self.ready()
@@ -174,6 +188,9 @@ class Ticker:
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
+                    self.schedule_quick(now)  # the safety net looks at the queue too
+                if self._pop_quick(now):
+                    await self._pair(now)
                 timeout = max(0.0, min(self._seconds_to_next(), next_sweep - loop.time()))
             except asyncio.CancelledError:
                 raise
@@ -196,12 +213,31 @@ class Ticker:
                 due.append((round_id, version))
         return due
 
+    def _pop_quick(self, now: datetime) -> bool:
+        with self._lock:
+            if self._quick_at is None or self._quick_at > now:
+                return False
+            self._quick_at = None
+            return True
+
+    async def _pair(self, now: datetime) -> None:
+        """One pairing pass; the next one when people still wait."""
+        try:
+            again = await db_async(_pair)(now)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next sweep tries again
+            log.exception("quick-match pass failed")
+            return
+        if again is not None:
+            self.schedule_quick(again)
+
     def _seconds_to_next(self) -> float:
         with self._lock:
-            if not self._heap:
-                return float("inf")
-            first = self._heap[0][0]
-        return (first - self.now()).total_seconds()
+            times = [t for t in (self._heap[0][0] if self._heap else None, self._quick_at) if t]
+        if not times:
+            return float("inf")
+        return (min(times) - self.now()).total_seconds()
 
     def _start(self, round_id: int, version: int, now: datetime) -> None:
         key = (round_id, version)

@@ -20,11 +20,11 @@ from rooms.annulment import annul_period, annul_person, annul_voters, standing_v
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.services.base import (
-    check_no_cooldown,
     actor_seat,
     all_filled,
     bad,
     bot_name,
+    check_no_cooldown,
     host_seat,
     match_over,
     paused,
