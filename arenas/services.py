@@ -25,7 +25,7 @@ from arenas.pairing import Free, duel_pairs, four_tables
 from arenas.scoring import rank_players, score_match
 from games.models import Match
 from games.world import now_or, world
-from records.selectors import shown_rating
+from records.selectors import cooldown_for, shown_rating
 from rooms import services as rooms
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
@@ -264,7 +264,11 @@ def _pair(arena: Arena, now: datetime) -> bool:
         .filter(user__in=[p.user_id for p in free], table__isnull=False)
         .values_list("user_id", flat=True)
     )
-    free = [p for p in free if p.user_id not in busy]
+    # A player serving the cool-down of "Play with people" (an abandoned rated
+    # match) is not paired until it ends (docs/site.md, "Arenas").
+    free = [
+        p for p in free if p.user_id not in busy and cooldown_for(user=p.user, now=now) is None
+    ]
     if len(free) < arena.seats:
         return False
     by_user = {p.user_id: p for p in free}

@@ -24,7 +24,7 @@ from django.conf import settings
 
 from games.world import world
 from arenas.services import arena_of_room
-from timers.tasks import bot_turn, round_due, tick_arena
+from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
 from timers.ticker import ticker
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,25 @@ def schedule_arena(*, arena_id: int, at: datetime) -> None:
         tick_arena.apply_async(kwargs={"arena_id": arena_id}, eta=at)
     except Exception:  # noqa: BLE001 - the sweeper is the safety net
         log.exception("could not schedule arena %s at %s", arena_id, at)
+
+
+def on_quick_due(sender: Any, *, at: datetime, **_: Any) -> None:
+    """The receiver of `rooms.signals.quick_due` (connected by ``timers.apps``)."""
+    schedule_quick(at=at)
+
+
+def schedule_quick(*, at: datetime) -> None:
+    """Run a quick-match pairing pass (`rooms.services.quick_pair`) at ``at``: the
+    ticker's next pass (in process), or a Celery task. A Celery pass does not
+    chain the next one: the sweeper's beat runs a pass too, so the people still
+    waiting are looked at again within a sweep."""
+    if scheduler_name() == "celery":
+        try:
+            quick_pair.apply_async(eta=at if at > world().now() else None)
+        except Exception:  # noqa: BLE001 - the sweeper is the safety net
+            log.exception("could not schedule a quick-match pass at %s", at)
+    else:
+        ticker.schedule_quick(at)
 
 
 def scheduler_name() -> str:

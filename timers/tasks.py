@@ -1,6 +1,6 @@
 """Celery tasks: thin wrappers around idempotent services (their names are the
 ones the workers and beat know: ``games.round_due``, ``bots.bot_turn``,
-``rooms.sweep``, ``arenas.tick``).
+``rooms.sweep``, ``rooms.quick_pair``, ``arenas.tick``).
 
 A task carries ``(round_id, version)`` and does nothing if the round moved on,
 so duplicates, retries and late deliveries are harmless (hence ``acks_late``:
@@ -13,6 +13,7 @@ thinks for a while) to their own queue and workers:
 from celery import shared_task
 
 from arenas.services import arena_tick, arenas_sweep
+from rooms.services import quick_pair as pair_queue
 from rooms.services import rooms_sweep, round_due_fire
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -34,9 +35,17 @@ def bot_turn(*, round_id: int, version: int) -> bool:
 @shared_task(name="rooms.sweep", **TASK_OPTIONS)
 def sweep() -> None:
     """The periodic sweeper (Celery beat): room expiry, disconnect grace,
-    walkovers and every due action whose wake-up was lost."""
+    walkovers and every due action whose wake-up was lost; and a quick-match
+    pairing pass (the people still waiting: windows widen, bots come)."""
     rooms_sweep()
+    pair_queue()
     arenas_sweep()
+
+
+@shared_task(name="rooms.quick_pair", **TASK_OPTIONS)
+def quick_pair() -> None:
+    """A quick-match pairing pass, soon after someone joined the queue."""
+    pair_queue()
 
 
 @shared_task(name="arenas.tick", **TASK_OPTIONS)

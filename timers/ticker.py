@@ -30,7 +30,7 @@ from domino_site.asyncdb import db_async
 from games.world import world
 from arenas.services import arena_tick, arenas_sweep
 from rooms.models import Seat
-from rooms.services import rooms_sweep, round_due_fire, seat_disconnected
+from rooms.services import quick_pair, rooms_sweep, round_due_fire, seat_disconnected
 from rooms.watchers import forget_all
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,10 @@ def _sweep(now: datetime) -> None:
 
 def _tick_arena(arena_id: int, now: datetime) -> bool:
     return arena_tick(arena=arena_id, now=now)
+
+
+def _pair(now: datetime) -> datetime | None:
+    return quick_pair(now=now)
 
 
 def _forget_dead_connections() -> int:
@@ -88,6 +92,8 @@ class Ticker:
         self._running: set[tuple[int, int]] = set()
         self._jobs: set[asyncio.Task] = set()
         self._slots: asyncio.Semaphore | None = None
+        # The next quick-match pairing pass (one at a time: a pass sees the whole queue).
+        self._quick_at: datetime | None = None
 
     # -------------------------------------------------------------- any thread
     def now(self) -> datetime:
@@ -101,6 +107,13 @@ class Ticker:
     def schedule_arena(self, arena_id: int, at: datetime) -> None:
         with self._lock:
             heapq.heappush(self._arenas, (at, arena_id))
+        self.poke()
+
+    def schedule_quick(self, at: datetime) -> None:
+        """A quick-match pairing pass at ``at`` (or sooner, if one is due sooner)."""
+        with self._lock:
+            if self._quick_at is None or at < self._quick_at:
+                self._quick_at = at
         self.poke()
 
     def poke(self) -> None:
@@ -174,6 +187,7 @@ class Ticker:
         with self._lock:
             self._heap.clear()
             self._arenas.clear()
+            self._quick_at = None
 
     async def _run(self) -> None:
         await self.ready()
@@ -190,6 +204,9 @@ class Ticker:
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
+                    self.schedule_quick(now)  # the safety net looks at the queue too
+                if self._pop_quick(now):
+                    await self._pair(now)
                 timeout = max(0.0, min(self._seconds_to_next(), next_sweep - loop.time()))
             except asyncio.CancelledError:
                 raise
@@ -219,12 +236,32 @@ class Ticker:
                 due.add(heapq.heappop(self._arenas)[1])
         return sorted(due)
 
+    def _pop_quick(self, now: datetime) -> bool:
+        with self._lock:
+            if self._quick_at is None or self._quick_at > now:
+                return False
+            self._quick_at = None
+            return True
+
+    async def _pair(self, now: datetime) -> None:
+        """One pairing pass; the next one when people still wait."""
+        try:
+            again = await db_async(_pair)(now)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next sweep tries again
+            log.exception("quick-match pass failed")
+            return
+        if again is not None:
+            self.schedule_quick(again)
+
     def _seconds_to_next(self) -> float:
         with self._lock:
-            firsts = [heap[0][0] for heap in (self._heap, self._arenas) if heap]
-        if not firsts:
+            heads = [heap[0][0] for heap in (self._heap, self._arenas) if heap]
+            times = [t for t in (*heads, self._quick_at) if t]
+        if not times:
             return float("inf")
-        return (min(firsts) - self.now()).total_seconds()
+        return (min(times) - self.now()).total_seconds()
 
     def _start(self, round_id: int, version: int, now: datetime) -> None:
         key = (round_id, version)

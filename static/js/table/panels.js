@@ -513,6 +513,7 @@ function abandonPanel(panel, m) {
   render(
     html`<div class="result-card" role="dialog" aria-labelledby="result-title" data-abandoned>
     <h2 id="result-title">${headline}</h2><p class="reason">${t("Abandonment")}</p>
+    ${(m.abandoned || []).map((i) => html`<p class="hint" data-abandoned-seat=${i}>${t("%(name)s abandoned the match.", { name: seatName(i) })}</p>`)}
     ${ratingLines()}${noteLine()}
     <div class="row result-actions">${resultButtons()}</div></div>`,
     panel,
