@@ -45,7 +45,15 @@ def cancel_arenas(modeladmin, request, queryset):
 
 @admin.register(Arena)
 class ArenaAdmin(admin.ModelAdmin):
-    list_display = ("name", "preset", "visibility", "status", "starts_at", "minutes", "move_seconds")
+    list_display = (
+        "name",
+        "preset",
+        "visibility",
+        "status",
+        "starts_at",
+        "minutes",
+        "move_seconds",
+    )
     list_filter = ("status", "preset", "visibility", "starts_at")
     search_fields = ("name", "players__user__username")
     actions = [cancel_arenas]

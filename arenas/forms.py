@@ -7,7 +7,12 @@ from django.utils.translation import gettext_lazy as _
 
 from arenas.models import Arena
 
-CLOCKS = [("", _("No clock")), ("15", _("15 s a move")), ("30", _("30 s a move")), ("60", _("60 s a move"))]
+CLOCKS = [
+    ("", _("No clock")),
+    ("15", _("15 s a move")),
+    ("30", _("30 s a move")),
+    ("60", _("60 s a move")),
+]
 DURATIONS = [(m, _("%(n)s min") % {"n": m}) for m in (10, 20, 30, 45, 60, 90)]
 
 
@@ -17,9 +22,7 @@ class ArenaForm(forms.Form):
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"), choices=CLOCKS, coerce=int, empty_value=None, required=False
     )
-    minutes = forms.TypedChoiceField(
-        label=_("Duration"), choices=DURATIONS, coerce=int, initial=30
-    )
+    minutes = forms.TypedChoiceField(label=_("Duration"), choices=DURATIONS, coerce=int, initial=30)
     starts_in = forms.IntegerField(
         label=_("Starts in (minutes)"), min_value=0, max_value=24 * 60, initial=5
     )

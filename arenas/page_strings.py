@@ -17,7 +17,9 @@ def arena_strings() -> dict[str, str]:
         "Player": _("Player"),
         "Score": _("Score"),
         "Matches": _("Matches"),
-        "%(n)s wins in a row: the next win counts double": _("%(n)s wins in a row: the next win counts double"),
+        "%(n)s wins in a row: the next win counts double": _(
+            "%(n)s wins in a row: the next win counts double"
+        ),
         "Nobody has joined yet.": _("Nobody has joined yet."),
         "left the arena": _("left the arena"),
         "playing": _("playing"),

@@ -41,7 +41,9 @@ def _met(a: Free, b: Free) -> bool:
     return b.user in a.last or a.user in b.last
 
 
-def duel_pairs(free: Sequence[Free], *, rematch_after: float = float("inf")) -> list[tuple[int, int]]:
+def duel_pairs(
+    free: Sequence[Free], *, rematch_after: float = float("inf")
+) -> list[tuple[int, int]]:
     """Pairs of accounts to seat at two-player tables, closest first.
 
     Two players who just met wait for someone else, unless both have waited
@@ -58,7 +60,9 @@ def duel_pairs(free: Sequence[Free], *, rematch_after: float = float("inf")) -> 
         j = next((i for i, b in enumerate(left) if not _met(a, b)), None)
         if j is None:
             long_wait = a.waited >= rematch_after
-            j = next((i for i, b in enumerate(left) if long_wait and b.waited >= rematch_after), None)
+            j = next(
+                (i for i, b in enumerate(left) if long_wait and b.waited >= rematch_after), None
+            )
         if j is not None:
             pairs.append((a.user, left.pop(j).user))
     return pairs

@@ -266,9 +266,7 @@ def _pair(arena: Arena, now: datetime) -> bool:
     )
     # A player serving the cool-down of "Play with people" (an abandoned rated
     # match) is not paired until it ends (docs/site.md, "Arenas").
-    free = [
-        p for p in free if p.user_id not in busy and cooldown_for(user=p.user, now=now) is None
-    ]
+    free = [p for p in free if p.user_id not in busy and cooldown_for(user=p.user, now=now) is None]
     if len(free) < arena.seats:
         return False
     by_user = {p.user_id: p for p in free}

@@ -22,8 +22,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games.world import world
 from arenas.services import arena_of_room
+from games.world import world
 from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
 from timers.ticker import ticker
 

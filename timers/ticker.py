@@ -26,9 +26,9 @@ from datetime import datetime, timedelta
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
+from arenas.services import arena_tick, arenas_sweep
 from domino_site.asyncdb import db_async
 from games.world import world
-from arenas.services import arena_tick, arenas_sweep
 from rooms.models import Seat
 from rooms.services import quick_pair, rooms_sweep, round_due_fire, seat_disconnected
 from rooms.watchers import forget_all

@@ -8,80 +8,228 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('rooms', '0006_merge_20261201_1911'),
+        ("rooms", "0006_merge_20261201_1911"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Arena',
+            name="Arena",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, verbose_name='name')),
-                ('preset', models.CharField(choices=[('duelo', 'Duelo (two players)'), ('parceria', 'Parceria (four players, partners drawn each match)')], max_length=16, verbose_name='preset')),
-                ('move_seconds', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='move clock (s)')),
-                ('starts_at', models.DateTimeField(db_index=True, verbose_name='starts at')),
-                ('minutes', models.PositiveSmallIntegerField(default=30, verbose_name='duration (min)')),
-                ('visibility', models.CharField(choices=[('public', 'Public'), ('private', 'Private')], default='public', max_length=8, verbose_name='visibility')),
-                ('invite_token', models.CharField(default=arenas.models.new_invite_token, max_length=32, unique=True, verbose_name='invite token')),
-                ('status', models.CharField(choices=[('upcoming', 'Upcoming'), ('running', 'Running'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], db_index=True, default='upcoming', max_length=16, verbose_name='status')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created at')),
-                ('version', models.PositiveIntegerField(default=1, verbose_name='version')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='arenas_created', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, verbose_name="name")),
+                (
+                    "preset",
+                    models.CharField(
+                        choices=[
+                            ("duelo", "Duelo (two players)"),
+                            ("parceria", "Parceria (four players, partners drawn each match)"),
+                        ],
+                        max_length=16,
+                        verbose_name="preset",
+                    ),
+                ),
+                (
+                    "move_seconds",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="move clock (s)"
+                    ),
+                ),
+                ("starts_at", models.DateTimeField(db_index=True, verbose_name="starts at")),
+                (
+                    "minutes",
+                    models.PositiveSmallIntegerField(default=30, verbose_name="duration (min)"),
+                ),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[("public", "Public"), ("private", "Private")],
+                        default="public",
+                        max_length=8,
+                        verbose_name="visibility",
+                    ),
+                ),
+                (
+                    "invite_token",
+                    models.CharField(
+                        default=arenas.models.new_invite_token,
+                        max_length=32,
+                        unique=True,
+                        verbose_name="invite token",
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("upcoming", "Upcoming"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        db_index=True,
+                        default="upcoming",
+                        max_length=16,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(
+                        default=django.utils.timezone.now, verbose_name="created at"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=1, verbose_name="version")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="arenas_created",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="created by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'arena',
-                'verbose_name_plural': 'arenas',
-                'ordering': ('-starts_at',),
+                "verbose_name": "arena",
+                "verbose_name_plural": "arenas",
+                "ordering": ("-starts_at",),
             },
         ),
         migrations.CreateModel(
-            name='ArenaMatch',
+            name="ArenaMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('users', models.JSONField(default=list, verbose_name='players by seat')),
-                ('ratings', models.JSONField(default=list, verbose_name='ratings when paired')),
-                ('started_at', models.DateTimeField(verbose_name='started at')),
-                ('ended_at', models.DateTimeField(blank=True, null=True, verbose_name='ended at')),
-                ('winners', models.JSONField(blank=True, default=list, verbose_name='winners')),
-                ('points', models.JSONField(blank=True, default=dict, verbose_name='points')),
-                ('arena', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='arena_matches', to='arenas.arena')),
-                ('room', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='arena_match', to='rooms.room', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("users", models.JSONField(default=list, verbose_name="players by seat")),
+                ("ratings", models.JSONField(default=list, verbose_name="ratings when paired")),
+                ("started_at", models.DateTimeField(verbose_name="started at")),
+                ("ended_at", models.DateTimeField(blank=True, null=True, verbose_name="ended at")),
+                ("winners", models.JSONField(blank=True, default=list, verbose_name="winners")),
+                ("points", models.JSONField(blank=True, default=dict, verbose_name="points")),
+                (
+                    "arena",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="arena_matches",
+                        to="arenas.arena",
+                    ),
+                ),
+                (
+                    "room",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="arena_match",
+                        to="rooms.room",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'arena match',
-                'verbose_name_plural': 'arena matches',
-                'indexes': [models.Index(fields=['arena', 'ended_at'], name='arenamatch_open')],
+                "verbose_name": "arena match",
+                "verbose_name_plural": "arena matches",
+                "indexes": [models.Index(fields=["arena", "ended_at"], name="arenamatch_open")],
             },
         ),
         migrations.CreateModel(
-            name='ArenaPlayer',
+            name="ArenaPlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('active', models.BooleanField(default=True, verbose_name='active')),
-                ('joined_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='joined at')),
-                ('free_since', models.DateTimeField(blank=True, null=True, verbose_name='free since')),
-                ('score', models.PositiveIntegerField(default=0, verbose_name='score')),
-                ('streak', models.PositiveSmallIntegerField(default=0, verbose_name='wins in a row')),
-                ('matches', models.PositiveSmallIntegerField(default=0, verbose_name='matches')),
-                ('wins', models.PositiveSmallIntegerField(default=0, verbose_name='wins')),
-                ('perf_sum', models.FloatField(default=0.0, verbose_name='performance sum')),
-                ('rank', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='final rank')),
-                ('last_opponents', models.JSONField(blank=True, default=list, verbose_name='last opponents')),
-                ('last_partner', models.IntegerField(blank=True, null=True, verbose_name='last partner')),
-                ('ip_hash', models.CharField(blank=True, default='', max_length=64, verbose_name='address hash')),
-                ('arena', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='arenas.arena')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='rooms.room', verbose_name='current table')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='arenas_played', to=settings.AUTH_USER_MODEL, verbose_name='user')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("active", models.BooleanField(default=True, verbose_name="active")),
+                (
+                    "joined_at",
+                    models.DateTimeField(
+                        default=django.utils.timezone.now, verbose_name="joined at"
+                    ),
+                ),
+                (
+                    "free_since",
+                    models.DateTimeField(blank=True, null=True, verbose_name="free since"),
+                ),
+                ("score", models.PositiveIntegerField(default=0, verbose_name="score")),
+                (
+                    "streak",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="wins in a row"),
+                ),
+                ("matches", models.PositiveSmallIntegerField(default=0, verbose_name="matches")),
+                ("wins", models.PositiveSmallIntegerField(default=0, verbose_name="wins")),
+                ("perf_sum", models.FloatField(default=0.0, verbose_name="performance sum")),
+                (
+                    "rank",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="final rank"
+                    ),
+                ),
+                (
+                    "last_opponents",
+                    models.JSONField(blank=True, default=list, verbose_name="last opponents"),
+                ),
+                (
+                    "last_partner",
+                    models.IntegerField(blank=True, null=True, verbose_name="last partner"),
+                ),
+                (
+                    "ip_hash",
+                    models.CharField(
+                        blank=True, default="", max_length=64, verbose_name="address hash"
+                    ),
+                ),
+                (
+                    "arena",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="players",
+                        to="arenas.arena",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="rooms.room",
+                        verbose_name="current table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="arenas_played",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'arena player',
-                'verbose_name_plural': 'arena players',
-                'constraints': [models.UniqueConstraint(fields=('arena', 'user'), name='arenaplayer_unique_user')],
+                "verbose_name": "arena player",
+                "verbose_name_plural": "arena players",
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("arena", "user"), name="arenaplayer_unique_user"
+                    )
+                ],
             },
         ),
     ]

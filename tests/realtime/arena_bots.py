@@ -58,8 +58,10 @@ class ArenaBot:
         self.sock = await ArenaSocket.open(self.arena_id, self.cookie)
         while len(self.tables) < max_tables:
             frame = await self.sock.wait_arena(
-                lambda f: (f["you"]["table"] and f["you"]["table"] not in self.tables)
-                or f["status"] == "finished",
+                lambda f: (
+                    (f["you"]["table"] and f["you"]["table"] not in self.tables)
+                    or f["status"] == "finished"
+                ),
                 timeout=60,
             )
             code = frame["you"]["table"]
@@ -78,10 +80,14 @@ class ArenaBot:
         try:
             for _ in range(600):
                 state = await table.until(
-                    lambda s: my_turn(s)
-                    or (s["match"] or {}).get("over")
-                    or s["room"]["status"] == "closed"
-                    or ((s["round"] or {}).get("result") is not None and s["you"].get("is_host")),
+                    lambda s: (
+                        my_turn(s)
+                        or (s["match"] or {}).get("over")
+                        or s["room"]["status"] == "closed"
+                        or (
+                            (s["round"] or {}).get("result") is not None and s["you"].get("is_host")
+                        )
+                    ),
                     timeout=30,
                 )
                 if (state["match"] or {}).get("over") or state["room"]["status"] == "closed":
