@@ -100,6 +100,10 @@ ready(() => {
   frame = boot.frame;
   // A table the player already had when the page opened is not "new".
   lastTable = frame.you?.table ?? null;
+  // The server's rendering gives way to lit's (which only manages what it drew).
+  for (const hook of ["[data-standings]", "[data-podium]", "[data-arena-table]"]) {
+    document.querySelector(hook).replaceChildren();
+  }
   draw();
   setInterval(tick, 1000);
   connect(boot.socket);
