@@ -69,7 +69,7 @@ def duel_pairs(
 
 
 # The three ways four people make two partnerships, as positions in the group:
-# seats 0 and 2 are partners, and 1 and 3 (rules.md: partners sit facing).
+# seats 0 and 2 are partners, and 1 and 3 (docs/rules.md: partners sit facing).
 _SPLITS = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 1, 3, 2))
 
 
