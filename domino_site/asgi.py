@@ -21,9 +21,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 
+from arenas.routing import websocket_urlpatterns as arena_sockets
 from domino_site.liveness import start_heartbeat
 from domino_site.origins import SameOriginValidator
-from arenas.routing import websocket_urlpatterns as arena_sockets
 from rooms.routing import websocket_urlpatterns as room_sockets
 from timers.scheduling import start_inprocess_scheduler
 
