@@ -11,6 +11,7 @@ seated no longer free. ``now`` is injectable; after commit the change is told
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,6 +30,8 @@ from records.selectors import cooldown_for, shown_rating
 from rooms import services as rooms
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
+
+log = logging.getLogger(__name__)
 
 MOVE_SECONDS = (None, 15, 30, 60)
 MAX_MINUTES = 24 * 60
@@ -154,8 +157,7 @@ def _tick(*, arena: Arena | int, now: datetime) -> bool:
         arena.status = Arena.Status.RUNNING
         ArenaPlayer.objects.filter(arena=arena, table=None).update(free_since=now)
         changed = True
-    if arena.status != Arena.Status.CANCELLED:
-        changed |= _score_ended(arena, now)
+    changed |= _score_ended(arena, now)  # (a cancelled arena's score nothing)
     if arena.status == Arena.Status.RUNNING and now >= arena.ends_at:
         arena.status = Arena.Status.FINISHED
         changed = True
@@ -277,9 +279,16 @@ def _pair(arena: Arena, now: datetime) -> bool:
         )
     else:
         tables = list(four_tables(candidates, world().rng()))
+    ratings = {c.user: c.rating for c in candidates}
+    opened = 0
     for users in tables:
-        _open_table(arena, [by_user[u] for u in users], {c.user: c.rating for c in candidates}, now)
-    return bool(tables)
+        try:
+            with transaction.atomic():  # one refused table (a seat refused) spoils no other
+                _open_table(arena, [by_user[u] for u in users], ratings, now)
+            opened += 1
+        except ServiceError:
+            log.warning("arena %s: could not seat %s", arena.pk, users, exc_info=True)
+    return bool(opened)
 
 
 def _free_of(arena: Arena, player: ArenaPlayer, now: datetime) -> Free:
