@@ -318,3 +318,19 @@ def test_admins_schedule_and_cancel_arenas(django_user_model, admin_client):
         "/admin/arenas/arena/", {"action": "cancel_arenas", "_selected_action": [arena.pk]}
     )
     assert Arena.objects.get(pk=arena.pk).status == "cancelled"
+
+
+def test_the_cool_down_of_play_with_people_stops_pairing_until_it_ends(django_user_model):
+    from records.models import Cooldown
+
+    a, b, c = _users(django_user_model, "a", "b", "c")
+    arena = _arena([a, b, c])
+    Cooldown.objects.create(user=a, reason="left", started_at=T0, until=T0 + timedelta(minutes=10))
+    services.arena_tick(arena=arena, now=T0)
+    assert _pairs(arena) == [{"b", "c"}]
+    (bc,) = _open(arena)
+    _win(bc, b)
+    services.arena_tick(arena=arena, now=T0 + timedelta(minutes=5))
+    assert _pairs(arena) == [], "a still cools down; b and c just met"
+    services.arena_tick(arena=arena, now=T0 + timedelta(minutes=11))
+    assert "a" in set().union(*_pairs(arena))
