@@ -15,7 +15,7 @@ from arenas import services
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from games.world import world
 from tests.realtime.arena_bots import ArenaBot, ArenaSocket
-from tests.realtime.conftest import advance, session_cookie
+from tests.realtime.conftest import Player, advance, session_cookie
 from tests.waiting import async_wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -172,3 +172,33 @@ async def test_a_player_who_leaves_is_not_paired_again(live, django_user_model, 
     assert len(matches) >= 2
     assert all(leaver.pk not in am.users for am in matches)
     assert first.arena["you"] == {"joined": False, "table": None}
+
+
+async def test_a_private_arena_socket_is_for_its_players_and_answers_ping(live, django_user_model):
+    def make():
+        ana, bia = (django_user_model.objects.create_user(n, password="x") for n in ("ana", "bia"))
+        arena = services.arena_create(
+            name="Amigos",
+            preset="duelo",
+            starts_at=world().now() + timedelta(hours=1),
+            minutes=30,
+            visibility="private",
+            created_by=ana,
+        )
+        return arena, session_cookie(ana), session_cookie(bia)
+
+    arena, ana, bia = await sync_to_async(make)()
+    stranger = Player(f"/ws/arenas/{arena.pk}/", bia)
+    connected, _ = await stranger.comm.connect(timeout=5)
+    assert connected
+    closed = await stranger.comm.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4004}
+    mine = await ArenaSocket.open(arena.pk, ana)
+    assert mine.arena["status"] == "upcoming" and mine.arena["you"] == {
+        "joined": False,
+        "table": None,
+    }
+    await mine.send({"type": "ping", "ref": 7})
+    assert (await mine.receive()) == {"type": "pong", "ref": 7}
+    await mine.send({"type": "join"})
+    assert (await mine.receive())["code"] == "bad_message"
