@@ -42,6 +42,7 @@ function onMessage(msg) {
     waiting = msg.waiting;
     waitingNow(true);
     showQueue();
+    refreshNow(); // the lobby's line counts this queue too
     clearInterval(ticking);
     ticking = setInterval(showQueue, 1000);
   } else if (msg.type === "matched") {
@@ -51,6 +52,7 @@ function onMessage(msg) {
     location.assign(msg.url);
   } else if (msg.type === "left") {
     stopWaiting(t("You left the queue."));
+    refreshNow();
   } else if (msg.type === "error") {
     wanted = null;
     stopWaiting(msg.message || "");
