@@ -135,5 +135,5 @@ ready(() => {
     join(form);
   });
   $("[data-action=quick-leave]").addEventListener("click", leave);
-  open(); // already waiting (another tab, a reload): the socket says so
+  if (boot.waiting) open(); // already waiting (another tab, a reload): the socket says so
 });

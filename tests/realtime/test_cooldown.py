@@ -77,8 +77,9 @@ async def test_leaving_a_rated_match_blocks_the_queue_and_rated_tables_until_it_
     await sync_to_async(services.seat_take)(room=friendly, index=1, user=bruno)
 
     # the pages say why and until when
-    page = await sync_to_async(_page)(bruno, "/")
-    assert "data-cooldown" in page and cooldown.message in page
+    for path in ("/", f"/r/{other.code}/"):
+        page = await sync_to_async(_page)(bruno, path)
+        assert "data-cooldown" in page and cooldown.message in page, path
 
     # and it expires
     advance(10 * 60 + 1)
