@@ -116,7 +116,7 @@ async def test_three_timeouts_in_a_row_are_an_abandonment(live, django_user_mode
             await host.room()
     over = host.state
     assert over["match"]["over"] and over["match"]["ended_by"] == "abandono"
-    assert over["match"]["winner"] == 0
+    assert over["match"]["winner"] == 0 and over["match"]["abandoned"] == [1]
     rows = await db_async(list)(Cooldown.objects.values_list("user__username", "reason"))
     assert rows == [("bruno", "timeouts")]
 
