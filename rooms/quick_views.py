@@ -50,5 +50,7 @@ def quick_context(request: HttpRequest) -> dict[str, Any]:
         "quick_boot": {
             "strings": page_strings.translated(page_strings.QUICK),
             "cooldown": cooldown_notice(user) if user is not None else None,
+            # Already waiting (another tab, a reload): the page opens the socket at once.
+            "waiting": quick_selectors.entry_of(user) is not None,
         },
     }

@@ -42,6 +42,7 @@ function onMessage(msg) {
     waiting = msg.waiting;
     waitingNow(true);
     showQueue();
+    refreshNow(); // the lobby's line counts this queue too
     clearInterval(ticking);
     ticking = setInterval(showQueue, 1000);
   } else if (msg.type === "matched") {
@@ -51,6 +52,7 @@ function onMessage(msg) {
     location.assign(msg.url);
   } else if (msg.type === "left") {
     stopWaiting(t("You left the queue."));
+    refreshNow();
   } else if (msg.type === "error") {
     wanted = null;
     stopWaiting(msg.message || "");
@@ -133,5 +135,5 @@ ready(() => {
     join(form);
   });
   $("[data-action=quick-leave]").addEventListener("click", leave);
-  open(); // already waiting (another tab, a reload): the socket says so
+  if (boot.waiting) open(); // already waiting (another tab, a reload): the socket says so
 });

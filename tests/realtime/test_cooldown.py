@@ -77,8 +77,9 @@ async def test_leaving_a_rated_match_blocks_the_queue_and_rated_tables_until_it_
     await sync_to_async(services.seat_take)(room=friendly, index=1, user=bruno)
 
     # the pages say why and until when
-    page = await sync_to_async(_page)(bruno, "/")
-    assert "data-cooldown" in page and cooldown.message in page
+    for path in ("/", f"/r/{other.code}/"):
+        page = await sync_to_async(_page)(bruno, path)
+        assert "data-cooldown" in page and cooldown.message in page, path
 
     # and it expires
     advance(10 * 60 + 1)
@@ -115,7 +116,7 @@ async def test_three_timeouts_in_a_row_are_an_abandonment(live, django_user_mode
             await host.room()
     over = host.state
     assert over["match"]["over"] and over["match"]["ended_by"] == "abandono"
-    assert over["match"]["winner"] == 0
+    assert over["match"]["winner"] == 0 and over["match"]["abandoned"] == [1]
     rows = await db_async(list)(Cooldown.objects.values_list("user__username", "reason"))
     assert rows == [("bruno", "timeouts")]
 

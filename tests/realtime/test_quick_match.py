@@ -153,9 +153,9 @@ async def test_bots_fill_the_empty_seats_after_the_wait(live, django_user_model,
     seats = await db_async(_seats)(matched["room"])
     assert [s.kind for s in seats].count("bot") == 3
     # a newcomer (rating 0) gets the bots nearest their strength
-    assert {s.bot_level for s in seats if s.kind == "bot"} == {pairing.bot_level(
-        [pairing.Waiting(0, 0, world().now())]
-    )}
+    assert {s.bot_level for s in seats if s.kind == "bot"} == {
+        pairing.bot_level([pairing.Waiting(0, 0, world().now())])
+    }
     room = await db_async(Room.objects.get)(code=matched["room"])
     assert room.status == "playing" and not room.rated
 
@@ -225,6 +225,7 @@ async def test_closing_the_socket_leaves_the_queue(live, django_user_model):
     await socket.next("queue")
     await socket.comm.disconnect()
     Player.open.remove(socket)  # type: ignore[arg-type]
+
     async def gone() -> bool:
         return not await db_async(QuickEntry.objects.exists)()
 

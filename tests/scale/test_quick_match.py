@@ -58,3 +58,32 @@ async def test_two_servers_share_one_queue_and_match_a_person_once(
     assert sorted(seats) == ["ana", "bruno"]
     for client in (ana_one, ana_two, bruno_two):
         await client.close()
+
+
+async def test_with_celery_a_worker_pairs_the_queue_of_both_servers(
+    servers, django_user_model, settings
+):
+    """Production's set-up: the servers send the pass to Celery, a worker (here
+    in this process, on the Redis broker) pairs, and the servers' sockets hear
+    of it through the Redis channel layer."""
+    from celery.contrib.testing.worker import start_worker
+
+    from domino_site.celery import app
+
+    settings.DOMINO_SCHEDULER = "celery"
+    app.control.purge()  # passes other tests left without a worker
+    ana, bruno = await db_async(_people)(django_user_model)
+    one, two = await asyncio.gather(
+        asyncio.to_thread(servers, redis=True, scheduler="celery"),
+        asyncio.to_thread(servers, redis=True, scheduler="celery"),
+    )
+    with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+        first = await Client.open(one, "/ws/quick/", ana)
+        second = await Client.open(two, "/ws/quick/", bruno)
+        for client in (first, second):
+            await client.send({"type": "join", "preset": "duelo", "move_seconds": 30})
+        matched = [await _next(c, "matched", timeout=30) for c in (first, second)]
+    assert matched[0]["room"] == matched[1]["room"]
+    assert sorted(m["seat"] for m in matched) == [0, 1]
+    for client in (first, second):
+        await client.close()
