@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 
+from arenas.models import ArenaMatch
 from arenas.selectors import arenas_of, current_rank
 
 register = template.Library()
@@ -20,3 +21,10 @@ def arenas_played(person: Any) -> dict[str, Any]:
         for p in arenas_of(person)
     ]
     return {"rows": rows}
+
+
+@register.inclusion_tag("arenas/_table_link.html")
+def arena_link(code: str) -> dict[str, Any]:
+    """On a table page: the way back to the arena this table belongs to (if any)."""
+    am = ArenaMatch.objects.filter(room__code=code).select_related("arena").first()
+    return {"arena": am.arena if am is not None else None}

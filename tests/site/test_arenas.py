@@ -334,3 +334,18 @@ def test_the_cool_down_of_play_with_people_stops_pairing_until_it_ends(django_us
     assert _pairs(arena) == [], "a still cools down; b and c just met"
     services.arena_tick(arena=arena, now=T0 + timedelta(minutes=11))
     assert "a" in set().union(*_pairs(arena))
+
+
+def test_an_arena_table_links_back_to_its_arena_even_once_closed(django_user_model):
+    a, b = _users(django_user_model, "a", "b")
+    arena = _arena([a, b])
+    services.arena_tick(arena=arena, now=T0)
+    (am,) = _open(arena)
+    code = Room.objects.get(pk=am.room_id).code
+    client = Client()
+    client.force_login(a)
+    assert f'data-arena-link="{arena.pk}"' in client.get(f"/r/{code}/").content.decode()
+    _win(am, a)
+    services.arena_tick(arena=arena, now=T0 + timedelta(minutes=1))
+    closed = client.get(f"/r/{code}/")
+    assert closed.status_code == 410 and f'data-arena-link="{arena.pk}"' in closed.content.decode()
