@@ -12,7 +12,10 @@ function clockText(now) {
   if (frame.status === "finished") return frame.cancelled ? t("Cancelled") : t("Finished");
   const target = new Date(frame.status === "running" ? frame.ends_at : frame.starts_at);
   const left = Math.max(0, Math.round((target - now) / 1000));
-  const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  const pad = (n) => String(n).padStart(2, "0");
+  const hours = Math.floor(left / 3600);
+  const minutes = Math.floor((left % 3600) / 60);
+  const time = hours ? `${hours}:${pad(minutes)}:${pad(left % 60)}` : `${minutes}:${pad(left % 60)}`;
   return frame.status === "running" ? t("Ends in %(time)s", { time }) : t("Starts in %(time)s", { time });
 }
 
