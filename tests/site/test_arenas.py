@@ -17,6 +17,7 @@ from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.selectors import arena_frame
 from games.models import Match
 from games.world import world
+from records.models import MatchLineup
 from rooms.models import Room, Seat
 from tests.site.conftest import T0
 
@@ -85,6 +86,8 @@ def test_the_start_pairs_free_players_by_score_and_seats_them_at_a_started_table
         )
         assert seated == am.users
         assert _player(arena, am.users[0]).table_id == room.pk
+        # Rated like any rated table: every seat an account, each at its own address.
+        assert MatchLineup.objects.get(match__room=room).rated
     # A second tick changes nothing: everyone is at a table.
     assert not services.arena_tick(arena=arena, now=T0 + timedelta(seconds=1))
     assert ArenaMatch.objects.count() == 2
