@@ -27,4 +27,4 @@ def arenas_played(person: Any) -> dict[str, Any]:
 def arena_link(code: str) -> dict[str, Any]:
     """On a table page: the way back to the arena this table belongs to (if any)."""
     am = ArenaMatch.objects.filter(room__code=code).select_related("arena").first()
-    return {"arena": am.arena if am is not None else None}
+    return {"arena": am.arena if am is not None else None, "code": code}

@@ -54,6 +54,14 @@ def test_join_a_public_arena_get_seated_play_and_see_the_standings_move(browser,
     assert pages[0].url == pages[1].url
     play_until_result(pages)
     pages[0].screenshot(path=str(artifacts / "arena-table.png"))
+    first_table = pages[0].url
+    # Nobody else is free: once the two have waited a while they meet again,
+    # and the table pages go to the new table by themselves.
+    for page in pages:
+        expect(page.locator("[data-arena-link]")).to_be_visible()
+        page.wait_for_url(lambda url: "/r/" in url and url != first_table, timeout=60_000)
+        wait_for_table(page)
+    assert pages[0].url == pages[1].url
     for page in pages:
         page.goto(f"{base}/torneios/{arena_id}/")
     standings = pages[0].locator("[data-standings]")
