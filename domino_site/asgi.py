@@ -21,9 +21,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 
+from arenas.routing import websocket_urlpatterns as arena_sockets
 from domino_site.liveness import start_heartbeat
 from domino_site.origins import SameOriginValidator
-from rooms.routing import websocket_urlpatterns
+from rooms.routing import websocket_urlpatterns as room_sockets
 from timers.scheduling import start_inprocess_scheduler
 
 
@@ -106,7 +107,7 @@ application = SchedulerStarter(
             # The host must be allowed, and the whole origin (scheme, host,
             # port) this site's or a trusted one (domino_site.origins).
             "websocket": AllowedHostsOriginValidator(
-                SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+                SameOriginValidator(AuthMiddlewareStack(URLRouter(arena_sockets + room_sockets)))
             ),
         }
     )

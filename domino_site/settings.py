@@ -10,7 +10,7 @@ environment (see README.md, "Production"):
                        ``inprocess`` (always when ``REDIS_URL`` is unset).
 * ``DEBUG`` (off unless set: ``make run`` and the tests turn it on),
   ``SECRET_KEY`` (required and checked when ``DEBUG`` is off), ``ALLOWED_HOSTS``,
-  ``CSRF_TRUSTED_ORIGINS``, ``BOT_DELAY_SECONDS``.
+  ``CSRF_TRUSTED_ORIGINS``, ``BOT_DELAY_SECONDS``, ``QUICK_BOTS_AFTER``.
 * ``DOMINO_HTTPS`` (default: on when ``DEBUG`` is off) -- HTTPS redirect, HSTS
   and secure cookies; ``HSTS_SECONDS``, ``HSTS_INCLUDE_SUBDOMAINS``, ``HSTS_PRELOAD``.
 * ``DOMINO_ALIVE_TTL_SECONDS`` / ``DOMINO_ALIVE_BEAT_SECONDS`` -- how soon the
@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "records",
     "bots",
     "analysis",  # after a round: scores each person's decisions (docs/site.md, "Round analysis")
+    "arenas",  # above rooms: seats its players through the rooms' services
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 
@@ -283,6 +284,9 @@ else:
 
 # Human-like pause before a bot acts (0 in tests).
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
+# Quick match (docs/site.md): after this long in the queue, bots fill the empty seats
+# (unless the person chose "people only").
+QUICK_BOTS_AFTER = float(os.environ.get("QUICK_BOTS_AFTER", "20"))
 
 # Celery reads every CELERY_* setting (namespace "CELERY", see domino_site/celery.py).
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -18,5 +18,6 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["rooms"]), name="javascript-catalog"),
     re_path(r"^healthz/?$", views.healthz, name="healthz"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("torneios/", include("arenas.urls")),
     path("", include("rooms.urls")),
 ]

@@ -3,7 +3,8 @@ only serialiser of the socket's ``error`` body (`error_message`).
 
 ``code`` is one of docs/protocol.md's codes (the engine's `IllegalAction` codes plus
 ``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
-``paused``, ``stale``, ``rate_limited``, ``bad_message``); ``reason`` narrows a
+``paused``, ``stale``, ``rate_limited``, ``bad_message``, ``cooldown`` (with
+``until``), ``already_seated`` (with ``room``)); ``reason`` narrows a
 ``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
 ``need_human``, ``invalid_rules``, ``bad_level``, ``login_required``,
 ``not_found``, ``already_seated``, ``not_a_bot``, ``match_in_progress``) for
@@ -30,6 +31,8 @@ SITE_CODES = frozenset(
         "stale",
         "rate_limited",
         "bad_message",
+        "cooldown",
+        "already_seated",
     }
 )
 CODES = SITE_CODES | ERROR_CODES
@@ -61,6 +64,7 @@ class ServiceError(Exception):
         *,
         reason: str | None = None,
         field: str | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         assert code in CODES, code
         text = str(message if message is not None else ENGINE_MESSAGES.get(code, code))
@@ -69,13 +73,15 @@ class ServiceError(Exception):
         self.message = text
         self.reason = reason
         self.field = field
+        self.extra = dict(extra or {})  # more fields of the body (``until`` of a cooldown)
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r}, reason={self.reason!r})"
 
     def as_message(self, ref: Any = None) -> dict[str, Any]:
         """The protocol's ``error`` message body for this refusal (`error_message`)."""
-        return error_message(self.code, self.message, ref, reason=self.reason, field=self.field)
+        body = error_message(self.code, self.message, ref, reason=self.reason, field=self.field)
+        return {**body, **self.extra}
 
 
 def error_message(

@@ -9,9 +9,14 @@ know whether Celery or the in-process ticker does it.
 ``round_finished``: sent after the commit of the move that ended a round with a
 result, with ``round_id``. The timers listen and have the round analysed
 (docs/site.md, "Round analysis"), never before that commit.
+
+``match_over``: sent after the commit of a match's end (a result, a forfeit, a
+walkover, an annulment), with ``match_id`` and ``room_id``. The arenas hear of
+their matches' ends through it (the timers wake the arena up).
 """
 
 from django.dispatch import Signal
 
 round_due = Signal()
 round_finished = Signal()
+match_over = Signal()

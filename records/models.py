@@ -153,3 +153,52 @@ class Signup(models.Model):
     class Meta:
         verbose_name = _("sign-up")
         verbose_name_plural = _("sign-ups")
+
+
+class Cooldown(models.Model):
+    """An abandonment of a rated match and the wait it gives before its person
+    may join a rated table or the quick-match queue again (docs/rated-play.md,
+    "Abandonment cool-down"). One row per abandonment; the newest rows tell how
+    far the escalation went (``step``: 10 minutes times 3 to that power)."""
+
+    class Reason(models.TextChoices):
+        LEFT = "left", _("left a rated match before its end")
+        TIMEOUTS = "timeouts", _("let the clock run out on three turns in a row")
+        ABSENT = "absent", _("was away until the seat was given up (walkover)")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="cooldowns",
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    match = models.ForeignKey(
+        "games.Match",
+        verbose_name=_("match"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    step = models.PositiveSmallIntegerField(_("escalation step"), default=0)
+    started_at = models.DateTimeField(_("abandoned at"), default=timezone.now, db_index=True)
+    until = models.DateTimeField(_("cooling down until"), db_index=True)
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("lifted by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("abandonment cool-down")
+        verbose_name_plural = _("abandonment cool-downs")
+        ordering = ("-started_at",)
+        indexes = [models.Index(fields=("user", "-started_at"), name="cooldown_user_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.reason} until {self.until:%Y-%m-%d %H:%M}"

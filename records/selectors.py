@@ -8,15 +8,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 
 from games.models import Match, Round
+from games.world import now_or
 from records import rating
-from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, Signup
+from records.models import ALL_PRESETS, Cooldown, MatchLineup, Rating, RatingChange, Signup
 from records.services import lineup_of, table_rated
 
 RECENT_MATCHES = 10
@@ -353,3 +357,51 @@ def ranking_position(*, user: Any, by: str = "rating", preset: str = ALL_PRESETS
 def signups_from(ip_hash: str, *, since: Any) -> int:
     """Accounts signed up from the address ``ip_hash`` since ``since``."""
     return Signup.objects.filter(ip_hash=ip_hash, created_at__gte=since).count() if ip_hash else 0
+
+
+# ------------------------------------------------------------------ cool-down
+
+
+@dataclass(frozen=True)
+class ActiveCooldown:
+    """A person's running abandonment cool-down: until when, why (a
+    `Cooldown.Reason` value) and the sentence the pages show."""
+
+    until: datetime
+    reason: str
+    message: str
+
+
+def cooldown_for(*, user: Any, now: datetime | None = None) -> ActiveCooldown | None:
+    """The cool-down ``user`` is serving now (the one ending last), or None: they
+    may join the quick-match queue and rated tables (docs/rated-play.md)."""
+    if not is_user(user) and not isinstance(user, int):
+        return None
+    user_id = user if isinstance(user, int) else user.pk
+    row = (
+        Cooldown.objects.filter(user_id=user_id, lifted_at__isnull=True, until__gt=now_or(now))
+        .order_by("-until")
+        .first()
+    )
+    if row is None:
+        return None
+    return ActiveCooldown(until=row.until, reason=row.reason, message=cooldown_message(row))
+
+
+def cooldown_message(row: Cooldown) -> str:
+    """ "Você abandonou…: pode voltar às 14:30." in the reader's language."""
+    until = timezone.localtime(row.until)
+    when = formats.date_format(until, "SHORT_DATETIME_FORMAT")
+    return gettext(
+        "You %(reason)s: you may join rated tables and the quick-match queue again at %(until)s."
+    ) % {"reason": Cooldown.Reason(row.reason).label, "until": when}
+
+
+def abandoned_seats(*, match: Match) -> list[int]:
+    """The seats of ``match``'s lineup whose person abandoned it (the table says
+    "abandonou" next to them)."""
+    users = set(Cooldown.objects.filter(match=match).values_list("user_id", flat=True))
+    if not users:
+        return []
+    lineup = MatchLineup.objects.filter(match=match).values_list("users", flat=True).first() or []
+    return [index for index, user in enumerate(lineup) if user in users]

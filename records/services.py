@@ -19,7 +19,7 @@ deal and once more when it finishes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -28,7 +28,15 @@ from domino_site.guests import guest_key
 from games.models import Move
 from games.world import now_or
 from records import rating
-from records.models import ALL_PRESETS, MatchLineup, Rating, RatingChange, RoundPlayer, Signup
+from records.models import (
+    ALL_PRESETS,
+    Cooldown,
+    MatchLineup,
+    Rating,
+    RatingChange,
+    RoundPlayer,
+    Signup,
+)
 
 WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at the table
 LOSS_POINTS = 5  # every loser earns 5
@@ -219,3 +227,74 @@ def signup_recorded(*, ip_hash: str, now: datetime | None = None) -> None:
     """An account was signed up from the address ``ip_hash`` (unknown: nothing)."""
     if ip_hash:
         Signup.objects.create(ip_hash=ip_hash, created_at=now_or(now))
+
+
+# ------------------------------------------------------------------ abandonment
+
+COOLDOWN_FIRST = timedelta(minutes=10)
+COOLDOWN_FACTOR = 3  # another abandonment within COOLDOWN_ESCALATE_WITHIN: three times longer
+COOLDOWN_MAX = timedelta(hours=48)
+COOLDOWN_ESCALATE_WITHIN = timedelta(hours=24)
+COOLDOWN_FORGOTTEN_AFTER = timedelta(days=7)
+
+
+def cooldown_length(step: int) -> timedelta:
+    """10 minutes, 30, 90, ... at most 48 hours.
+
+    >>> [int(cooldown_length(s).total_seconds() // 60) for s in range(6)]
+    [10, 30, 90, 270, 810, 2430]
+    >>> cooldown_length(9) == COOLDOWN_MAX
+    True
+    """
+    return min(COOLDOWN_FIRST * COOLDOWN_FACTOR ** min(step, 16), COOLDOWN_MAX)
+
+
+def _next_step(last: Cooldown | None, now: datetime) -> int:
+    """Escalate for an abandonment within a day of the last one, keep the step
+    within a week, start over after seven clean days (a lifted one is forgiven)."""
+    if last is None:
+        return 0
+    since = now - last.started_at
+    if since <= COOLDOWN_ESCALATE_WITHIN:
+        return last.step + 1
+    if since <= COOLDOWN_FORGOTTEN_AFTER:
+        return last.step
+    return 0
+
+
+@transaction.atomic
+def abandonment_recorded(
+    *, user: Any, reason: str, match: Any = None, now: datetime | None = None
+) -> Cooldown | None:
+    """``user`` abandoned a rated match (``reason``: a `Cooldown.Reason`): a
+    cool-down from ``now``, escalated by the recent ones. Once per match and
+    person (a forfeit that is seen twice records one). None for a guest."""
+    now = now_or(now)
+    user_id = getattr(user, "pk", user)
+    if not user_id:
+        return None
+    if reason not in Cooldown.Reason.values:
+        raise ValueError(f"not an abandonment reason: {reason!r}")
+    # The person's rows are locked: two abandonments at once escalate one after the other.
+    mine = Cooldown.objects.select_for_update().filter(user_id=user_id)
+    if match is not None and mine.filter(match=match).exists():
+        return None
+    last = mine.filter(lifted_at__isnull=True).order_by("-started_at").first()
+    step = _next_step(last, now)
+    until = now + cooldown_length(step)
+    if last is not None and last.until > until:  # never shorten a running one
+        until = last.until
+    return Cooldown.objects.create(
+        user_id=user_id, reason=reason, match=match, step=step, started_at=now, until=until
+    )
+
+
+@transaction.atomic
+def cooldown_lift(*, cooldown: Cooldown, by: Any = None, now: datetime | None = None) -> None:
+    """An admin lifts a cool-down: it ends now and is forgiven (it does not count
+    towards the next one's escalation)."""
+    row = Cooldown.objects.select_for_update().get(pk=cooldown.pk)
+    if row.lifted_at is None:
+        row.lifted_at = now_or(now)
+        row.lifted_by = by if getattr(by, "pk", None) else None
+        row.save(update_fields=["lifted_at", "lifted_by"])

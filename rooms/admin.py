@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 from domino_site.admin_base import ReadOnlyMixin
 from games.models import Match
 from rooms import services
-from rooms.models import Room, Seat
+from rooms.models import QuickEntry, Room, Seat
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
@@ -74,3 +74,13 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("kind", "connected", "substitute", "room__status", "room__preset")
     search_fields = ("room__code", "display_name", "user__username")
     list_select_related = ("room", "user")
+
+
+@admin.register(QuickEntry)
+class QuickEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The quick-match queue as it is now (people wait seconds: nothing to edit)."""
+
+    list_display = ("user", "preset", "move_seconds", "people_only", "rating", "joined_at")
+    list_filter = ("preset", "move_seconds", "people_only")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)

@@ -299,3 +299,37 @@ def waits_for_both(room: Room, seats: Sequence[Seat]) -> bool:
         and len(seats) == 2
         and all(s.is_human and s.substitute_reason != "left" for s in seats)
     )
+
+
+QUICK_PRESETS = ("duelo", "parceria")
+
+
+class QuickEntry(models.Model):
+    """A person waiting in the quick-match queue (docs/site.md, "Quick match"):
+    one row a person (joining again, from any tab or server process, moves the
+    row), so that whoever pairs the queue matches them once. The pairing pass
+    (`rooms.services.quick`) locks the rows it reads."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="quick_entry",
+    )
+    preset = models.CharField(_("preset"), max_length=32)
+    move_seconds = models.PositiveSmallIntegerField(_("move clock (s)"))
+    people_only = models.BooleanField(_("people only"), default=False)
+    # The shown rating for the preset when the person joined (the pairing's key).
+    rating = models.IntegerField(_("rating"), default=0)
+    ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
+    # The socket that joined last: closing it leaves the queue (an older tab does not).
+    channel_name = models.CharField(max_length=200, blank=True, default="")
+    joined_at = models.DateTimeField(_("joined at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("quick-match entry")
+        verbose_name_plural = _("quick-match entries")
+        ordering = ("joined_at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.preset} {self.move_seconds}s"

@@ -101,6 +101,7 @@ TABLE: tuple[str, ...] = (
     _("Be ready within %(n)s s, or your seat is freed."),
     _("The match ended: a player abandoned it."),
     _("%(name)s wins: the other side abandoned the match."),
+    _("%(name)s abandoned the match."),
     _("Abandonment"),
     _("This match counts for nobody: a player never made a move themselves."),
     _("This match was annulled: it counts for nobody."),
@@ -281,3 +282,17 @@ LOBBY_RULES: tuple[str, ...] = (
 )
 TABLE = TABLE + TABLE_RULES
 LOBBY = LOBBY + LOBBY_RULES
+
+# Issue 26: the quick match (static/js/quick.js, templates/rooms/_quick.html).
+QUICK: tuple[str, ...] = (
+    _("%(playing)s playing now · %(queued)s in the queue"),
+    _("Waiting for players: %(n)s in this queue · %(time)s"),
+    _("Looking for players…"),
+    _("Leave the queue"),
+    _("Play now with people"),
+    _("Found a table: taking you there…"),
+    _("You left the queue."),
+    _("The connection dropped: try again."),
+    _("You are in the middle of a match."),
+    _("Go back to your table"),
+)

@@ -24,7 +24,13 @@ from django.utils.translation import gettext_lazy as _lazy
 from domino_site.guests import guest_key
 from games.models import Move, Round
 from records.models import RoundPlayer
-from records.selectors import is_admin, is_user, match_note, match_rating_changes
+from records.selectors import (
+    abandoned_seats,
+    is_admin,
+    is_user,
+    match_note,
+    match_rating_changes,
+)
 from rooms.annulment import annul_person, annul_voters, standing_votes
 from rooms.lobby import NO_CLOCK, Entry, View
 from rooms.models import Room, Seat, waits_for_both
@@ -257,6 +263,8 @@ def _match_part(rnd: Round | None, seats: Sequence[Seat]) -> dict[str, Any] | No
         # Why a finished match that started rated counted for nobody ("no_move":
         # a person never made a move themselves), else None.
         "note": match_note(match) if match.over else None,
+        # The seats whose person abandoned the rated match (the table says "abandonou").
+        "abandoned": abandoned_seats(match=match) if match.ended_by == "abandono" else [],
     }
 
 

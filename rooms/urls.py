@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import rules_pages, views
+from . import quick_views, rules_pages, views
 
 app_name = "rooms"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("r/<str:code>/rounds/<int:number>/", views.replay, name="replay"),
     path("i/<str:token>/", views.invite, name="invite"),
     path("api/rooms/", views.api_rooms, name="api_rooms"),
+    path("api/now/", quick_views.api_now, name="api_now"),
     path("api/rooms/<str:code>/rounds/<int:number>/", views.api_round, name="api_round"),
     path("players/<str:username>/", views.player, name="player"),
     path("ranking/", views.ranking, name="ranking"),

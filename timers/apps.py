@@ -7,18 +7,27 @@ class TimersConfig(AppConfig):
 
     Rooms announce a round's next due time through `games.signals.round_due`
     (after commit); this app listens and wakes the round up at that time, so that
-    nothing below it has to know which scheduler runs.
+    nothing below it has to know which scheduler runs. The quick-match queue
+    announces a pairing pass the same way (`rooms.signals.quick_due`).
     """
 
     name = "timers"
     verbose_name = _("Timers")
 
     def ready(self) -> None:
-        from games.signals import (
-            round_due,
-            round_finished,
-        )  # (app loading: models are ready only now)
-        from timers.scheduling import on_round_due, on_round_finished  # (app loading, as above)
+        from arenas.signals import arena_due  # (app loading: models are ready only now)
+        from games.signals import match_over, round_due, round_finished  # (app loading, as above)
+        from rooms.signals import quick_due  # (app loading, as above)
+        from timers.scheduling import (
+            on_arena_due,  # (app loading, as above)
+            on_match_over,  # (app loading, as above)
+            on_quick_due,  # (app loading, as above)
+            on_round_due,  # (app loading, as above)
+            on_round_finished,  # (app loading, as above)
+        )
 
         round_due.connect(on_round_due, dispatch_uid="timers.schedule_due")
         round_finished.connect(on_round_finished, dispatch_uid="timers.schedule_analysis")
+        quick_due.connect(on_quick_due, dispatch_uid="timers.schedule_quick")
+        arena_due.connect(on_arena_due, dispatch_uid="timers.schedule_arena")
+        match_over.connect(on_match_over, dispatch_uid="timers.arena_match_over")

@@ -24,8 +24,9 @@ from typing import Any
 from django.conf import settings
 
 from analysis.tasks import round_analyse
+from arenas.services import arena_of_room
 from games.world import world
-from timers.tasks import bot_turn, round_due
+from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
 from timers.ticker import analysis_key, ticker
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,50 @@ def schedule_analysis(*, round_id: int) -> None:
             log.exception("could not schedule the analysis of round %s", round_id)
     else:
         ticker.submit(analysis_key(round_id), functools.partial(round_analyse, round_id=round_id))
+
+
+def on_arena_due(sender: Any, *, arena_id: int, at: datetime, **_: Any) -> None:
+    """The receiver of `arenas.signals.arena_due`: the arena's tick at ``at``."""
+    schedule_arena(arena_id=arena_id, at=at)
+
+
+def on_match_over(sender: Any, *, room_id: int, **_: Any) -> None:
+    """The receiver of `games.signals.match_over`: an arena's match ended, so
+    its arena scores it and pairs its players again now."""
+    arena_id = arena_of_room(room_id)
+    if arena_id is not None:
+        schedule_arena(arena_id=arena_id, at=world().now())
+
+
+def schedule_arena(*, arena_id: int, at: datetime) -> None:
+    if scheduler_name() != "celery":
+        ticker.schedule_arena(arena_id, at)
+        return
+    if at - world().now() > MAX_ETA:
+        return  # the sweeper ticks it
+    try:
+        tick_arena.apply_async(kwargs={"arena_id": arena_id}, eta=at)
+    except Exception:  # noqa: BLE001 - the sweeper is the safety net
+        log.exception("could not schedule arena %s at %s", arena_id, at)
+
+
+def on_quick_due(sender: Any, *, at: datetime, **_: Any) -> None:
+    """The receiver of `rooms.signals.quick_due` (connected by ``timers.apps``)."""
+    schedule_quick(at=at)
+
+
+def schedule_quick(*, at: datetime) -> None:
+    """Run a quick-match pairing pass (`rooms.services.quick_pair`) at ``at``: the
+    ticker's next pass (in process), or a Celery task. A Celery pass does not
+    chain the next one: the sweeper's beat runs a pass too, so the people still
+    waiting are looked at again within a sweep."""
+    if scheduler_name() == "celery":
+        try:
+            quick_pair.apply_async(eta=at if at > world().now() else None)
+        except Exception:  # noqa: BLE001 - the sweeper is the safety net
+            log.exception("could not schedule a quick-match pass at %s", at)
+    else:
+        ticker.schedule_quick(at)
 
 
 def scheduler_name() -> str:

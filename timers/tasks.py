@@ -1,6 +1,6 @@
 """Celery tasks: thin wrappers around idempotent services (their names are the
 ones the workers and beat know: ``games.round_due``, ``bots.bot_turn``,
-``rooms.sweep``).
+``rooms.sweep``, ``rooms.quick_pair``, ``arenas.tick``).
 
 A task carries ``(round_id, version)`` and does nothing if the round moved on,
 so duplicates, retries and late deliveries are harmless (hence ``acks_late``:
@@ -14,7 +14,9 @@ from celery import shared_task
 
 from analysis.services import ANALYSIS_GRACE, analyses_missing
 from analysis.tasks import round_analyse
+from arenas.services import arena_tick, arenas_sweep
 from games.world import world
+from rooms.services import quick_pair as pair_queue
 from rooms.services import rooms_sweep, round_due_fire
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -37,7 +39,23 @@ def bot_turn(*, round_id: int, version: int) -> bool:
 def sweep() -> None:
     """The periodic sweeper (Celery beat): room expiry, disconnect grace,
     walkovers, every due action whose wake-up was lost, and the analyses of
-    finished rounds that were never written."""
+    finished rounds that were never written; a quick-match pairing pass (the
+    people still waiting: windows widen, bots come) and the arenas' ticks."""
     rooms_sweep()
     for round_id in analyses_missing(before=world().now() - ANALYSIS_GRACE):
         round_analyse.apply_async(kwargs={"round_id": round_id})
+    pair_queue()
+    arenas_sweep()
+
+
+@shared_task(name="rooms.quick_pair", **TASK_OPTIONS)
+def quick_pair() -> None:
+    """A quick-match pairing pass, soon after someone joined the queue."""
+    pair_queue()
+
+
+@shared_task(name="arenas.tick", **TASK_OPTIONS)
+def tick_arena(*, arena_id: int) -> bool:
+    """An arena's tick: start, score, pair, end (idempotent; the arena row's
+    lock makes two at once run one after the other)."""
+    return arena_tick(arena=arena_id)

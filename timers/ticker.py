@@ -22,17 +22,18 @@ import heapq
 import logging
 import threading
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from analysis.services import ANALYSIS_GRACE, analyses_missing
 from analysis.tasks import round_analyse as analyse
+from arenas.services import arena_tick, arenas_sweep
 from domino_site.asyncdb import db_async
 from games.world import world
 from rooms.models import Seat
-from rooms.services import rooms_sweep, round_due_fire, seat_disconnected
+from rooms.services import quick_pair, rooms_sweep, round_due_fire, seat_disconnected
 from rooms.watchers import forget_all
 
 log = logging.getLogger(__name__)
@@ -48,12 +49,21 @@ def _fire_round(round_id: int, version: int, now: datetime) -> bool:
 
 def _sweep(now: datetime) -> None:
     rooms_sweep(now=now)
+    arenas_sweep(now=now)
     for round_id in analyses_missing(before=now - ANALYSIS_GRACE):
         ticker.submit(analysis_key(round_id), functools.partial(analyse, round_id=round_id))
 
 
 def analysis_key(round_id: int) -> str:
     return f"analysis:{round_id}"
+
+
+def _tick_arena(arena_id: int, now: datetime) -> bool:
+    return arena_tick(arena=arena_id, now=now)
+
+
+def _pair(now: datetime) -> datetime | None:
+    return quick_pair(now=now)
 
 
 def _forget_dead_connections() -> int:
@@ -81,6 +91,8 @@ def _single_process_layer() -> bool:
 class Ticker:
     def __init__(self) -> None:
         self._heap: list[tuple[datetime, int, int]] = []
+        # Arena ticks (arenas.services.arena_tick): (when, arena id).
+        self._arenas: list[tuple[datetime, int]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task | None = None
@@ -94,6 +106,8 @@ class Ticker:
         self._submitted: list[tuple[str, Callable[[], object]]] = []
         self._side_running: set[str] = set()
         self._side_slot: asyncio.Semaphore | None = None
+        # The next quick-match pairing pass (one at a time: a pass sees the whole queue).
+        self._quick_at: datetime | None = None
 
     # -------------------------------------------------------------- any thread
     def now(self) -> datetime:
@@ -112,6 +126,18 @@ class Ticker:
             if self._loop is None:
                 return
             self._submitted.append((key, func))
+        self.poke()
+
+    def schedule_arena(self, arena_id: int, at: datetime) -> None:
+        with self._lock:
+            heapq.heappush(self._arenas, (at, arena_id))
+        self.poke()
+
+    def schedule_quick(self, at: datetime) -> None:
+        """A quick-match pairing pass at ``at`` (or sooner, if one is due sooner)."""
+        with self._lock:
+            if self._quick_at is None or at < self._quick_at:
+                self._quick_at = at
         self.poke()
 
     def poke(self) -> None:
@@ -188,6 +214,8 @@ class Ticker:
         # time, and the first sweep after a start fires whatever was missed.
         with self._lock:
             self._heap.clear()
+            self._arenas.clear()
+            self._quick_at = None
 
     async def _run(self) -> None:
         await self.ready()
@@ -201,9 +229,14 @@ class Ticker:
                     self._start(round_id, version, now)
                 for key, func in self._pop_submitted():
                     self._start_side(key, func)
+                for arena_id in self._pop_arenas(now):
+                    self._start_arena(arena_id, now)
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
+                    self.schedule_quick(now)  # the safety net looks at the queue too
+                if self._pop_quick(now):
+                    await self._pair(now)
                 timeout = max(0.0, min(self._seconds_to_next(), next_sweep - loop.time()))
             except asyncio.CancelledError:
                 raise
@@ -248,12 +281,39 @@ class Ticker:
         finally:
             self._side_running.discard(key)
 
+    def _pop_arenas(self, now: datetime) -> list[int]:
+        due = set()
+        with self._lock:
+            while self._arenas and self._arenas[0][0] <= now:
+                due.add(heapq.heappop(self._arenas)[1])
+        return sorted(due)
+
+    def _pop_quick(self, now: datetime) -> bool:
+        with self._lock:
+            if self._quick_at is None or self._quick_at > now:
+                return False
+            self._quick_at = None
+            return True
+
+    async def _pair(self, now: datetime) -> None:
+        """One pairing pass; the next one when people still wait."""
+        try:
+            again = await db_async(_pair)(now)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next sweep tries again
+            log.exception("quick-match pass failed")
+            return
+        if again is not None:
+            self.schedule_quick(again)
+
     def _seconds_to_next(self) -> float:
         with self._lock:
-            if not self._heap:
-                return float("inf")
-            first = self._heap[0][0]
-        return (first - self.now()).total_seconds()
+            heads = [heap[0][0] for heap in (self._heap, self._arenas) if heap]
+            times = [t for t in (*heads, self._quick_at) if t]
+        if not times:
+            return float("inf")
+        return (min(times) - self.now()).total_seconds()
 
     def _start(self, round_id: int, version: int, now: datetime) -> None:
         key = (round_id, version)
@@ -263,6 +323,28 @@ class Ticker:
         job = asyncio.get_running_loop().create_task(self._fire(key, now))
         self._jobs.add(job)
         job.add_done_callback(self._jobs.discard)
+
+    def _start_arena(self, arena_id: int, now: datetime) -> None:
+        """An arena's tick; one at a time per arena (a second would wait for
+        the first's lock and then find nothing to do)."""
+        key = (-arena_id, 0)  # apart from the rounds' keys
+        if key in self._running:
+            # Ticking now: tick once more after it, for what came meanwhile.
+            self.schedule_arena(arena_id, now + timedelta(seconds=0.2))
+            return
+        self._running.add(key)
+        job = asyncio.get_running_loop().create_task(self._fire_arena(key, arena_id, now))
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
+
+    async def _fire_arena(self, key: tuple[int, int], arena_id: int, now: datetime) -> None:
+        slots = self._slots
+        assert slots is not None, "started: ensure_started made it"
+        try:
+            async with slots:
+                await self._guarded(_tick_arena, arena_id, self.now())
+        finally:
+            self._running.discard(key)
 
     async def _fire(self, key: tuple[int, int], now: datetime) -> None:
         slots = self._slots

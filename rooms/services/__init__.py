@@ -3,7 +3,8 @@
 By use case: `tables` (create, settings, close), `seating` (sit, reserve,
 leave, stand-ins), `bots` (the host's bots), `flow` (start, next round, ready,
 pause, annul, the drawn line), `play` (moves: a person's and the server's),
-`presence` (sockets), `seeds` (client seeds of verifiable deals), `sweep` (the safety net). `base` holds the command
+`presence` (sockets), `seeds` (client seeds of verifiable deals), `sweep` (the safety net), `quick` (the quick-match
+queue). `base` holds the command
 wrapper they all stand on, `rounds` the steps of dealing and ending, `due` the
 due times.
 
@@ -29,6 +30,7 @@ from rooms.services.flow import (
 )
 from rooms.services.play import action_apply, round_due_fire
 from rooms.services.presence import chat_turn_take, seat_connected, seat_disconnected
+from rooms.services.quick import quick_join, quick_leave, quick_pair
 from rooms.services.seating import seat_leave, seat_stand_up, seat_take, seat_take_by_invite
 from rooms.services.seeds import seat_seed
 from rooms.services.sweep import rooms_sweep
@@ -51,6 +53,9 @@ __all__ = [
     "room_pause",
     "room_resume",
     "room_settings",
+    "quick_join",
+    "quick_leave",
+    "quick_pair",
     "round_due_fire",
     "round_next",
     "rooms_sweep",

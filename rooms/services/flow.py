@@ -24,6 +24,7 @@ from rooms.services.base import (
     all_filled,
     bad,
     bot_name,
+    check_no_cooldown,
     host_seat,
     match_over,
     paused,
@@ -83,6 +84,9 @@ def match_start(
     elif not match_over(rnd):
         raise wrong_phase()
     _check_startable(seats)
+    if room.competitive and not any(s.bot_plays for s in seats):  # it may be rated
+        for seat in seats:
+            check_no_cooldown(seat.user, table.now)
     clear_due(rnd)
     begin_match_locked(table)
     return table.dealt

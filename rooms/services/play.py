@@ -24,12 +24,19 @@ from games import engine
 from games import services as games
 from games.models import Move, Round
 from games.world import now_or, world
+from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import seats_of, update_humans_since
 from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import compute_due, due_now, not_ready
-from rooms.services.rounds import SUBSTITUTE_LEVEL, round_ended_locked, walkover_locked
+from rooms.services.rounds import (
+    SUBSTITUTE_LEVEL,
+    TIMEOUTS,
+    forfeit_locked,
+    round_ended_locked,
+    walkover_locked,
+)
 from rooms.services.seating import leave_locked
 
 log = logging.getLogger(__name__)
@@ -110,7 +117,37 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
         table.seats_as_held = True
     rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
     save_fields(rnd, [*Round.MOVE_FIELDS, "due_at", "due_kind"])  # compiled once
+    if by == Move.By.TIMEOUT and _timed_out_in_a_row(table, seat_index):
+        _forfeit_for_timeouts(table, seat_index)
     return move
+
+
+TIMEOUTS_IN_A_ROW = 3  # the clock ran out on this many of a person's turns: an abandonment
+
+
+def _timed_out_in_a_row(table: Table, index: int) -> bool:
+    """The seat's last turns of this rated match were all played by the clock
+    (automatic passes, which need no decision, are left out)."""
+    rnd = table.rnd
+    assert rnd is not None
+    if not records_read.match_rated(match=rnd.match, seats=table.seats):
+        return False
+    last = list(
+        Move.objects.filter(round__match_id=rnd.match_id, seat=index)
+        .exclude(by=Move.By.AUTO)
+        .order_by("-round_id", "-seq")
+        .values_list("by", flat=True)[:TIMEOUTS_IN_A_ROW]
+    )
+    return len(last) == TIMEOUTS_IN_A_ROW and all(by == Move.By.TIMEOUT for by in last)
+
+
+def _forfeit_for_timeouts(table: Table, index: int) -> None:
+    """Three timeouts in a row at a rated match: a forfeit, as leaving is
+    (docs/rated-play.md, "Abandonment cool-down"); the seats are told again."""
+    forfeit_locked(table, {index}, TIMEOUTS)
+    table.lobby = True
+    table.seats_as_held = False
+    table.room_fields = None
 
 
 # ---------------------------------------------------------------------- the server's moves
@@ -244,7 +281,7 @@ def _stand_up_not_ready(
         table.unchanged()
         return False
     for seat in not_ready(table.seats):
-        leave_locked(table, seat, "left")
+        leave_locked(table, seat, "left", absent=True)
     update_humans_since(table.room, table.seats, table.now)
     return True
 

@@ -11,12 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 from typing import Any
+
+from django.db import transaction
 
 from games import services as games
 from games.models import Match
+from games.signals import match_over
 from games.world import new_server_seed
+from records import selectors as records_read
 from records import services as records
+from records.models import Cooldown
 from rooms.models import Room, Seat
 from rooms.services.base import all_filled, ensure_host, seat_person, update_humans_since
 from rooms.services.command import Table
@@ -115,8 +121,15 @@ def round_ended_locked(table: Table) -> None:
         records.match_finished(
             match=rnd.match, preset=room.preset, seats=table.seats, now=table.now
         )
+        tell_match_over(rnd.match)
     room.status = Room.Status.BETWEEN_ROUNDS
     seats_after_round_locked(table)
+
+
+def tell_match_over(match: Match) -> None:
+    """After the commit, `games.signals.match_over` (the arenas listen)."""
+    send = partial(match_over.send, sender=Match, match_id=match.pk, room_id=match.room_id)
+    transaction.on_commit(send)
 
 
 def round_stop_locked(table: Table) -> None:
@@ -125,6 +138,8 @@ def round_stop_locked(table: Table) -> None:
     rnd = table.rnd
     if rnd is not None:
         games.round_stop(rnd=rnd, now=table.now)
+        if rnd.match.over:
+            tell_match_over(rnd.match)
     table.room.status = Room.Status.BETWEEN_ROUNDS
     seats_after_round_locked(table)
     if rnd is not None:
@@ -133,18 +148,40 @@ def round_stop_locked(table: Table) -> None:
 
 
 FORFEIT = "abandono"  # a rated match left before its end (the match record's ended_by)
+LEFT, ABSENT, TIMEOUTS = Cooldown.Reason.LEFT, Cooldown.Reason.ABSENT, Cooldown.Reason.TIMEOUTS
 
 
-def walkover_locked(table: Table, losers: set[int]) -> None:
-    """The arena's W.O.: the seats in ``losers`` lose the series."""
+def walkover_locked(table: Table, losers: set[int], why: str = ABSENT) -> None:
+    """The arena's W.O.: the seats in ``losers`` lose the series (at a rated
+    match an abandonment too: ``why``, a `records.models.Cooldown.Reason`)."""
+    if records_read.match_rated(match=_match(table), seats=table.seats):
+        _abandoned_locked(table, losers, why)
     _lose_locked(table, losers, "walkover")
 
 
-def forfeit_locked(table: Table, losers: set[int]) -> None:
-    """A rated match left before its end (``leave``, or away until the seat is
-    freed): the leavers' side loses it, in the ratings too, and the other side
-    wins (docs/rated-play.md, "Forfeits"). The match says ``abandono``."""
+def forfeit_locked(table: Table, losers: set[int], why: str = LEFT) -> None:
+    """A rated match left before its end (``leave``, away until the seat is
+    freed, three timeouts in a row): the leavers' side loses it, in the ratings
+    too, and the other side wins (docs/rated-play.md, "Forfeits"). The match
+    says ``abandono``, and each leaver starts a cool-down (``why``)."""
+    _abandoned_locked(table, losers, why)
     _lose_locked(table, losers, FORFEIT)
+
+
+def _match(table: Table) -> Match:
+    assert table.rnd is not None
+    return table.rnd.match
+
+
+def _abandoned_locked(table: Table, losers: set[int], why: str) -> None:
+    """Each account among ``losers`` abandoned the rated match: a cool-down
+    (docs/rated-play.md, "Abandonment cool-down")."""
+    for index in sorted(losers):
+        seat = table.seats[index]
+        if seat.user_id:
+            records.abandonment_recorded(
+                user=seat.user_id, reason=why, match=_match(table), now=table.now
+            )
 
 
 def _lose_locked(table: Table, losers: set[int], reason: str) -> None:

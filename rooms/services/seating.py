@@ -19,6 +19,7 @@ from rooms.services.base import (
     actor_seat,
     bad,
     bind_socket,
+    check_no_cooldown,
     ensure_host,
     host_seat,
     is_user,
@@ -38,6 +39,8 @@ from rooms.services.due import (
     refresh_due,
 )
 from rooms.services.rounds import (
+    ABSENT,
+    LEFT,
     SUBSTITUTE_LEVEL,
     deal_if_all_ready_locked,
     forfeit_locked,
@@ -155,6 +158,8 @@ def sit_locked(
         raise ServiceError(
             "seat_taken", _("You already have a seat here."), reason="already_seated"
         )
+    if room.competitive and mine is None:  # a rated table: not while cooling down
+        check_no_cooldown(user, now)
     if target.is_human:
         if not (playing and target.leaving and target.substitute):
             raise ServiceError("seat_taken", _("That seat is taken."))
@@ -253,14 +258,16 @@ def seat_stand_up(
     update_humans_since(room, seats, table.now)
 
 
-def leave_locked(table: Table, seat: Seat, reason: str) -> None:
+def leave_locked(table: Table, seat: Seat, reason: str, absent: bool = False) -> None:
     """During a round a bot stands in until the result; otherwise the seat empties
     now. Abandoning an unfinished arena series is a walkover either way, and
     leaving a rated match before its end a forfeit (the match ends: the seat
-    then empties at once)."""
+    then empties at once). ``absent`` (away for good, not ready in time): the
+    abandonment is a walkover for absence rather than leaving."""
     room, rnd = table.room, table.rnd
+    why = ABSENT if absent or reason == "away" else LEFT
     if _rated_match_running(table):
-        forfeit_locked(table, {seat.index})
+        forfeit_locked(table, {seat.index}, why)
     if round_in_play(room):
         _stand_in_locked(table, seat, reason)
         return
@@ -270,7 +277,7 @@ def leave_locked(table: Table, seat: Seat, reason: str) -> None:
         and not rnd.match.over
         and room.status == Room.Status.BETWEEN_ROUNDS
     ):
-        walkover_locked(table, {seat.index})
+        walkover_locked(table, {seat.index}, why)
     seat.clear()
     seat.save()
     ensure_host(room, table.seats)
@@ -300,6 +307,6 @@ def _stand_in_locked(table: Table, seat: Seat, reason: str) -> None:
     seat.save()
     ensure_host(room, table.seats)
     if room.preset in WALKOVER_PRESETS and rnd is not None and not rnd.match.over:
-        walkover_locked(table, {seat.index})
+        walkover_locked(table, {seat.index}, ABSENT if reason == "away" else LEFT)
     else:
         refresh_due(room, rnd, table.seats)

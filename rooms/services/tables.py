@@ -16,6 +16,7 @@ from rooms.models import Room, Seat, new_room_code
 from rooms.services.base import (
     bad,
     check_move_seconds,
+    check_no_cooldown,
     host_seat,
     is_user,
     match_over,
@@ -54,6 +55,8 @@ def room_create(
     move_seconds = check_move_seconds(move_seconds)
     if visibility not in Room.Visibility.values:
         raise bad("bad_visibility", _("A room is public or private."))
+    if competitive and visibility == Room.Visibility.PUBLIC:
+        check_no_cooldown(user, now)  # a public competitive table is a rated one
     if not is_user(user):
         if visibility == Room.Visibility.PUBLIC:
             raise bad("login_required", _("Log in to open a public room."))

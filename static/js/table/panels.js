@@ -482,7 +482,9 @@ function walkoverPanel(panel) {
       ? t("%(name)s wins: the other side abandoned the match.", { name: sideName(m.winner) })
       : t("The match ended: a player abandoned it.");
     return endedPanel(panel, `ab:${m.number}`, html`<h2 id="result-title">${headline}</h2>
-      <p class="reason">${t("Abandonment")}</p>${ratingLines()}${noteLine()}`, "abandoned");
+      <p class="reason">${t("Abandonment")}</p>
+      ${(m.abandoned || []).map((i) => html`<p class="hint" data-abandoned-seat=${i}>${t("%(name)s abandoned the match.", { name: seatName(i) })}</p>`)}
+      ${ratingLines()}${noteLine()}`, "abandoned");
   }
   if (m.ended_by !== "walkover") return false;
   const headline = won

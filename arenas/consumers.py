@@ -1,0 +1,80 @@
+"""``ws/arenas/<id>/``: the arena's live frame (docs/protocol.md, "Arenas"),
+on connect and on every change. The socket only listens (and answers ping)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from arenas.events import arena_group
+from arenas.models import Arena
+from arenas.selectors import arena_frame, arena_visible, viewers_part, you
+from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
+from rooms.consumers import CLOSE_FLOOD, CLOSE_NOT_FOUND
+from rooms.errors import error_message
+from rooms.messages import RateLimiter
+from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
+
+
+def _read(arena_id: int, user: Any) -> tuple[dict, dict] | None:
+    arena = Arena.objects.filter(pk=arena_id).first()
+    if arena is None or not arena_visible(arena, user):
+        return None
+    return arena_frame(arena), viewers_part(arena)
+
+
+class ArenaConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
+        user = self.scope.get("user")
+        self.user_id = user.pk if getattr(user, "is_authenticated", False) else None
+        self.version = 0
+        self.limiter = RateLimiter()
+        self.joined = False
+        read = await db_async(_read)(self.arena_id, user)
+        await self.accept()
+        if read is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.channel_layer.group_add(arena_group(self.arena_id), self.channel_name)
+        self.joined = True
+        track(self)
+        # Read again after joining the group: no change falls between the two.
+        read = await db_async(_read)(self.arena_id, user) or read
+        await self._send_frame(*read)
+
+    async def disconnect(self, code: int) -> None:
+        if not self.joined:
+            return
+        untrack(self)
+        try:
+            await self.channel_layer.group_discard(arena_group(self.arena_id), self.channel_name)
+        except LAYER_ERRORS:
+            pass
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if self.limiter.hit() == "flood":
+            await self.close(code=CLOSE_FLOOD)
+            return
+        try:
+            msg = json.loads(text_data or "")
+        except (ValueError, RecursionError):
+            msg = None
+        if isinstance(msg, dict) and msg.get("type") == "ping":
+            await self.send_json({"type": "pong", "ref": msg.get("ref")})
+        else:
+            await self.send_json(
+                error_message("bad_message", _("The arena socket only answers ping."))
+            )
+
+    async def arena_state(self, event: dict) -> None:
+        await self._send_frame(event["frame"], event)
+
+    async def _send_frame(self, frame: dict, part: dict) -> None:
+        if frame["version"] <= self.version:
+            return  # an older or the same state, already sent
+        self.version = frame["version"]
+        await self.send_json({**frame, "you": you(part, self.user_id)})

@@ -1,0 +1,127 @@
+"""Who plays whom in an arena (docs/site.md, "Arenas"): pure functions over
+the free players, no Django.
+
+Free players are ordered by arena score, then rating; each takes the nearest
+one below it that it did not just play. In parceria four neighbours make a
+table and the partners are drawn at random, avoiding last match's partners.
+
+>>> a, b, c = Free(1, 4, 1500), Free(2, 2, 1600), Free(3, 2, 1400)
+>>> duel_pairs([c, b, a])
+[(1, 2)]
+>>> duel_pairs([Free(1, 0, 1500, last=(2,)), Free(2, 0, 1500, last=(1,))])
+[]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Free:
+    """A player waiting for a table: account, arena score, rating, the people of
+    their last match, their last partner, and how long they have waited (s)."""
+
+    user: int
+    score: int
+    rating: float
+    last: tuple[int, ...] = ()
+    partner: int | None = None
+    waited: float = 0.0
+
+
+def order(free: Sequence[Free]) -> list[Free]:
+    """Best arena score first, then the higher rating (the account breaks ties)."""
+    return sorted(free, key=lambda p: (-p.score, -p.rating, p.user))
+
+
+def _met(a: Free, b: Free) -> bool:
+    return b.user in a.last or a.user in b.last
+
+
+def duel_pairs(
+    free: Sequence[Free], *, rematch_after: float = float("inf")
+) -> list[tuple[int, int]]:
+    """Pairs of accounts to seat at two-player tables, closest first.
+
+    Two players who just met wait for someone else, unless both have waited
+    ``rematch_after`` seconds (an arena with nobody else free).
+
+    >>> duel_pairs([Free(1, 0, 1500, last=(2,), waited=9), Free(2, 0, 1500, last=(1,), waited=9)],
+    ...            rematch_after=5)
+    [(1, 2)]
+    """
+    left = order(free)
+    pairs: list[tuple[int, int]] = []
+    while len(left) >= 2:
+        a = left.pop(0)
+        j = next((i for i, b in enumerate(left) if not _met(a, b)), None)
+        if j is None:
+            long_wait = a.waited >= rematch_after
+            j = next(
+                (i for i, b in enumerate(left) if long_wait and b.waited >= rematch_after), None
+            )
+        if j is not None:
+            pairs.append((a.user, left.pop(j).user))
+    return pairs
+
+
+# The three ways four people make two partnerships, as positions in the group:
+# seats 0 and 2 are partners, and 1 and 3 (docs/rules.md: partners sit facing).
+_SPLITS = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 1, 3, 2))
+
+
+def four_tables(free: Sequence[Free], rng: random.Random) -> list[tuple[int, int, int, int]]:
+    """Tables of four accounts in seat order (seats 0 and 2 partners, 1 and 3),
+    neighbours in the order making a table; partners drawn at random among the
+    splits that keep nobody with last match's partner (any split when none does).
+
+    >>> tables = four_tables([Free(i, 0, 1500, partner=i ^ 1) for i in range(4)], random.Random(1))
+    >>> [sorted((t[0], t[2])) for t in tables] in ([[0, 2]], [[0, 3]], [[1, 2]], [[1, 3]])
+    True
+    """
+    ordered = order(free)
+    tables = []
+    for start in range(0, len(ordered) - len(ordered) % 4, 4):
+        group = ordered[start : start + 4]
+        fresh = [split for split in _SPLITS if not _repeats(group, split)]
+        split = rng.choice(fresh or list(_SPLITS))
+        seats = [group[i] for i in split]
+        tables.append((seats[0].user, seats[1].user, seats[2].user, seats[3].user))
+    return tables
+
+
+def _repeats(group: Sequence[Free], split: tuple[int, int, int, int]) -> bool:
+    """Whether this split puts someone with the partner of their last match."""
+    a, b, c, d = (group[i] for i in split)
+    return a.partner == c.user or c.partner == a.user or b.partner == d.user or d.partner == b.user
+
+
+def win_points(streak: int) -> int:
+    """A win's points after ``streak`` wins in a row: 2, doubled from the third.
+
+    >>> [win_points(s) for s in range(4)]
+    [2, 2, 4, 4]
+    """
+    return 4 if streak >= 2 else 2
+
+
+def draw_points(streak: int) -> int:
+    """A draw's point: 1, doubled on a streak (it ends the streak).
+
+    >>> draw_points(0), draw_points(2)
+    (1, 2)
+    """
+    return 2 if streak >= 2 else 1
+
+
+def performance_of(opponents: float, result: float) -> float:
+    """One match's performance: the opponents' average rating, 400 up for a win
+    and 400 down for a loss (``result``: 1, 1/2, 0).
+
+    >>> performance_of(1500, 1), performance_of(1500, 0.5), performance_of(1500, 0)
+    (1900.0, 1500.0, 1100.0)
+    """
+    return float(opponents) + 800.0 * (result - 0.5)

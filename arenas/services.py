@@ -1,0 +1,344 @@
+"""Every write to arenas (docs/site.md, "Arenas"): scheduling one, joining,
+leaving, cancelling, and the tick that starts it, scores its finished matches,
+pairs its free players and ends it.
+
+Every entry point is keyword-only and atomic. The arena row is the first lock
+(`lock_arena`), taken before any room's: two processes ticking one arena at
+once run one after the other, and the second finds the players the first
+seated no longer free. ``now`` is injectable; after commit the change is told
+(`arenas.events.arena_changed`) and the next tick is asked for.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from arenas import events
+from arenas.models import Arena, ArenaMatch, ArenaPlayer
+from arenas.pairing import Free, duel_pairs, four_tables
+from arenas.scoring import rank_players, score_match
+from games.models import Match
+from games.world import now_or, world
+from records.selectors import cooldown_for, shown_rating
+from rooms import services as rooms
+from rooms.errors import ServiceError
+from rooms.models import Room, Seat
+
+log = logging.getLogger(__name__)
+
+MOVE_SECONDS = (None, 15, 30, 60)
+MAX_MINUTES = 24 * 60
+
+
+def _bad(reason: str, message: str) -> ServiceError:
+    return ServiceError("bad_message", message, reason=reason)
+
+
+def lock_arena(arena: Arena | int) -> Arena:
+    """The arena row, locked for this transaction. The first statement writes
+    (the version), so that SQLite, which has no row locks, takes its write lock
+    before anything is read."""
+    pk = arena.pk if isinstance(arena, Arena) else arena
+    if not Arena.objects.filter(pk=pk).update(version=F("version") + 1):
+        raise ServiceError("not_found", _("This arena does not exist."))
+    return Arena.objects.select_for_update().get(pk=pk)
+
+
+@transaction.atomic
+def arena_create(
+    *,
+    name: str,
+    preset: str,
+    starts_at: datetime,
+    minutes: int,
+    move_seconds: int | None = None,
+    visibility: str = Arena.Visibility.PUBLIC,
+    created_by: Any = None,
+    now: datetime | None = None,
+) -> Arena:
+    """A new arena (public ones are scheduled by admins, private ones by any
+    logged-in player, who joins it at once)."""
+    now = now_or(now)
+    if preset not in Arena.Preset.values:
+        raise _bad("bad_preset", _("An arena is duelo or parceria."))
+    if visibility not in Arena.Visibility.values:
+        raise _bad("bad_visibility", _("An arena is public or private."))
+    if move_seconds not in MOVE_SECONDS:
+        raise _bad("bad_clock", _("That move clock is not offered."))
+    if not 1 <= int(minutes) <= MAX_MINUTES:
+        raise _bad("bad_duration", _("An arena lasts from 1 minute to 24 hours."))
+    arena = Arena.objects.create(
+        name=(name or "").strip()[:80] or _("Arena"),
+        preset=preset,
+        move_seconds=move_seconds,
+        starts_at=max(starts_at, now) if visibility == Arena.Visibility.PRIVATE else starts_at,
+        minutes=int(minutes),
+        visibility=visibility,
+        created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+        created_at=now,
+    )
+    events.arena_changed(arena, due=[arena.starts_at, arena.ends_at])
+    return arena
+
+
+@transaction.atomic
+def arena_join(
+    *, arena: Arena | int, user: Any, ip_hash: str = "", now: datetime | None = None
+) -> ArenaPlayer:
+    """``user`` joins (or joins again after leaving) an arena that has not ended."""
+    now = now_or(now)
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required", _("Log in to join an arena."))
+    arena = lock_arena(arena)
+    if arena.status in (Arena.Status.FINISHED, Arena.Status.CANCELLED) or now >= arena.ends_at:
+        raise _bad("arena_over", _("This arena is over."))
+    player, created = ArenaPlayer.objects.get_or_create(
+        arena=arena, user=user, defaults={"joined_at": now, "ip_hash": ip_hash or ""}
+    )
+    if not created and player.active:
+        return player
+    player.active = True
+    player.ip_hash = ip_hash or player.ip_hash
+    if player.table_id is None:
+        player.free_since = now
+    player.save()
+    events.arena_changed(arena, due=[now])
+    return player
+
+
+@transaction.atomic
+def arena_leave(*, arena: Arena | int, user: Any, now: datetime | None = None) -> None:
+    """``user`` leaves: never paired again (a match being played goes on and counts)."""
+    arena = lock_arena(arena)
+    player = ArenaPlayer.objects.filter(arena=arena, user=user, active=True).first()
+    if player is None:
+        return
+    player.active = False
+    player.save(update_fields=["active"])
+    events.arena_changed(arena)
+
+
+@transaction.atomic
+def arena_cancel(*, arena: Arena | int, now: datetime | None = None) -> Arena:
+    """The admin's cancel: no more pairing; the matches being played go on but
+    score nothing, and the arena has no podium."""
+    arena = lock_arena(arena)
+    if arena.status in (Arena.Status.FINISHED, Arena.Status.CANCELLED):
+        return arena
+    arena.status = Arena.Status.CANCELLED
+    arena.save(update_fields=["status"])
+    ArenaPlayer.objects.filter(arena=arena).update(table=None, free_since=None)
+    events.arena_changed(arena)
+    return arena
+
+
+def arena_tick(*, arena: Arena | int, now: datetime | None = None) -> bool:
+    """Start the arena when its time comes, score its ended matches, pair its
+    free players, end it on time. Idempotent: ticking twice changes nothing
+    more. Returns whether anything changed."""
+    try:
+        return _tick(arena=arena, now=now_or(now))
+    except ServiceError:
+        return False  # deleted meanwhile
+
+
+@transaction.atomic
+def _tick(*, arena: Arena | int, now: datetime) -> bool:
+    arena = lock_arena(arena)
+    changed = False
+    if arena.status == Arena.Status.UPCOMING and now >= arena.starts_at:
+        arena.status = Arena.Status.RUNNING
+        ArenaPlayer.objects.filter(arena=arena, table=None).update(free_since=now)
+        changed = True
+    changed |= _score_ended(arena, now)  # (a cancelled arena's score nothing)
+    if arena.status == Arena.Status.RUNNING and now >= arena.ends_at:
+        arena.status = Arena.Status.FINISHED
+        changed = True
+    if arena.status == Arena.Status.RUNNING:
+        changed |= _pair(arena, now)
+    if arena.status == Arena.Status.FINISHED:
+        changed |= _store_ranks(arena)
+    if changed:
+        arena.save(update_fields=["status"])
+        events.arena_changed(arena, due=_next_due(arena, now))
+    return changed
+
+
+def arenas_sweep(*, now: datetime | None = None) -> int:
+    """The safety net (run with the rooms' sweeper): tick every arena that may
+    have something to do. Returns how many changed."""
+    now = now_or(now)
+    due = Arena.objects.filter(status=Arena.Status.UPCOMING, starts_at__lte=now)
+    live = Arena.objects.filter(status=Arena.Status.RUNNING)
+    open_matches = ArenaMatch.objects.filter(ended_at=None).values("arena_id")
+    unscored = Arena.objects.filter(pk__in=open_matches)
+    pks = set(due.values_list("pk", flat=True)) | set(live.values_list("pk", flat=True))
+    pks |= set(unscored.values_list("pk", flat=True))
+    return sum(arena_tick(arena=pk, now=now) for pk in sorted(pks))
+
+
+def arena_of_room(room_id: int) -> int | None:
+    """The arena whose match is at this room (None: not an arena table)."""
+    return ArenaMatch.objects.filter(room_id=room_id).values_list("arena_id", flat=True).first()
+
+
+def _next_due(arena: Arena, now: datetime) -> list[datetime]:
+    if arena.status == Arena.Status.UPCOMING:
+        return [arena.starts_at]
+    if arena.status == Arena.Status.RUNNING:
+        return [arena.ends_at, now + timedelta(seconds=rematch_seconds())]
+    return []
+
+
+def rematch_seconds() -> float:
+    """How long two players who just met wait before they may meet again."""
+    return float(getattr(settings, "ARENA_REMATCH_SECONDS", 20))
+
+
+# ---------------------------------------------------------------------- scoring
+
+
+def _score_ended(arena: Arena, now: datetime) -> bool:
+    """Score every match of the arena whose room's match is over (or whose room
+    closed without a result, which scores nothing); free its players."""
+    changed = False
+    for am in ArenaMatch.objects.filter(arena=arena, ended_at=None).select_related("room"):
+        match = Match.objects.filter(room_id=am.room_id).order_by("-number").first()
+        if match is not None and match.over:
+            scored = arena.status != Arena.Status.CANCELLED
+            _finish_match(arena, am, match if scored else None, now)
+            changed = True
+        elif am.room.status == Room.Status.CLOSED:
+            _finish_match(arena, am, None, now)
+            changed = True
+    return changed
+
+
+def _finish_match(arena: Arena, am: ArenaMatch, match: Match | None, now: datetime) -> None:
+    players = {
+        p.user_id: p
+        for p in ArenaPlayer.objects.select_for_update().filter(arena=arena, user__in=am.users)
+    }
+    if match is not None and not match.annulled:
+        am.winners, am.points = score_match(am, match, players)
+    am.ended_at = now
+    am.save(update_fields=["winners", "points", "ended_at"])
+    for player in players.values():
+        player.table = None
+        player.free_since = now
+        player.save()
+    if am.room.status != Room.Status.CLOSED:
+        rooms.room_close(room=am.room_id, reason="arena", now=now)
+
+
+def _store_ranks(arena: Arena) -> bool:
+    """At the end, once every match is scored: each player's final rank."""
+    if ArenaMatch.objects.filter(arena=arena, ended_at=None).exists():
+        return False
+    players = list(ArenaPlayer.objects.filter(arena=arena, rank=None, matches__gt=0))
+    if not players:
+        return False
+    ranked = rank_players(ArenaPlayer.objects.filter(arena=arena, matches__gt=0))
+    for position, player in enumerate(ranked, start=1):
+        ArenaPlayer.objects.filter(pk=player.pk).update(rank=position)
+    return True
+
+
+# ---------------------------------------------------------------------- pairing
+
+
+def _pair(arena: Arena, now: datetime) -> bool:
+    """Seat the free, active players at new tables (never past the end)."""
+    free = list(
+        ArenaPlayer.objects.select_for_update()
+        .filter(arena=arena, active=True, table=None)
+        .select_related("user")
+    )
+    busy = set(
+        ArenaPlayer.objects.exclude(arena=arena)
+        .filter(user__in=[p.user_id for p in free], table__isnull=False)
+        .values_list("user_id", flat=True)
+    )
+    # A player serving the cool-down of "Play with people" (an abandoned rated
+    # match) is not paired until it ends (docs/site.md, "Arenas").
+    free = [p for p in free if p.user_id not in busy and cooldown_for(user=p.user, now=now) is None]
+    if len(free) < arena.seats:
+        return False
+    by_user = {p.user_id: p for p in free}
+    candidates = [_free_of(arena, p, now) for p in free]
+    if arena.seats == 2:
+        tables: list[tuple[int, ...]] = list(
+            duel_pairs(candidates, rematch_after=rematch_seconds())
+        )
+    else:
+        tables = list(four_tables(candidates, world().rng()))
+    ratings = {c.user: c.rating for c in candidates}
+    opened = 0
+    for users in tables:
+        try:
+            with transaction.atomic():  # one refused table (a seat refused) spoils no other
+                _open_table(arena, [by_user[u] for u in users], ratings, now)
+            opened += 1
+        except ServiceError:
+            log.warning("arena %s: could not seat %s", arena.pk, users, exc_info=True)
+    return bool(opened)
+
+
+def _free_of(arena: Arena, player: ArenaPlayer, now: datetime) -> Free:
+    waited = (now - player.free_since).total_seconds() if player.free_since else 0.0
+    return Free(
+        user=player.user_id,
+        score=player.score,
+        rating=shown_rating(player.user, arena.preset).value,
+        last=tuple(player.last_opponents or ()),
+        partner=player.last_partner,
+        waited=waited,
+    )
+
+
+def _open_table(
+    arena: Arena, players: list[ArenaPlayer], ratings: dict[int, float], now: datetime
+) -> None:
+    """A new room for these players, in seat order, its match started at once."""
+    first = players[0]
+    visibility = (
+        Room.Visibility.PUBLIC
+        if arena.visibility == Arena.Visibility.PUBLIC
+        else Room.Visibility.PRIVATE
+    )
+    room = rooms.room_create(
+        user=first.user,
+        name=arena.name,
+        preset=arena.preset,
+        visibility=visibility,
+        move_seconds=arena.move_seconds,
+        ip_hash=first.ip_hash,
+        competitive=True,
+        now=now,
+    )
+    for index, player in enumerate(players[1:], start=1):
+        rooms.seat_take(room=room, index=index, user=player.user, ip_hash=player.ip_hash, now=now)
+    host = Seat.objects.get(room=room, index=0)
+    rooms.match_start(room=room, actor=host, now=now)
+    users = [p.user_id for p in players]
+    ArenaMatch.objects.create(
+        arena=arena,
+        room=room,
+        users=users,
+        ratings=[ratings.get(u, 0) for u in users],
+        started_at=now,
+    )
+    partnership = len(players) == 4
+    for index, player in enumerate(players):
+        player.table = room
+        player.free_since = None
+        player.last_opponents = [u for i, u in enumerate(users) if i % 2 != index % 2]
+        player.last_partner = users[(index + 2) % 4] if partnership else None
+        player.save()

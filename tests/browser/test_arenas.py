@@ -1,0 +1,72 @@
+"""An arena as new players meet it (docs/site.md, "Arenas"): two people sign
+up, find a public arena at /torneios/, join it, are seated at a table of their
+own, play it out, and see the standings move on the arena page."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import ROOT
+from tests.browser.play import play_until_result, sign_up, unique, wait_for_table
+
+CREATE = """
+from datetime import timedelta
+from django.utils import timezone
+from arenas import services
+arena = services.arena_create(name={name!r}, preset="duelo", starts_at=timezone.now(),
+                              minutes=30, move_seconds=60)
+print(arena.pk)
+"""
+
+
+def _public_arena(env: dict[str, str], name: str) -> int:
+    """An admin's public arena, running now, in the server's database."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", CREATE.format(name=name)],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+def test_join_a_public_arena_get_seated_play_and_see_the_standings_move(browser, server, artifacts):
+    base, env = server
+    name = unique("Arena ")
+    arena_id = _public_arena(env, name)
+    pages = []
+    for who in ("ana", "bia"):
+        page = browser.new_context(locale="pt-BR").new_page()
+        sign_up(page, base, unique(who))
+        page.goto(base + "/torneios/")
+        page.get_by_role("link", name=name).click()
+        page.wait_for_url(f"**/torneios/{arena_id}/")
+        expect(page.locator("[data-arena-rules]")).to_contain_text("2")
+        page.click("[data-action=join-arena]")
+        expect(page.locator("[data-action=leave-arena]")).to_be_visible()
+        pages.append(page)
+    # The second to join completes a pair: both pages go to their new table.
+    for page in pages:
+        page.wait_for_url("**/r/*/", timeout=30_000)
+        wait_for_table(page)
+    assert pages[0].url == pages[1].url
+    play_until_result(pages)
+    pages[0].screenshot(path=str(artifacts / "arena-table.png"))
+    first_table = pages[0].url
+    # Nobody else is free: once the two have waited a while they meet again,
+    # and the table pages go to the new table by themselves.
+    for page in pages:
+        expect(page.locator("[data-arena-link]")).to_be_visible()
+        page.wait_for_url(lambda url: "/r/" in url and url != first_table, timeout=60_000)
+        wait_for_table(page)
+    assert pages[0].url == pages[1].url
+    for page in pages:
+        page.goto(f"{base}/torneios/{arena_id}/")
+    standings = pages[0].locator("[data-standings]")
+    expect(standings.locator("tr[data-player]")).to_have_count(2)
+    # One of them won (2 points) unless the game was drawn (1 point each).
+    scores = sorted(int(s.split()[0]) for s in standings.locator("[data-score]").all_inner_texts())
+    assert scores in ([0, 2], [1, 1]), scores
+    pages[0].screenshot(path=str(artifacts / "arena-standings.png"), full_page=True)
