@@ -135,10 +135,14 @@ class Ticker:
 
     def schedule_quick(self, at: datetime) -> None:
         """A quick-match pairing pass at ``at`` (or sooner, if one is due sooner)."""
+        self._quick_soon(at)
+        self.poke()
+
+    def _quick_soon(self, at: datetime) -> None:
+        """`schedule_quick` from the loop itself: no wake-up needed."""
         with self._lock:
             if self._quick_at is None or at < self._quick_at:
                 self._quick_at = at
-        self.poke()
 
     def poke(self) -> None:
         """Wake the loop to look at the heap (and the clock) again."""
@@ -234,7 +238,7 @@ class Ticker:
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + sweep_every
                     await self._guarded(_sweep, now)
-                    self.schedule_quick(now)  # the safety net looks at the queue too
+                    self._quick_soon(now)  # the safety net looks at the queue too
                 if self._pop_quick(now):
                     await self._pair(now)
                 timeout = max(0.0, min(self._seconds_to_next(), next_sweep - loop.time()))
@@ -249,6 +253,11 @@ class Ticker:
                 await asyncio.wait_for(wake.wait(), timeout)
             except TimeoutError:
                 pass
+            # Python 3.11's wait_for loses a cancellation that arrives as the event
+            # is set (the ticker would then run on, and stop() wait for ever).
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError
             wake.clear()
 
     def _pop_due(self, now: datetime) -> list[tuple[int, int]]:
@@ -305,7 +314,7 @@ class Ticker:
             log.exception("quick-match pass failed")
             return
         if again is not None:
-            self.schedule_quick(again)
+            self._quick_soon(again)
 
     def _seconds_to_next(self) -> float:
         with self._lock:
