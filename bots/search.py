@@ -29,8 +29,8 @@ from typing import Any
 from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
 
 from .heuristics import Table, medium_choice
+from .belief import PlayModel, sample_weighted
 from .knowledge import Knowledge
-from .sampling import sample_deal
 
 DEFAULT_BUDGET_MS = 150
 #: Simulated engine actions per millisecond of budget, measured on the reference machine.
@@ -80,10 +80,11 @@ def evaluate(
     table = Table.from_knowledge(know)
     side = know.rules.side_of(know.seat)
     totals = [0.0] * len(candidates)
+    model = PlayModel(know)
     used = 0
     complete = 0
     while True:
-        deal = sample_deal(know, rng)
+        deal = sample_weighted(know, model, rng)
         base = Round.from_view(view, deal.hands, deal.boneyard)
         seed = rng.getrandbits(32)
         values = []
