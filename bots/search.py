@@ -30,6 +30,7 @@ from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
 
 from .heuristics import Table, medium_choice
 from .belief import PlayModel, sample_weighted
+from .endgame import Budget, OutOfNodes, solve
 from .knowledge import Knowledge
 
 DEFAULT_BUDGET_MS = 150
@@ -41,6 +42,12 @@ WORK_SHARE = 0.6
 WALL_SHARE = 0.85
 #: Extra utility for a round that wins the match (and minus for one that loses it).
 MATCH_WEIGHT = 0.5
+#: Solve each deal exactly (`bots.endgame`) once the hands hold this many tiles or fewer.
+ENDGAME_TILES = 12
+#: Simulated actions one node of the exact solve is counted as (it costs a clone too).
+NODE_COST = 2
+#: Nodes one deal's solve (all candidates) may take before playouts take over.
+ENDGAME_NODES = 2000
 
 
 def hard_choice(
@@ -81,24 +88,53 @@ def evaluate(
     side = know.rules.side_of(know.seat)
     totals = [0.0] * len(candidates)
     model = PlayModel(know)
+    exact = know.boneyard_count == 0 and sum(know.counts) <= ENDGAME_TILES
     used = 0
     complete = 0
     while True:
         deal = sample_weighted(know, model, rng)
         base = Round.from_view(view, deal.hands, deal.boneyard)
-        seed = rng.getrandbits(32)
-        values = []
-        for action in candidates:
-            if complete and time.perf_counter() >= deadline:
-                return totals, used  # drop the unfinished deal: every candidate saw the same deals
-            result, steps = playout(base, know.seat, action, table, random.Random(seed))
-            values.append(utility(result, side, know.rules, scores))
-            used += steps
+        values: list[float] | None = None
+        if exact:
+            values, nodes = _solve_all(base, know.seat, candidates, side, know.rules, scores)
+            used += nodes * NODE_COST
+            exact = values is not None
+        if values is None:
+            seed = rng.getrandbits(32)
+            values = []
+            for action in candidates:
+                if complete and time.perf_counter() >= deadline:
+                    return totals, used  # drop the unfinished deal: every candidate saw the same deals
+                result, steps = playout(base, know.seat, action, table, random.Random(seed))
+                values.append(utility(result, side, know.rules, scores))
+                used += steps
         for i, value in enumerate(values):
             totals[i] += value
         complete += 1
         if used >= work or time.perf_counter() >= deadline:
             return totals, used
+
+
+def _solve_all(
+    base: Round,
+    seat: int,
+    candidates: list[Action],
+    side: int,
+    rules: RuleSet,
+    scores: tuple[int, ...] | None,
+) -> tuple[list[float] | None, int]:
+    """Each candidate's exact value on this deal, and the nodes visited
+    (None when the node budget ran out: the caller falls back on playouts)."""
+    budget = Budget(ENDGAME_NODES)
+    values = []
+    try:
+        for action in candidates:
+            child = base.clone()
+            child.apply(seat, action)
+            values.append(solve(child, side, lambda r: utility(r, side, rules, scores), budget))
+    except OutOfNodes:
+        return None, ENDGAME_NODES
+    return values, ENDGAME_NODES - budget.left
 
 
 def distinct_actions(legal: list[Action], ends: tuple[int, int] | None) -> list[Action]:
