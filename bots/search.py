@@ -1,23 +1,28 @@
-"""The hard player: determinized Monte Carlo over deals consistent with the view.
+"""The hard player: determinized Monte Carlo over deals weighed by belief.
 
-For each sampled deal (`bots.sampling`) the round is rebuilt with
-``Round.from_view`` and every candidate action is played out to the end of the
-round by the medium policy at every seat; the candidate with the best average
-outcome wins. All candidates share each deal (common random numbers), so their
-comparison is not drowned in the noise of the deals.
+Deals consistent with the view (`bots.sampling`) are drawn in proportion to
+how likely they make each seat's plays (`bots.belief`). For each deal the
+round is rebuilt with ``Round.from_view`` and every candidate action is
+valued on it: played out to the end of the round by the medium policy at
+every seat, or, once the hands hold ``ENDGAME_TILES`` tiles or fewer and no
+boneyard is left, solved exactly by alpha-beta (`bots.endgame`). The
+candidate with the best average wins. All candidates share each deal (common
+random numbers), so their comparison is not drowned in the noise of the deals.
 
 Time budget and determinism: the amount of work is fixed in advance from the
 budget, counted in simulated engine actions (``ACTIONS_PER_MS`` was calibrated
 on the development machine so that ``WORK_SHARE`` of the budget is spent on
-average); the decision is then a pure function of the view, the rng state and
-the budget. A wall-clock cap (``WALL_SHARE`` of the budget) stops early on a
-slower or busy machine: only then does the decision depend on timing. At least
-one deal is always played out.
+average; a node of the exact solve counts ``NODE_COST`` actions); the decision
+is then a pure function of the view, the rng state and the budget. A
+wall-clock cap (``WALL_SHARE`` of the budget) stops early on a slower or busy
+machine: only then does the decision depend on timing. At least one deal is
+always valued.
 
-Tried and dropped: solving each deal exactly (alpha-beta, every hand known)
-near the end of a round lost to these playouts in duplicate matches
-(bench/bots.py): on a determinized deal every seat "knows" every hand, which
-overrates plays that only work with that knowledge.
+The exact solve lets every seat "know" every hand of the deal, which
+overrates plays that only work with that knowledge; earlier in the round,
+when many hands remain possible, it lost to the playouts (bench/bots.py), so
+it is kept for the last few tiles, where the belief is sharp and the trees
+small.
 """
 
 from __future__ import annotations
@@ -28,9 +33,9 @@ from typing import Any
 
 from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
 
-from .heuristics import Table, medium_choice
 from .belief import PlayModel, sample_weighted
 from .endgame import Budget, OutOfNodes, solve
+from .heuristics import Table, medium_choice
 from .knowledge import Knowledge
 
 DEFAULT_BUDGET_MS = 150
@@ -43,11 +48,11 @@ WALL_SHARE = 0.85
 #: Extra utility for a round that wins the match (and minus for one that loses it).
 MATCH_WEIGHT = 0.5
 #: Solve each deal exactly (`bots.endgame`) once the hands hold this many tiles or fewer.
-ENDGAME_TILES = 12
+ENDGAME_TILES = 6
 #: Simulated actions one node of the exact solve is counted as (it costs a clone too).
 NODE_COST = 2
 #: Nodes one deal's solve (all candidates) may take before playouts take over.
-ENDGAME_NODES = 2000
+ENDGAME_NODES = 500
 
 
 def hard_choice(
@@ -104,7 +109,10 @@ def evaluate(
             values = []
             for action in candidates:
                 if complete and time.perf_counter() >= deadline:
-                    return totals, used  # drop the unfinished deal: every candidate saw the same deals
+                    return (
+                        totals,
+                        used,
+                    )  # drop the unfinished deal: every candidate saw the same deals
                 result, steps = playout(base, know.seat, action, table, random.Random(seed))
                 values.append(utility(result, side, know.rules, scores))
                 used += steps
