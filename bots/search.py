@@ -102,7 +102,8 @@ def evaluate(
         values: list[float] | None = None
         if exact:
             values, nodes = _solve_all(base, know.seat, candidates, side, know.rules, scores)
-            used += nodes * NODE_COST
+            # Each candidate counts, even one that ends the round at once (no node).
+            used += (nodes + len(candidates)) * NODE_COST
             exact = values is not None
         if values is None:
             seed = rng.getrandbits(32)

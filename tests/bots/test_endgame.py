@@ -84,3 +84,18 @@ def test_hard_solves_the_end_exactly_when_the_passes_pin_the_hidden_tile(monkeyp
     for seed in range(3):
         assert choose_action(rnd.view(0), "hard", random.Random(seed), budget_ms=5) == exact
     assert solves
+
+
+def test_an_end_where_every_candidate_ends_the_round_still_stops():
+    """1-3 fits both ends and is the last tile: the solve visits no node, yet the work
+    is counted (the wall-clock cap is lifted in these tests, so only that stops it)."""
+    rnd = Round.from_hands(
+        PRESETS["sem_monte"], hands=[["1-1", "2-3", "1-3"], ["1-2", "4-5", "6-6"]], opener=0
+    )
+    rnd.apply(0, Play(T("1-1")))
+    rnd.apply(1, Play(T("1-2"), "A"))
+    rnd.apply(0, Play(T("2-3"), "A"))
+    rnd.apply(1, PASS)
+    view = rnd.view(0)
+    assert len(view["legal"]) == 2
+    assert choose_action(view, "hard", random.Random(1), budget_ms=5).tile == T("1-3")
