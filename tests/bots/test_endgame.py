@@ -34,11 +34,10 @@ def late_parceria(seed, tiles_left):
     return rnd
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", [s for s in range(13) if s != 10])  # 10 ends too early
 def test_alpha_beta_gives_the_minimax_value(seed):
     rnd = late_parceria(seed, 10)
-    if rnd.is_over:
-        pytest.skip("the round ended early")
+    assert not rnd.is_over
     rules = PRESETS["parceria"]
     for side in (0, 1):
 
