@@ -6,7 +6,10 @@ tiles cancels out. Printed per duel: win rate of matches with a 95 % interval
 (normal approximation over the pairs, each pair scoring 0, 0.5 or 1: the two
 matches of a pair share their deals, so they are not independent), average
 points per round of each player, and milliseconds per decision (median and
-p95, over decisions with more than one legal action).
+p95, over decisions with more than one legal action), in wall-clock time and
+in the CPU time of the deciding thread (which a busy machine inflates less). The same line is
+printed after every tenth of the pairs, so a run cut short still gives its
+figures so far.
 
 The `dominoes` package's player (PyPI ``dominoes==6.1.0``) joins through a
 mirror of our round in its own ``Game``: its board ends are our ends A and B,
@@ -25,6 +28,7 @@ Usage::
     python bench/bots.py                 # quick: a few minutes
     python bench/bots.py --full          # the numbers of bench/RESULTS.md
     python bench/bots.py --pairs 50 --budget 150 --duels hard:medium,hard:dominoes
+    python bench/bots.py --pairs 50 --duels hard:dominoes@12x5,hard:dominoes@4x16
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ class Contestant:
     name: str
     decide: Decide
     times_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
     points: int = 0
     rounds: int = 0
 
@@ -201,11 +206,12 @@ def play_match(sides: tuple[Contestant, Contestant], deal_seed: str, bot_seed: s
             seat = rnd.turn
             player = sides[RULES.side_of(seat)]
             view = rnd.view(seat)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             action = player.decide(view, rng, match.scores)
             elapsed = (time.perf_counter() - start) * 1000.0
             if len(view["legal"]) > 1:
                 player.times_ms.append(elapsed)
+                player.cpu_ms.append((time.thread_time() - cpu) * 1000.0)
             rnd.apply(seat, action)
         for side, player in enumerate(sides):
             player.points += rnd.result.points[side]
@@ -225,8 +231,8 @@ def duel(a: Contestant, b: Contestant, pairs: int, seed: int, log: Callable[[str
         scores.append((_score(first, 0) + _score(second, 1)) / 2)
         if (i + 1) % max(1, pairs // 10) == 0:
             log(
-                f"  {a.name} vs {b.name}: {i + 1}/{pairs} pairs, {a.name} "
-                f"{100 * sum(scores) / len(scores):.1f}% ({time.perf_counter() - started:.0f} s)"
+                f"  {i + 1}/{pairs} pairs ({time.perf_counter() - started:.0f} s): "
+                + _summary(a, b, scores)
             )
     return _summary(a, b, scores)
 
@@ -244,12 +250,13 @@ def _summary(a: Contestant, b: Contestant, scores: list[float]) -> str:
         f"{a.name} vs {b.name}: {2 * n} matches, {a.name} wins {100 * mean:.1f}% "
         f"[95% CI {100 * (mean - half):.1f}-{100 * (mean + half):.1f}]; "
         f"points/round {a.points / max(1, a.rounds):.1f} vs {b.points / max(1, b.rounds):.1f}; "
-        f"ms/decision {_times(a)} vs {_times(b)}"
+        f"ms/decision {_times(a.times_ms)} vs {_times(b.times_ms)}; "
+        f"CPU ms/decision {_times(a.cpu_ms)} vs {_times(b.cpu_ms)}"
     )
 
 
-def _times(player: Contestant) -> str:
-    ts = sorted(player.times_ms)
+def _times(times_ms: list[float]) -> str:
+    ts = sorted(times_ms)
     if not ts:
         return "-"
     p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
@@ -266,7 +273,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--duels",
         default="medium:easy,hard:medium,hard:easy,hard:dominoes",
-        help="comma-separated a:b pairs among easy, medium, hard, dominoes",
+        help="comma-separated a:b pairs among easy, medium, hard, dominoes, dominoes@SxN "
+        "(the package with start_move S, sample_size N)",
     )
     parser.add_argument("--start-move", type=int, default=8, help="dominoes: search from this move")
     parser.add_argument("--sample-size", type=int, default=8, help="dominoes: deals per search")
@@ -278,6 +286,9 @@ def main(argv: list[str] | None = None) -> None:
     def make(name: str) -> Contestant:
         if name == "dominoes":
             return package_player(args.start_move, args.sample_size)
+        if name.startswith("dominoes@"):  # dominoes@START_MOVExSAMPLE_SIZE, e.g. dominoes@4x16
+            start_move, sample_size = name.removeprefix("dominoes@").split("x")
+            return package_player(int(start_move), int(sample_size))
         return bot(name, args.budget if name == "hard" else None)
 
     log(
@@ -293,7 +304,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _default_pairs(a: str, b: str, full: bool) -> int:
-    slow = "hard" in (a, b) or "dominoes" in (a, b)
+    slow = "hard" in (a, b) or any(n.startswith("dominoes") for n in (a, b))
     if full:
         return 200 if slow else 1000
     return 10 if slow else 100

@@ -233,4 +233,4 @@ def _lock_score(tile: Tile, hand_size: int, hand_pips: int, seat: int, table: Ta
 
 
 def _bits(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()

@@ -51,6 +51,8 @@ class Knowledge:
     shown: list[list[int]]
     #: tiles that cannot be in any hand (an opening rule proved it)
     not_in_hands: frozenset[Tile] = field(default_factory=frozenset)
+    #: the view's history of plays, passes and draws, oldest first
+    history: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def seats(self) -> int:
@@ -104,6 +106,7 @@ def read_view(view: dict[str, Any]) -> Knowledge:
         chain_tiles=[Tile.parse(link["tile"]) for link in view["chain"]],
         groups=[[] for _ in range(rules.seats)],
         shown=[[0] * 7 for _ in range(rules.seats)],
+        history=list(view["history"]),
     )
     dealt = _dealt_counts(know.counts, view["history"])
     for s in range(rules.seats):

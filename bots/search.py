@@ -1,23 +1,28 @@
-"""The hard player: determinized Monte Carlo over deals consistent with the view.
+"""The hard player: determinized Monte Carlo over deals weighed by belief.
 
-For each sampled deal (`bots.sampling`) the round is rebuilt with
-``Round.from_view`` and every candidate action is played out to the end of the
-round by the medium policy at every seat; the candidate with the best average
-outcome wins. All candidates share each deal (common random numbers), so their
-comparison is not drowned in the noise of the deals.
+Deals consistent with the view (`bots.sampling`) are drawn in proportion to
+how likely they make each seat's plays (`bots.belief`). For each deal the
+round is rebuilt with ``Round.from_view`` and every candidate action is
+valued on it: played out to the end of the round by the medium policy at
+every seat, or, once the hands hold ``ENDGAME_TILES`` tiles or fewer and no
+boneyard is left, solved exactly by alpha-beta (`bots.endgame`). The
+candidate with the best average wins. All candidates share each deal (common
+random numbers), so their comparison is not drowned in the noise of the deals.
 
 Time budget and determinism: the amount of work is fixed in advance from the
 budget, counted in simulated engine actions (``ACTIONS_PER_MS`` was calibrated
 on the development machine so that ``WORK_SHARE`` of the budget is spent on
-average); the decision is then a pure function of the view, the rng state and
-the budget. A wall-clock cap (``WALL_SHARE`` of the budget) stops early on a
-slower or busy machine: only then does the decision depend on timing. At least
-one deal is always played out.
+average; a node of the exact solve counts ``NODE_COST`` actions); the decision
+is then a pure function of the view, the rng state and the budget. A
+wall-clock cap (``WALL_SHARE`` of the budget) stops early on a slower or busy
+machine: only then does the decision depend on timing. At least one deal is
+always valued.
 
-Tried and dropped: solving each deal exactly (alpha-beta, every hand known)
-near the end of a round lost to these playouts in duplicate matches
-(bench/bots.py): on a determinized deal every seat "knows" every hand, which
-overrates plays that only work with that knowledge.
+The exact solve lets every seat "know" every hand of the deal, which
+overrates plays that only work with that knowledge; earlier in the round,
+when many hands remain possible, it lost to the playouts (bench/bots.py), so
+it is kept for the last few tiles, where the belief is sharp and the trees
+small.
 """
 
 from __future__ import annotations
@@ -28,9 +33,10 @@ from typing import Any
 
 from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
 
+from .belief import PlayModel, sample_weighted
+from .endgame import Budget, OutOfNodes, solve
 from .heuristics import Table, medium_choice
 from .knowledge import Knowledge
-from .sampling import sample_deal
 
 DEFAULT_BUDGET_MS = 150
 #: Simulated engine actions per millisecond of budget, measured on the reference machine.
@@ -41,6 +47,12 @@ WORK_SHARE = 0.6
 WALL_SHARE = 0.85
 #: Extra utility for a round that wins the match (and minus for one that loses it).
 MATCH_WEIGHT = 0.5
+#: Solve each deal exactly (`bots.endgame`) once the hands hold this many tiles or fewer.
+ENDGAME_TILES = 6
+#: Simulated actions one node of the exact solve is counted as (it costs a clone too).
+NODE_COST = 2
+#: Nodes one deal's solve (all candidates) may take before playouts take over.
+ENDGAME_NODES = 500
 
 
 def hard_choice(
@@ -80,24 +92,58 @@ def evaluate(
     table = Table.from_knowledge(know)
     side = know.rules.side_of(know.seat)
     totals = [0.0] * len(candidates)
+    model = PlayModel(know)
+    exact = know.boneyard_count == 0 and sum(know.counts) <= ENDGAME_TILES
     used = 0
     complete = 0
     while True:
-        deal = sample_deal(know, rng)
+        deal = sample_weighted(know, model, rng)
         base = Round.from_view(view, deal.hands, deal.boneyard)
-        seed = rng.getrandbits(32)
-        values = []
-        for action in candidates:
-            if complete and time.perf_counter() >= deadline:
-                return totals, used  # drop the unfinished deal: every candidate saw the same deals
-            result, steps = playout(base, know.seat, action, table, random.Random(seed))
-            values.append(utility(result, side, know.rules, scores))
-            used += steps
+        values: list[float] | None = None
+        if exact:
+            values, nodes = _solve_all(base, know.seat, candidates, side, know.rules, scores)
+            # Each candidate counts, even one that ends the round at once (no node).
+            used += (nodes + len(candidates)) * NODE_COST
+            exact = values is not None
+        if values is None:
+            seed = rng.getrandbits(32)
+            values = []
+            for action in candidates:
+                if complete and time.perf_counter() >= deadline:
+                    return (
+                        totals,
+                        used,
+                    )  # drop the unfinished deal: every candidate saw the same deals
+                result, steps = playout(base, know.seat, action, table, random.Random(seed))
+                values.append(utility(result, side, know.rules, scores))
+                used += steps
         for i, value in enumerate(values):
             totals[i] += value
         complete += 1
         if used >= work or time.perf_counter() >= deadline:
             return totals, used
+
+
+def _solve_all(
+    base: Round,
+    seat: int,
+    candidates: list[Action],
+    side: int,
+    rules: RuleSet,
+    scores: tuple[int, ...] | None,
+) -> tuple[list[float] | None, int]:
+    """Each candidate's exact value on this deal, and the nodes visited
+    (None when the node budget ran out: the caller falls back on playouts)."""
+    budget = Budget(ENDGAME_NODES)
+    values = []
+    try:
+        for action in candidates:
+            child = base.clone()
+            child.apply(seat, action)
+            values.append(solve(child, side, lambda r: utility(r, side, rules, scores), budget))
+    except OutOfNodes:
+        return None, ENDGAME_NODES
+    return values, ENDGAME_NODES - budget.left
 
 
 def distinct_actions(legal: list[Action], ends: tuple[int, int] | None) -> list[Action]:

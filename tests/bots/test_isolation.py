@@ -17,8 +17,8 @@ import bots
 from bots.policies import LEVELS, choose_action
 from games.engine import PRESETS, Round
 
-BOT_MODULES = ["policies", "knowledge", "sampling", "heuristics", "search"]
-ALLOWED_ROOTS = {"__future__", "collections", "dataclasses", "random", "time", "typing"}
+BOT_MODULES = ["policies", "knowledge", "sampling", "heuristics", "search", "belief", "endgame"]
+ALLOWED_ROOTS = {"__future__", "collections", "dataclasses", "math", "random", "time", "typing"}
 
 
 def imported_modules(name):
