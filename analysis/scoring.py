@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -169,6 +170,22 @@ def score_round(
         if decision is not None:
             decisions.append(decision)
     return decisions
+
+
+def timed_score_round(
+    rules: RuleSet,
+    deal: dict[str, Any],
+    moves: Sequence[tuple[int, dict[str, Any], str]],
+    *,
+    seed: int,
+    work: int | None = None,
+    scored_seats: Iterable[int] | None = None,
+) -> tuple[list[Decision], int]:
+    """`score_round` and the CPU milliseconds it took in this process (so a
+    scoring run in a child process reports its own time)."""
+    started = time.process_time()
+    decisions = score_round(rules, deal, moves, seed=seed, work=work, scored_seats=scored_seats)
+    return decisions, int((time.process_time() - started) * 1000)
 
 
 def _choices(

@@ -9,7 +9,7 @@ it finds the first one's rows.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -25,9 +25,16 @@ ANALYSIS_GRACE = timedelta(seconds=60)
 HUMAN = "human"
 PERSON = "person"
 
+#: What scores a round: `analysis.scoring.timed_score_round`'s signature. The
+#: embedded server passes one that runs it in a child process (timers.offload).
+Scorer = Callable[..., tuple[list[scoring.Decision], int]]
 
-def round_analyse(*, round_id: int, work: int | None = None) -> RoundAnalysis | None:
-    """Score every human decision with a choice of the finished round ``round_id``."""
+
+def round_analyse(
+    *, round_id: int, work: int | None = None, scorer: Scorer = scoring.timed_score_round
+) -> RoundAnalysis | None:
+    """Score every human decision with a choice of the finished round ``round_id``
+    (with ``scorer``, by default in this process)."""
     rnd = Round.objects.select_related("match", "room").filter(pk=round_id).first()
     if rnd is None or rnd.finished_at is None or rnd.result is None:
         return None
@@ -41,11 +48,7 @@ def round_analyse(*, round_id: int, work: int | None = None) -> RoundAnalysis | 
         for m in Move.objects.filter(round=rnd).order_by("seq").only("seat", "action", "by")
     ]
     seed = scoring.round_seed(rnd.room.code, rnd.match.number, rnd.number, rnd.started_at)
-    started = time.process_time()
-    decisions = scoring.score_round(
-        rules, rnd.deal, moves, seed=seed, work=work, scored_seats=humans
-    )
-    cpu_ms = int((time.process_time() - started) * 1000)
+    decisions, cpu_ms = scorer(rules, rnd.deal, moves, seed=seed, work=work, scored_seats=humans)
     budget = work if work is not None else int(scoring.LIVE_WORK * scoring.WORK_FACTOR)
     try:
         return _store(rnd, humans, decisions, seed, budget, cpu_ms)

@@ -26,6 +26,7 @@ from django.conf import settings
 from analysis.tasks import round_analyse
 from arenas.services import arena_of_room
 from games.world import world
+from timers import offload
 from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
 from timers.ticker import analysis_key, ticker
 
@@ -75,7 +76,9 @@ def schedule_analysis(*, round_id: int) -> None:
         except Exception:  # noqa: BLE001 - the sweeper is the safety net
             log.exception("could not schedule the analysis of round %s", round_id)
     else:
-        ticker.submit(analysis_key(round_id), functools.partial(round_analyse, round_id=round_id))
+        ticker.submit(
+            analysis_key(round_id), functools.partial(offload.analyse_round, round_id=round_id)
+        )
 
 
 def on_arena_due(sender: Any, *, arena_id: int, at: datetime, **_: Any) -> None:

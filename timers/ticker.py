@@ -28,13 +28,13 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from analysis.services import ANALYSIS_GRACE, analyses_missing
-from analysis.tasks import round_analyse as analyse
 from arenas.services import arena_tick, arenas_sweep
 from domino_site.asyncdb import db_async
 from games.world import world
 from rooms.models import Seat
 from rooms.services import quick_pair, rooms_sweep, round_due_fire, seat_disconnected
 from rooms.watchers import forget_all
+from timers import offload
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,9 @@ def _sweep(now: datetime) -> None:
     rooms_sweep(now=now)
     arenas_sweep(now=now)
     for round_id in analyses_missing(before=now - ANALYSIS_GRACE):
-        ticker.submit(analysis_key(round_id), functools.partial(analyse, round_id=round_id))
+        ticker.submit(
+            analysis_key(round_id), functools.partial(offload.analyse_round, round_id=round_id)
+        )
 
 
 def analysis_key(round_id: int) -> str:
@@ -370,7 +372,7 @@ class Ticker:
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - one bad round must not stop the others
-            log.exception("scheduled %s%r failed", func.__name__, args)
+            log.exception("scheduled %s%r failed", getattr(func, "__name__", func), args)
 
 
 #: The one ticker of this process.

@@ -1,0 +1,65 @@
+"""The embedded server's CPU-heavy pure work, in a child process.
+
+The embedded server is one process: a round's analysis (a second or two of
+pure-Python CPU, docs/site.md "Round analysis") run on one of its threads
+would hold the interpreter lock and hold up every socket's event loop. The
+scoring imports no Django (`analysis.scoring`, its own import contract), so it
+runs in one child process at a lower priority; only the reading and the
+writing stay here. In production the Celery worker does the whole job.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from django.conf import settings
+
+from analysis import scoring
+from analysis.models import RoundAnalysis
+from analysis.services import round_analyse
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+
+
+def _the_pool() -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            # spawn: a fork of a process with threads may inherit held locks;
+            # nice: the sockets' process comes first on a busy machine.
+            _pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(10,),
+            )
+        return _pool
+
+
+def _forget(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _lock:
+        if _pool is pool:
+            _pool = None
+
+
+def score_in_child(*args: Any, **kwargs: Any) -> tuple[list[scoring.Decision], int]:
+    """`analysis.scoring.timed_score_round` in the child process."""
+    pool = _the_pool()
+    try:
+        return pool.submit(scoring.timed_score_round, *args, **kwargs).result()
+    except BrokenProcessPool:
+        _forget(pool)  # the next job starts a new child; the sweeper retries this one
+        raise
+
+
+def analyse_round(*, round_id: int) -> RoundAnalysis | None:
+    """The embedded ticker's job for a finished round (the Celery task's twin)."""
+    work = getattr(settings, "DOMINO_ANALYSIS_WORK", None)
+    return round_analyse(round_id=round_id, work=work, scorer=score_in_child)
