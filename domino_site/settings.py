@@ -291,6 +291,9 @@ QUICK_BOTS_AFTER = float(os.environ.get("QUICK_BOTS_AFTER", "20"))
 # Celery reads every CELERY_* setting (namespace "CELERY", see domino_site/celery.py).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ACKS_LATE = True
+# A round's analysis (a second or more of CPU) has workers of its own: behind
+# it on one queue, the clocks and bot turns of live tables would wait.
+CELERY_TASK_ROUTES = {"analysis.round_analyse": {"queue": "analysis"}}
 CELERY_TIMEZONE = "UTC"
 
 # --- client addresses ------------------------------------------------------------
