@@ -11,7 +11,6 @@ writing stay here. In production the Celery worker does the whole job.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +21,7 @@ from django.conf import settings
 from analysis import scoring
 from analysis.models import RoundAnalysis
 from analysis.services import round_analyse
+from timers import child
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
@@ -36,7 +36,7 @@ def _the_pool() -> ProcessPoolExecutor:
             _pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
+                initializer=child.start,
                 initargs=(10,),
             )
         return _pool
