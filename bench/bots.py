@@ -29,6 +29,14 @@ Usage::
     python bench/bots.py --full          # the numbers of bench/RESULTS.md
     python bench/bots.py --pairs 50 --budget 150 --duels hard:medium,hard:dominoes
     python bench/bots.py --pairs 50 --duels hard:dominoes@12x5,hard:dominoes@4x16
+    python bench/bots.py --jobs 2 --cpu-clock ...   # two processes, on a busy machine
+
+With ``--jobs`` the pairs are shared among processes (the figures are the same
+as one process gives, pair by pair: each pair's seeds are its own). With
+``--cpu-clock`` the hard player's wall-clock cap counts the deciding thread's
+CPU time instead: on a machine busy with other work its decisions are then the
+ones an idle machine would make (wall ms/decision then measure the machine,
+CPU ms/decision still the bot).
 """
 
 from __future__ import annotations
@@ -64,9 +72,11 @@ class Contestant:
     rounds: int = 0
 
 
-def bot(level: str, budget_ms: float | None) -> Contestant:
+def bot(
+    level: str, budget_ms: float | None, clock: Callable[[], float] = time.perf_counter
+) -> Contestant:
     def decide(view: dict[str, Any], rng: random.Random, scores: tuple[int, ...]) -> Action:
-        return choose_action(view, level, rng, scores=scores, budget_ms=budget_ms)
+        return choose_action(view, level, rng, scores=scores, budget_ms=budget_ms, clock=clock)
 
     return Contestant(level, decide)
 
@@ -220,21 +230,89 @@ def play_match(sides: tuple[Contestant, Contestant], deal_seed: str, bot_seed: s
     return match.winner
 
 
-def duel(a: Contestant, b: Contestant, pairs: int, seed: int, log: Callable[[str], None]) -> str:
-    """``pairs`` duplicate pairs of matches between ``a`` and ``b``; a summary line."""
-    scores = []
+@dataclass(frozen=True)
+class Setup:
+    """What a process needs to build the two contestants of a duel."""
+
+    a: str
+    b: str
+    budget_ms: float
+    start_move: int
+    sample_size: int
+    cpu_clock: bool
+
+    def make(self, name: str) -> Contestant:
+        if name == "dominoes":
+            return package_player(self.start_move, self.sample_size)
+        if name.startswith("dominoes@"):  # dominoes@START_MOVExSAMPLE_SIZE, e.g. dominoes@4x16
+            start_move, sample_size = name.removeprefix("dominoes@").split("x")
+            return package_player(int(start_move), int(sample_size))
+        clock = time.thread_time if self.cpu_clock else time.perf_counter
+        return bot(name, self.budget_ms if name == "hard" else None, clock)
+
+
+@dataclass
+class PairResult:
+    """One duplicate pair: its score for ``a`` and what each side spent."""
+
+    score: float
+    stats: tuple[tuple[list[float], list[float], int, int], ...]
+
+
+def play_pair(setup: Setup, seed: int, i: int) -> PairResult:
+    """The two matches of pair ``i`` on the same deals, sides swapped."""
+    a, b = setup.make(setup.a), setup.make(setup.b)
+    deal_seed = f"{seed}-{i}"
+    first = play_match((a, b), deal_seed, f"{deal_seed}-x")
+    second = play_match((b, a), deal_seed, f"{deal_seed}-y")
+    score = (_score(first, 0) + _score(second, 1)) / 2
+    return PairResult(score, tuple((c.times_ms, c.cpu_ms, c.points, c.rounds) for c in (a, b)))
+
+
+def duel(setup: Setup, pairs: int, seed: int, log: Callable[[str], None], jobs: int = 1) -> str:
+    """``pairs`` duplicate pairs of matches between ``setup.a`` and ``setup.b``
+    (on ``jobs`` processes); a summary line."""
+    a, b = Contestant(setup.a, _no_decision), Contestant(setup.b, _no_decision)
+    scores: list[float] = []
     started = time.perf_counter()
-    for i in range(pairs):
-        deal_seed = f"{seed}-{i}"
-        first = play_match((a, b), deal_seed, f"{deal_seed}-x")
-        second = play_match((b, a), deal_seed, f"{deal_seed}-y")
-        scores.append((_score(first, 0) + _score(second, 1)) / 2)
-        if (i + 1) % max(1, pairs // 10) == 0:
-            log(
-                f"  {i + 1}/{pairs} pairs ({time.perf_counter() - started:.0f} s): "
-                + _summary(a, b, scores)
-            )
+    with _pool(jobs) as pool:
+        results = pool.map(play_pair, [setup] * pairs, [seed] * pairs, range(pairs))
+        for result in results:
+            scores.append(result.score)
+            for total, (times, cpu, points, rounds) in zip((a, b), result.stats, strict=True):
+                total.times_ms += times
+                total.cpu_ms += cpu
+                total.points += points
+                total.rounds += rounds
+            if len(scores) % max(1, pairs // 10) == 0:
+                log(
+                    f"  {len(scores)}/{pairs} pairs ({time.perf_counter() - started:.0f} s): "
+                    + _summary(a, b, scores)
+                )
     return _summary(a, b, scores)
+
+
+def _no_decision(view: dict[str, Any], rng: random.Random, scores: tuple[int, ...]) -> Action:
+    raise AssertionError("a duel's totals decide nothing")
+
+
+class _InProcess:
+    """``map`` here and now (one job: no process to start)."""
+
+    def map(self, fn: Callable[..., Any], *iterables: Any) -> Any:
+        return map(fn, *iterables)
+
+    def __enter__(self) -> _InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _pool(jobs: int) -> Any:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return _InProcess() if jobs <= 1 else ProcessPoolExecutor(jobs)
 
 
 def _score(winner: int | None, side: int) -> float:
@@ -278,29 +356,32 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--start-move", type=int, default=8, help="dominoes: search from this move")
     parser.add_argument("--sample-size", type=int, default=8, help="dominoes: deals per search")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing pairs at once")
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="hard's wall-clock cap counts its thread's CPU time (a machine shared with "
+        "other work: its decisions are then those of an idle machine; ms/decision is not)",
+    )
     args = parser.parse_args(argv)
 
     def log(line: str) -> None:
         print(line, flush=True)
 
-    def make(name: str) -> Contestant:
-        if name == "dominoes":
-            return package_player(args.start_move, args.sample_size)
-        if name.startswith("dominoes@"):  # dominoes@START_MOVExSAMPLE_SIZE, e.g. dominoes@4x16
-            start_move, sample_size = name.removeprefix("dominoes@").split("x")
-            return package_player(int(start_move), int(sample_size))
-        return bot(name, args.budget if name == "hard" else None)
-
     log(
         f"parceria to {RULES.target}, duplicate deals, seed {args.seed}; hard budget "
         f"{args.budget:g} ms; dominoes start_move={args.start_move} "
-        f"sample_size={args.sample_size}; python {sys.version.split()[0]}"
+        f"sample_size={args.sample_size}; python {sys.version.split()[0]}; "
+        f"{args.jobs} job(s); hard's cap on {'CPU' if args.cpu_clock else 'wall'} time"
     )
     for spec in args.duels.split(","):
         a_name, b_name = spec.split(":")
         pairs = args.pairs or _default_pairs(a_name, b_name, args.full)
         log(f"== {a_name} vs {b_name}: {pairs} pairs ({2 * pairs} matches)")
-        log(duel(make(a_name), make(b_name), pairs, args.seed, log))
+        setup = Setup(
+            a_name, b_name, args.budget, args.start_move, args.sample_size, args.cpu_clock
+        )
+        log(duel(setup, pairs, args.seed, log, args.jobs))
 
 
 def _default_pairs(a: str, b: str, full: bool) -> int:

@@ -29,6 +29,8 @@ random (from ``rng``).
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from games.engine import Action, Pick, action_from_dict
@@ -47,12 +49,13 @@ def choose_action(
     *,
     scores: tuple[int, ...] | list[int] | None = None,
     budget_ms: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
     """A legal action for the seat of ``view``, chosen by the bot of ``level``.
 
     Pure and deterministic for a given ``rng`` state (and, for ``hard``, a given
-    ``budget_ms`` on a machine fast enough not to hit the wall-clock cap; see
-    `bots.search`). ``scores`` are the match scores, one per side. The result is
+    ``budget_ms`` on a machine fast enough not to hit the wall-clock cap, which
+    reads ``clock``; see `bots.search`). ``scores`` are the match scores, one per side. The result is
     always equal to one of ``view["legal"]``: a play after the first tile
     carries its end. Raises ``ValueError`` for an unknown level or when the view
     offers no action (not this seat's turn, or the round is over).
@@ -73,4 +76,4 @@ def choose_action(
         table = Table.from_knowledge(know)
         return medium_choice(legal, know.hand, know.ends, know.seat, table)
     score_tuple = tuple(scores) if scores is not None else None
-    return hard_choice(view, legal, know, rng, score_tuple, budget_ms)
+    return hard_choice(view, legal, know, rng, score_tuple, budget_ms, clock)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
@@ -62,15 +63,19 @@ def hard_choice(
     rng: random.Random,
     scores: tuple[int, ...] | None,
     budget_ms: float | None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
-    """The candidate with the best average outcome over sampled deals."""
+    """The candidate with the best average outcome over sampled deals. The
+    wall-clock cap reads ``clock`` (seconds): a benchmark sharing its machine
+    passes the thread's CPU time, so that the others' load does not cut its
+    searches short."""
     candidates = distinct_actions(legal, know.ends)
     if len(candidates) == 1:
         return candidates[0]
     budget = DEFAULT_BUDGET_MS if budget_ms is None else max(float(budget_ms), 1.0)
     work = max(1, int(budget * ACTIONS_PER_MS * WORK_SHARE))
-    deadline = time.perf_counter() + budget * WALL_SHARE / 1000.0
-    totals, _ = evaluate(view, candidates, know, rng, scores, work, deadline)
+    deadline = clock() + budget * WALL_SHARE / 1000.0
+    totals, _ = evaluate(view, candidates, know, rng, scores, work, deadline, clock)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
 
@@ -83,11 +88,12 @@ def evaluate(
     scores: tuple[int, ...] | None,
     work: int,
     deadline: float,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[list[float], int]:
     """Total utility of each candidate over sampled deals, and the actions simulated.
 
     Deals are sampled until ``work`` simulated actions are spent or the clock
-    passes ``deadline`` (``time.perf_counter()`` seconds); at least one deal.
+    passes ``deadline`` (``clock()`` seconds); at least one deal.
     """
     table = Table.from_knowledge(know)
     side = know.rules.side_of(know.seat)
@@ -109,7 +115,7 @@ def evaluate(
             seed = rng.getrandbits(32)
             values = []
             for action in candidates:
-                if complete and time.perf_counter() >= deadline:
+                if complete and clock() >= deadline:
                     return (
                         totals,
                         used,
@@ -120,7 +126,7 @@ def evaluate(
         for i, value in enumerate(values):
             totals[i] += value
         complete += 1
-        if used >= work or time.perf_counter() >= deadline:
+        if used >= work or clock() >= deadline:
             return totals, used
 
 

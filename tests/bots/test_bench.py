@@ -43,3 +43,11 @@ def test_the_mirror_offers_the_package_exactly_our_legal_plays():
             checked += 1
         rnd.apply(rnd.turn, legal[0])
     assert checked > 5
+
+
+def test_pairs_shared_among_processes_give_the_figures_of_one_process():
+    setup = bench.Setup("medium", "easy", 150, 12, 2, cpu_clock=False)
+    lines = [bench.duel(setup, pairs=3, seed=5, log=lambda _: None, jobs=jobs) for jobs in (1, 2)]
+    one, two = (line.split("; ms/decision")[0] for line in lines)
+    assert one == two
+    assert "6 matches" in one

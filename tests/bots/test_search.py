@@ -62,3 +62,25 @@ def test_hard_reads_the_passes_and_keeps_the_tile_that_wins():
     assert choose_action(view, "easy", random.Random(1)) == Play(T("4-5"), "A")
     for seed in range(3):
         assert choose_action(view, "hard", random.Random(seed), budget_ms=5) == Play(T("0-6"), "B")
+
+
+def test_the_cap_reads_the_clock_it_is_given_and_values_one_deal_at_least(monkeypatch):
+    """A clock past the cap from its second reading on: the search values one
+    deal (the clock is read once for the deadline, once after that deal) and
+    still decides among the legal actions."""
+    from bots import search
+
+    monkeypatch.setattr(search, "WALL_SHARE", 0.85)  # (the conftest lifts it)
+    readings = []
+
+    def late_clock() -> float:
+        readings.append(None)
+        return 0.0 if len(readings) == 1 else 1e9
+
+    rnd = Round.deal(PRESETS["parceria"], rng=random.Random(3))
+    while len(distinct_actions(rnd.legal_actions(), rnd.ends)) < 2:
+        rnd.apply(rnd.turn, rnd.legal_actions()[0])
+    view = rnd.view(rnd.turn)
+    action = choose_action(view, "hard", random.Random(1), budget_ms=10_000, clock=late_clock)
+    assert action.to_dict() in view["legal"]
+    assert len(readings) == 2
