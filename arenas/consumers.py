@@ -3,19 +3,16 @@ on connect and on every change. The socket only listens (and answers ping)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from arenas.events import arena_group
 from arenas.models import Arena
 from arenas.selectors import arena_frame, arena_visible, viewers_part, you
 from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
-from rooms.consumers import CLOSE_FLOOD, CLOSE_NOT_FOUND
-from rooms.errors import error_message
-from rooms.messages import RateLimiter
+from rooms.consumers import CLOSE_NOT_FOUND
+from rooms.listening import ListeningSocket
 from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
 
@@ -26,13 +23,13 @@ def _read(arena_id: int, user: Any) -> tuple[dict, dict] | None:
     return arena_frame(arena), viewers_part(arena)
 
 
-class ArenaConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
+class ArenaConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     async def connect(self) -> None:
         self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
         user = self.scope.get("user")
         self.user_id = user.pk if getattr(user, "is_authenticated", False) else None
         self.version = 0
-        self.limiter = RateLimiter()
+        self.start_listening()
         self.joined = False
         read = await db_async(_read)(self.arena_id, user)
         await self.accept()
@@ -55,20 +52,8 @@ class ArenaConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         except LAYER_ERRORS:
             pass
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        if self.limiter.hit() == "flood":
-            await self.close(code=CLOSE_FLOOD)
-            return
-        try:
-            msg = json.loads(text_data or "")
-        except (ValueError, RecursionError):
-            msg = None
-        if isinstance(msg, dict) and msg.get("type") == "ping":
-            await self.send_json({"type": "pong", "ref": msg.get("ref")})
-        else:
-            await self.send_json(
-                error_message("bad_message", _("The arena socket only answers ping."))
-            )
+    def refusal(self) -> str:
+        return _("The arena socket only answers ping.")
 
     async def arena_state(self, event: dict) -> None:
         await self._send_frame(event["frame"], event)

@@ -37,6 +37,7 @@ from domino_site.guests import guest_key, guest_token_of
 from games.engine import IllegalAction
 from rooms.errors import ServiceError, error_message
 from rooms.events import LOBBY_GROUP, room_group, watchable
+from rooms.listening import CLOSE_FLOOD, Handler, ListeningSocket
 from rooms.lobby import BadView, Page, View, changes_message, rooms_message
 from rooms.messages import (
     MAX_FRAME_BYTES,
@@ -65,7 +66,6 @@ log = logging.getLogger(__name__)
 CLOSE_REPLACED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
-CLOSE_FLOOD = 4008
 
 #: Table sockets opened per person and process (rooms.messages.ConnectLimiter).
 connects = ConnectLimiter()
@@ -369,7 +369,7 @@ class NoSuchSocket(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_NOT_FOUND)
 
 
-class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     """``ws/lobby/``: the live public list, one filtered page of it.
 
     On connect the first page of the unfiltered list (``rooms``); a ``view``
@@ -381,7 +381,7 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
     page; it reads the database again only when its spare rows run out."""
 
     async def connect(self) -> None:
-        self.limiter = RateLimiter()
+        self.start_listening()
         self.page: Page | None = None
         # Until the client says what it views, it is told as the first lobby
         # clients were: its page whole (``rooms``), whenever the page changed.
@@ -398,23 +398,11 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         except LAYER_ERRORS:
             pass
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        if self.limiter.hit() == "flood":
-            await self.close(code=CLOSE_FLOOD)
-            return
-        try:
-            msg = json.loads(text_data or "")
-        except (ValueError, RecursionError):  # deeply nested: a bad message, as on the table
-            msg = None
-        kind = msg.get("type") if isinstance(msg, dict) else None
-        if kind == "ping":
-            await self.send_json({"type": "pong", "ref": msg.get("ref")})
-        elif kind == "view":
-            await self._view(msg)
-        else:
-            await self.send_json(
-                error_message("bad_message", _("The lobby socket answers ping and view only."))
-            )
+    def handlers(self) -> dict[str, Handler]:
+        return {"view": self._view}
+
+    def refusal(self) -> str:
+        return _("The lobby socket answers ping and view only.")
 
     async def _view(self, msg: dict) -> None:
         fields = {k: v for k, v in msg.items() if k not in ("type", "ref")}

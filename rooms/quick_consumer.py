@@ -9,22 +9,19 @@ seated at (``quick.matched``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.client_ip import scope_ip_hash
 from rooms import quick_selectors
-from rooms.errors import ServiceError, error_message
-from rooms.messages import MAX_FRAME_BYTES, RateLimiter
+from rooms.errors import ServiceError
+from rooms.listening import Handler, ListeningSocket
 from rooms.services import quick
 from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
 CLOSE_FORBIDDEN = 4003
-CLOSE_FLOOD = 4008
 
 
 def _join(user: Any, msg: dict[str, Any], channel_name: str, ip_hash: str) -> None:
@@ -44,7 +41,7 @@ def _current(user: Any) -> dict[str, Any] | None:
     return quick._entry_event(entry)["entry"] if entry is not None else None
 
 
-class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
+class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     """One socket per lobby page that uses "Jogar agora com pessoas"."""
 
     queue: tuple[str, int] | None = None  # the queue group this socket is in
@@ -57,7 +54,7 @@ class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.user = user
-        self.limiter = RateLimiter()
+        self.start_listening()
         self.group = quick.person_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -80,35 +77,14 @@ class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         # The tab that joined last closed: the person leaves the queue.
         await db_async(quick.quick_leave)(user=self.user, channel_name=self.channel_name)
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        verdict = self.limiter.hit()
-        if verdict == "flood":
-            await self.close(code=CLOSE_FLOOD)
-            return
-        if verdict == "limited":
-            await self.send_json(error_message("rate_limited", _("Too many messages: slow down.")))
-            return
-        msg = self._parse(text_data)
-        kind = msg.get("type") if msg is not None else None
-        if kind == "ping":
-            await self.send_json({"type": "pong", "ref": msg.get("ref")})  # type: ignore[union-attr]
-        elif kind == "join":
-            await self._join(msg)  # type: ignore[arg-type]
-        elif kind == "leave":
-            await db_async(quick.quick_leave)(user=self.user)
-        else:
-            await self.send_json(
-                error_message("bad_message", _("This socket answers join, leave and ping."))
-            )
+    def handlers(self) -> dict[str, Handler]:
+        return {"join": self._join, "leave": self._leave}
 
-    def _parse(self, text: str | None) -> dict[str, Any] | None:
-        if text is None or len(text.encode()) > MAX_FRAME_BYTES:
-            return None
-        try:
-            msg = json.loads(text)
-        except (ValueError, RecursionError):
-            return None
-        return msg if isinstance(msg, dict) else None
+    def refusal(self) -> str:
+        return _("This socket answers join, leave and ping.")
+
+    async def _leave(self, msg: dict[str, Any]) -> None:
+        await db_async(quick.quick_leave)(user=self.user)
 
     async def _join(self, msg: dict[str, Any]) -> None:
         try:
