@@ -172,19 +172,11 @@ def score_round(
     return decisions
 
 
-def timed_score_round(
-    rules: RuleSet,
-    deal: dict[str, Any],
-    moves: Sequence[tuple[int, dict[str, Any], str]],
-    *,
-    seed: int,
-    work: int | None = None,
-    scored_seats: Iterable[int] | None = None,
-) -> tuple[list[Decision], int]:
-    """`score_round` and the CPU milliseconds it took in this process (so a
-    scoring run in a child process reports its own time)."""
+def timed_score_round(*args: Any, **kwargs: Any) -> tuple[list[Decision], int]:
+    """`score_round` (its arguments) and the CPU milliseconds it took in this
+    process (so a scoring run in a child process reports its own time)."""
     started = time.process_time()
-    decisions = score_round(rules, deal, moves, seed=seed, work=work, scored_seats=scored_seats)
+    decisions = score_round(*args, **kwargs)
     return decisions, int((time.process_time() - started) * 1000)
 
 

@@ -6,7 +6,6 @@ Only `arenas.services` writes these rows; read them through `arenas.selectors`.
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from django.conf import settings
@@ -14,11 +13,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rooms.models import Room, new_invite_token
+
 PRESETS = ("duelo", "parceria")
-
-
-def new_invite_token() -> str:
-    return secrets.token_urlsafe(16)
 
 
 class Arena(models.Model):
@@ -26,9 +23,7 @@ class Arena(models.Model):
         DUELO = "duelo", _("Duelo (two players)")
         PARCERIA = "parceria", _("Parceria (four players, partners drawn each match)")
 
-    class Visibility(models.TextChoices):
-        PUBLIC = "public", _("Public")
-        PRIVATE = "private", _("Private")
+    Visibility = Room.Visibility  # the same choice as a room's
 
     class Status(models.TextChoices):
         UPCOMING = "upcoming", _("Upcoming")
