@@ -10,6 +10,7 @@ from bots.endgame import Budget, OutOfNodes, best_action, solve
 from bots.policies import choose_action
 from bots.search import utility
 from games.engine import PASS, PRESETS, Play, Round, Tile
+from tests.bots.positions import only_five_five_left
 
 T = Tile.parse
 
@@ -62,14 +63,7 @@ def test_the_heavier_tile_that_loses_is_refused():
 def test_hard_solves_the_end_exactly_when_the_passes_pin_the_hidden_tile(monkeypatch):
     """Seat 1's passes leave it only 5-5 (tests/bots/test_search.py): the exact
     solve of every drawn deal is the solve of the real deal."""
-    rnd = Round.from_hands(
-        PRESETS["sem_monte"],
-        hands=[["0-1", "0-3", "1-2", "3-4", "2-6", "4-5", "0-6"], ["5-5"]],
-        opener=0,
-    )
-    for tile, end in [("0-1", None), ("0-3", "A"), ("1-2", "B"), ("3-4", "A"), ("2-6", "B")]:
-        rnd.apply(0, Play(T(tile), end))
-        rnd.apply(1, PASS)
+    rnd = only_five_five_left()
     solves = []
     real_solve = search.solve
 

@@ -6,7 +6,8 @@ import pytest
 
 from bots.policies import choose_action
 from bots.search import distinct_actions, utility
-from games.engine import PASS, PRESETS, Play, Round, RoundResult, Tile
+from games.engine import PRESETS, Play, Round, RoundResult, Tile
+from tests.bots.positions import only_five_five_left
 
 T = Tile.parse
 
@@ -50,14 +51,7 @@ def test_hard_reads_the_passes_and_keeps_the_tile_that_wins():
     """Seat 1 has passed against 0/1, 3/1, 3/2, 4/2 and 4/6 with one tile left: it can
     only be 5-5. Seat 0 holds 4-5 and 0-6: 4-5 (the heavier) opens a 5 and seat 1
     dominoes; 0-6 leaves 4/0, seat 1 passes and seat 0 dominoes with 4-5."""
-    rnd = Round.from_hands(
-        PRESETS["sem_monte"],
-        hands=[["0-1", "0-3", "1-2", "3-4", "2-6", "4-5", "0-6"], ["5-5"]],
-        opener=0,
-    )
-    for tile, end in [("0-1", None), ("0-3", "A"), ("1-2", "B"), ("3-4", "A"), ("2-6", "B")]:
-        rnd.apply(0, Play(T(tile), end))
-        rnd.apply(1, PASS)
+    rnd = only_five_five_left()
     view = rnd.view(0)
     assert choose_action(view, "easy", random.Random(1)) == Play(T("4-5"), "A")
     for seed in range(3):

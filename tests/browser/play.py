@@ -7,7 +7,7 @@ import time
 import uuid
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 RESULT = '[data-panel="result"]'
 PLAYABLE = "[data-hand] [data-tile].playable"
@@ -56,6 +56,13 @@ def create_room(page: Page, *, preset: str, visibility: str, name: str, clock: s
     page.wait_for_url("**/r/*/")
     wait_for_table(page)
     return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def sit_by_link(page: Page, base: str, code: str, seat: int = 1) -> None:
+    """Open the room's "sit" link and wait to hold ``seat``."""
+    page.goto(f"{base}/r/{code}/?sit=1")
+    wait_for_table(page)
+    expect(page.locator(f'[data-seat="{seat}"]')).to_contain_class("is-me")
 
 
 def play_one(page: Page) -> bool:

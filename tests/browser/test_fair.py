@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.play import play_until_result, sign_up, unique, wait_for_table
+from tests.browser.play import (
+    create_room,
+    play_until_result,
+    sign_up,
+    sit_by_link,
+    unique,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,17 +36,8 @@ def test_the_deal_is_committed_seeded_by_the_browsers_and_checked_on_the_replay(
     ana, bruno = _person(browser), _person(browser)
     sign_up(ana, server_url, unique("ana"))
     sign_up(bruno, server_url, unique("bruno"))
-    form = ana.locator("[data-form=create-room]")
-    form.locator("select[name=preset]").select_option("duelo")
-    form.locator("input[name=name]").fill("Duelo conferido")
-    form.locator("input[name=visibility][value=public]").check()
-    form.locator("[data-action=create]").click()
-    ana.wait_for_url("**/r/*/")
-    wait_for_table(ana)
-    code = ana.url.rstrip("/").rsplit("/", 1)[-1]
-    bruno.goto(f"{server_url}/r/{code}/?sit=1")
-    wait_for_table(bruno)
-    expect(bruno.locator('[data-seat="1"]')).to_contain_class("is-me")
+    code = create_room(ana, preset="duelo", visibility="public", name="Duelo conferido", clock="30")
+    sit_by_link(bruno, server_url, code)
 
     # Before the deal: the commitment, in small print, with its translated label.
     shown = ana.locator("[data-fair] [data-fair-commitment]")

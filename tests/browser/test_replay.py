@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.play import RESULT, play_until_result, sign_up, unique, wait_for_table
+from tests.browser.play import (
+    RESULT,
+    create_room,
+    play_until_result,
+    sign_up,
+    sit_by_link,
+    unique,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,18 +58,8 @@ def test_a_rated_duel_then_its_replay_stepped_with_the_keyboard(
     sign_up(ana, server_url, unique("ana"))
     sign_up(bruno, server_url, unique("bruno"))
 
-    form = ana.locator("[data-form=create-room]")
-    form.locator("select[name=preset]").select_option("duelo")
-    form.locator("input[name=name]").fill("Duelo valendo")
-    form.locator("input[name=visibility][value=public]").check()
-    form.locator("[data-action=create]").click()
-    ana.wait_for_url("**/r/*/")
-    wait_for_table(ana)
-    code = ana.url.rstrip("/").rsplit("/", 1)[-1]
-
-    bruno.goto(f"{server_url}/r/{code}/?sit=1")
-    wait_for_table(bruno)
-    expect(bruno.locator('[data-seat="1"]')).to_contain_class("is-me")
+    code = create_room(ana, preset="duelo", visibility="public", name="Duelo valendo", clock="30")
+    sit_by_link(bruno, server_url, code)
     # Two accounts at two addresses: the table is competitive, for both.
     expect(ana.locator("[data-rated]")).to_be_visible()
     expect(bruno.locator("[data-rated]")).to_be_visible()

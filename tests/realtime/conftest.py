@@ -224,6 +224,29 @@ def first_legal(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in action.items() if v is not None}
 
 
+async def play_against_the_clock(
+    host: Player, *, move_seconds: int, others: tuple[Player, ...] = (), moves: int = 400
+) -> dict[str, Any]:
+    """``host`` plays its first legal action on each of its turns; on every other
+    turn (and between rounds) the clock is moved past ``move_seconds``, so the
+    server plays the timeout move (or deals the next round). Until the match is
+    over; returns its last state."""
+    for _ in range(moves):
+        for player in (host, *others):
+            await player.drain()
+        state = host.state
+        assert state is not None
+        if state["match"]["over"]:
+            return state
+        v = state["version"]
+        if my_turn(state):
+            await host.send({**first_legal(state), "version": v})
+        else:
+            advance(move_seconds + 1)
+        await host.until(lambda s, v=v: s["version"] > v)
+    raise AssertionError(f"the match did not end within {moves} moves")
+
+
 def dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True)
 

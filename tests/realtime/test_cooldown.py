@@ -17,7 +17,12 @@ from games.world import world
 from records import selectors
 from records.models import Cooldown
 from rooms import services
-from tests.realtime.conftest import Player, advance, first_legal, my_turn, session_cookie
+from tests.realtime.conftest import (
+    Player,
+    advance,
+    play_against_the_clock,
+    session_cookie,
+)
 from tests.realtime.test_quick_match import Quick
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,23 +103,7 @@ async def test_three_timeouts_in_a_row_are_an_abandonment(live, django_user_mode
     room, ana, bruno, host, guest = await _pair(django_user_model, move_seconds=10)
     await host.send({"type": "start"})
     await host.until(lambda s: s["round"] is not None)
-    for _ in range(400):
-        await host.drain()
-        await guest.drain()
-        state = host.state
-        if state["match"]["over"]:
-            break
-        if my_turn(state):
-            v = state["version"]
-            await host.send({**first_legal(state), "version": v})
-            await host.until(lambda s, v=v: s["version"] > v)
-        elif state["round"]["turn"] == 1 and not state["round"]["result"]:
-            v = state["version"]
-            advance(11)  # bruno lets the clock run out
-            await host.until(lambda s, v=v: s["version"] > v)
-        else:
-            await host.room()
-    over = host.state
+    over = await play_against_the_clock(host, move_seconds=10, others=(guest,))
     assert over["match"]["over"] and over["match"]["ended_by"] == "abandono"
     assert over["match"]["winner"] == 0 and over["match"]["abandoned"] == [1]
     rows = await db_async(list)(Cooldown.objects.values_list("user__username", "reason"))

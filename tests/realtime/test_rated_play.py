@@ -11,7 +11,15 @@ from asgiref.sync import sync_to_async
 from games.models import Match
 from records.models import MatchLineup, RatingChange
 from rooms import services
-from tests.realtime.conftest import Player, advance, first_legal, my_turn, session_cookie, sweep
+from tests.realtime.conftest import (
+    Player,
+    advance,
+    first_legal,
+    my_turn,
+    play_against_the_clock,
+    session_cookie,
+    sweep,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,19 +102,7 @@ async def test_a_rated_match_counts_only_if_every_person_moved_themselves(live, 
     room, host, guest = await _rated_pair(django_user_model, preset="duelo", move_seconds=10)
     await host.send({"type": "start"})
     await host.until(lambda s: s["round"] is not None)
-    for _ in range(200):
-        await host.drain()
-        state = host.state
-        if state["match"]["over"]:
-            break
-        if my_turn(state):
-            v = state["version"]
-            await host.send({**first_legal(state), "version": v})
-            await host.until(lambda s, v=v: s["version"] > v)
-        else:
-            advance(11)  # the victim's clock runs out: a timeout move
-            await host.room(timeout=5)
-    over = await host.until(lambda s: s["match"]["over"])
+    over = await play_against_the_clock(host, move_seconds=10)
     assert over["match"]["winner"] is not None
     assert over["match"]["note"] == "no_move"
     assert await sync_to_async(_changes)(room) == []
