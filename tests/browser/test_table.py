@@ -131,7 +131,7 @@ PASS = '[data-action="pass"]'
 
 def _pass_unless_the_server_did(page: Page, press: Callable[[], None]) -> None:
     """Press Pass. Nothing fits, and the server passes by itself a second after
-    the turn began (docs/site.md, "Automatic pass"), so on a slow machine the
+    the turn began (docs/site.md, "Rounds and the clock": the automatic pass), so on a slow machine the
     button may be gone before the press: the pass is made either way."""
     try:
         press()
