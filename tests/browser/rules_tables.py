@@ -34,6 +34,10 @@ def _room(preset: str) -> tuple[Any, list[str]]:
         user=None, guest_token=tokens[0], name="Mesa", preset=preset, visibility="private"
     )
     services.seat_take(room=room, index=1, guest_token=tokens[1], name="Bia")
+    # Seat 0 connected meanwhile (a channel its page replaces): the test
+    # server's sweeper pauses a game nobody is connected to, and the plays
+    # below would be refused as paused if a sweep came between them.
+    services.seat_connected(room=room, index=0, channel_name="held!0")
     return room, tokens
 
 
@@ -69,8 +73,6 @@ def build(kind: str) -> dict[str, Any]:
         _start(room, [["6-6", "0-1"], ["5-5", "2-6"]], 0, boneyard=["3-4", "1-6", "2-2"])
         _act(room, 0, {"type": "play", "tile": "6-6"})
         away = timezone.now() - timedelta(minutes=5)
-        # Seat 0 stays connected meanwhile (a channel its page replaces), so the
-        # room never paused for want of people.
         services.seat_connected(room=room, index=0, channel_name="held!0", now=away)
         services.seat_connected(room=room, index=1, channel_name="gone!1", now=away)
         services.seat_disconnected(room=room, index=1, channel_name="gone!1", now=away)
