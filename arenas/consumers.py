@@ -29,7 +29,6 @@ class ArenaConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
         user = self.scope.get("user")
         self.user_id = user.pk if getattr(user, "is_authenticated", False) else None
         self.version = 0
-        self.start_listening()
         self.joined = False
         read = await db_async(_read)(self.arena_id, user)
         await self.accept()

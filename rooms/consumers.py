@@ -381,7 +381,6 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     page; it reads the database again only when its spare rows run out."""
 
     async def connect(self) -> None:
-        self.start_listening()
         self.page: Page | None = None
         # Until the client says what it views, it is told as the first lobby
         # clients were: its page whole (``rooms``), whenever the page changed.

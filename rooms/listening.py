@@ -50,12 +50,10 @@ def parse_frame(text: str | None) -> dict[str, Any] | None:
 
 
 class ListeningSocket(AsyncJsonWebsocketConsumer):
-    """A consumer whose `receive` is the module's. Call `start_listening` in
-    ``connect``."""
+    """A consumer whose `receive` is the module's."""
 
-    limiter: RateLimiter
-
-    def start_listening(self) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.limiter = RateLimiter()
 
     def handlers(self) -> dict[str, Handler]:

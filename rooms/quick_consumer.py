@@ -54,7 +54,6 @@ class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.user = user
-        self.start_listening()
         self.group = quick.person_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
