@@ -43,7 +43,7 @@ from typing import Any
 
 from bots.heuristics import Table
 from bots.knowledge import read_view
-from bots.sampling import sample_deal
+from bots.sampling import Sampler
 from bots.search import ACTIONS_PER_MS, DEFAULT_BUDGET_MS, WORK_SHARE, distinct_actions, playout
 from games.engine import Action, Pick, Play, Round, RoundResult, RuleSet, action_from_dict
 
@@ -217,10 +217,14 @@ def score_decision(
     table = Table.from_knowledge(know)
     side = know.rules.side_of(seat)
     budget = int(LIVE_WORK * WORK_FACTOR) if work is None else work
+    sampler = Sampler(know)
+    position: Round | None = None
     used = n = 0
     while used < budget or n < MIN_SAMPLES:
-        guess = sample_deal(know, rng)
-        base = Round.from_view(view, guess.hands, guess.boneyard)
+        guess = sampler.draw(rng)
+        if position is None:
+            position = Round.from_view(view, guess.hands, guess.boneyard)
+        base = position.with_hands(guess.hands, guess.boneyard)
         playout_seed = rng.getrandbits(32)
         for i, action in enumerate(candidates):
             result, steps = playout(base, seat, action, table, random.Random(playout_seed))

@@ -36,7 +36,7 @@ from typing import Any
 from games.engine import ALL_TILES, Tile
 
 from .knowledge import Knowledge, tile_mask
-from .sampling import Deal, sample_deal
+from .sampling import Deal, Sampler
 
 #: How sharply the model prefers heavy tiles (per pip of difference).
 BETA = 0.8
@@ -103,11 +103,11 @@ class PlayModel:
         return bool(self._checks)
 
 
-def sample_weighted(know: Knowledge, model: PlayModel, rng: random.Random) -> Deal:
+def sample_weighted(sampler: Sampler, model: PlayModel, rng: random.Random) -> Deal:
     """One of `PROPOSALS` consistent deals, drawn in proportion to ``model.weight``."""
     if not model.informative:
-        return sample_deal(know, rng)
-    deals = [sample_deal(know, rng) for _ in range(PROPOSALS)]
+        return sampler.draw(rng)
+    deals = [sampler.draw(rng) for _ in range(PROPOSALS)]
     weights = [model.weight(d.hands) for d in deals]
     total = sum(weights)
     if total <= 0.0:

@@ -11,8 +11,10 @@ random numbers), so their comparison is not drowned in the noise of the deals.
 
 Time budget and determinism: the amount of work is fixed in advance from the
 budget, counted in simulated engine actions (``ACTIONS_PER_MS`` was calibrated
-on the development machine so that ``WORK_SHARE`` of the budget is spent on
-average; a node of the exact solve counts ``NODE_COST`` actions); the decision
+on the machine CI runs on so that ``WORK_SHARE`` of the budget is spent on
+average; a node of the exact solve counts ``NODE_COST`` actions, and drawing a
+deal and setting it up ``DEAL_COST``, so that late decisions, with short
+playouts and many deals, take about as long as early ones); the decision
 is then a pure function of the view, the rng state and the budget. A
 wall-clock cap (``WALL_SHARE`` of the budget) stops early on a slower or busy
 machine: only then does the decision depend on timing. At least one deal is
@@ -38,10 +40,11 @@ from .belief import PlayModel, sample_weighted
 from .endgame import Budget, OutOfNodes, solve
 from .heuristics import Table, medium_choice
 from .knowledge import Knowledge
+from .sampling import Sampler
 
 DEFAULT_BUDGET_MS = 150
 #: Simulated engine actions per millisecond of budget, measured on the reference machine.
-ACTIONS_PER_MS = 60.0
+ACTIONS_PER_MS = 220.0
 #: Share of the budget the fixed amount of work is meant to take.
 WORK_SHARE = 0.6
 #: Share of the budget after which the wall-clock cap stops the search.
@@ -52,6 +55,8 @@ MATCH_WEIGHT = 0.5
 ENDGAME_TILES = 6
 #: Simulated actions one node of the exact solve is counted as (it costs a clone too).
 NODE_COST = 2
+#: Simulated actions drawing one deal and setting it up is counted as.
+DEAL_COST = 13
 #: Nodes one deal's solve (all candidates) may take before playouts take over.
 ENDGAME_NODES = 500
 
@@ -99,12 +104,16 @@ def evaluate(
     side = know.rules.side_of(know.seat)
     totals = [0.0] * len(candidates)
     model = PlayModel(know)
+    sampler = Sampler(know)
     exact = know.boneyard_count == 0 and sum(know.counts) <= ENDGAME_TILES
     used = 0
     complete = 0
+    position: Round | None = None
     while True:
-        deal = sample_weighted(know, model, rng)
-        base = Round.from_view(view, deal.hands, deal.boneyard)
+        deal = sample_weighted(sampler, model, rng)
+        if position is None:
+            position = Round.from_view(view, deal.hands, deal.boneyard)
+        base = position.with_hands(deal.hands, deal.boneyard)
         values: list[float] | None = None
         if exact:
             values, nodes = _solve_all(base, know.seat, candidates, side, know.rules, scores)
@@ -125,6 +134,7 @@ def evaluate(
                 used += steps
         for i, value in enumerate(values):
             totals[i] += value
+        used += DEAL_COST
         complete += 1
         if used >= work or clock() >= deadline:
             return totals, used

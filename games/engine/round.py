@@ -886,6 +886,32 @@ class Round:
         rnd._tiebreak_order = None
         return rnd
 
+    def with_hands(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile] = ()) -> Round:
+        """A copy of this position with other hands and boneyard (same counts): how
+        a bot tries many guesses of the hidden tiles after one `from_view`.
+
+        Every hand and the boneyard keep their counts, and no tile appears twice
+        or is on the chain (else ``ValueError``); the tiles left out are the ones
+        sleeping, which may differ from this round's. Like `from_view`'s, the copy
+        cannot be replayed.
+        """
+        hand_lists = [list(h) for h in hands]
+        bones = list(boneyard)
+        if [len(h) for h in hand_lists] != [len(h) for h in self._hands] or len(bones) != len(
+            self._boneyard
+        ):
+            raise ValueError("hands and boneyard must keep this round's tile counts")
+        placed = [t for h in hand_lists for t in h] + bones
+        unique = set(placed)
+        if len(unique) != len(placed) or any(
+            type(a) is Play and a.tile in unique for _, a, _ in self._history
+        ):
+            raise ValueError("a tile appears twice among the hands, boneyard and chain")
+        new = self.clone()
+        new._hands = hand_lists
+        new._boneyard = bones
+        return new
+
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
         """The full state (server side: it holds every hand and the boneyard)."""

@@ -5,7 +5,7 @@ import random
 from bots import belief
 from bots.belief import PlayModel, sample_weighted
 from bots.knowledge import read_view
-from bots.sampling import sample_deal
+from bots.sampling import Sampler, sample_deal
 from games.engine import PRESETS, Play, Round, Tile
 
 T = Tile.parse
@@ -58,7 +58,7 @@ def test_weighted_deals_stay_consistent_and_lean_to_the_likely_ones(monkeypatch)
     rng = random.Random(3)
     weighted = plain = 0
     for _ in range(400):
-        deal = sample_weighted(know, model, rng)
+        deal = sample_weighted(Sampler(know), model, rng)
         for seat in (0, 1, 3):
             assert len(deal.hands[seat]) == know.counts[seat]
         assert sorted(deal.hands[2]) == sorted(know.hand)

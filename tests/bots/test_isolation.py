@@ -15,7 +15,7 @@ import pytest
 
 import bots
 from bots.policies import LEVELS, choose_action
-from games.engine import PRESETS, Round
+from games.engine import PRESETS, Round, Tile
 
 BOT_MODULES = ["policies", "knowledge", "sampling", "heuristics", "search", "belief", "endgame"]
 ALLOWED_ROOTS = {"__future__", "collections", "dataclasses", "math", "random", "time", "typing"}
@@ -94,3 +94,27 @@ def test_views_hold_no_hidden_tile():
         if s != seat:
             for tile in rnd.hand(s):
                 assert f"'{tile}'" not in text
+
+
+def test_another_guess_of_the_hidden_tiles_keeps_the_position():
+    """`Round.with_hands` (one `from_view`, many guesses) gives the round `from_view` builds."""
+    rnd, twin, seat = twin_rounds("duelo", seed=5, moves=4)
+    hands = [list(rnd.hand(s)) for s in range(rnd.rules.seats)]
+    boneyard = [Tile.parse(t) for t in rnd.to_dict()["boneyard"]]
+    again = twin.with_hands(hands, boneyard)
+    assert again.to_dict() == Round.from_view(rnd.view(seat), hands, boneyard).to_dict()
+    assert again.view(seat) == rnd.view(seat)
+    assert twin.hand(0) != again.hand(0) or twin.hand(1) != again.hand(1)  # twin untouched
+
+
+def test_a_guess_keeps_the_counts_and_places_each_tile_once():
+    rnd, twin, seat = twin_rounds("duelo", seed=5, moves=4)
+    hands = [list(rnd.hand(s)) for s in range(rnd.rules.seats)]
+    boneyard = [Tile.parse(t) for t in rnd.to_dict()["boneyard"]]
+    with pytest.raises(ValueError, match="counts"):
+        twin.with_hands([hands[0], hands[1] + boneyard[:1]], boneyard[1:])
+    on_chain = rnd.chain[0].tile
+    with pytest.raises(ValueError, match="twice"):
+        twin.with_hands(hands, [on_chain] + boneyard[1:])
+    with pytest.raises(ValueError, match="twice"):
+        twin.with_hands(hands, [hands[0][0]] + boneyard[1:])
