@@ -121,100 +121,96 @@ def medium_choice(
     """The legal action with the best medium score (the first listed among equals)."""
     if len(legal) == 1 or type(legal[0]) is not Play:
         return legal[0]
-    held = [0] * 7
-    for t in hand:
-        held[t.a] += 1
-        if not t.is_double:
-            held[t.b] += 1
-    hand_pips = sum(t.pips for t in hand)
     # The engine lists every play, or else one draw or one pass: all plays from here.
     plays = cast("Sequence[Play]", legal)
-    best = plays[0]
-    best_score = -1e9
-    for action in plays:
-        score = medium_score(action, held, len(hand), hand_pips, ends, seat, table)
-        if score > best_score:
-            best, best_score = action, score
-    return best
+    best = 0
+    scores = medium_scores(plays, hand, ends, seat, table)
+    for i in range(1, len(scores)):
+        if scores[i] > scores[best]:
+            best = i
+    return plays[best]
 
 
-def medium_score(
-    play: Play,
-    held: list[int],
-    hand_size: int,
-    hand_pips: int,
+def medium_scores(
+    plays: Sequence[Play],
+    hand: Sequence[Tile],
     ends: tuple[int, int] | None,
     seat: int,
     table: Table,
-) -> float:
-    """How good ``play`` looks to the medium player (higher is better)."""
-    tile = play.tile
-    if hand_size == 1:
-        return 1000.0  # domino
-    new_x, new_y = _new_ends(tile, play.end, ends)
-    a, b = tile.a, tile.b
-    held[a] -= 1
-    if b != a:
-        held[b] -= 1
-    try:
-        score = tile.pips + (W_DOUBLE if tile.is_double else 0.0)
-        score += _follow_score(held, new_x, new_y)
-        score += _neighbour_score(new_x, new_y, seat, table)
-        if table.goat and tile.is_double and (a == 6 or a == 0):
+) -> list[float]:
+    """How good each play looks to the medium player (higher is better).
+
+    A tile's pips (and ``W_DOUBLE`` for a double); ``W_FOLLOW`` per tile kept
+    that can follow on each new end (up to two), minus ``W_STUCK`` when none
+    can; the neighbours' known voids and the partner's shown numbers on the
+    new ends; a lone 6-6 or 0-0 under goat scoring; closing the game when this
+    side likely holds fewer pips (`_lock_score`). The playing tile of a
+    one-tile hand wins the round: 1000.
+
+    One pass with every per-decision fact read once: this is the inner loop of
+    the hard player's playouts (bench/RESULTS.md, "Issue 28").
+    """
+    size = len(hand)
+    if size == 1:
+        return [1000.0] * len(plays)  # domino
+    held = [0] * 7
+    hand_pips = 0
+    for t in hand:
+        held[t.a] += 1
+        if t.a != t.b:
+            held[t.b] += 1
+        hand_pips += t.a + t.b
+    held_total = sum(held)
+    seats, voids, partnership = table.seats, table.voids, table.partnership
+    next_void = voids[(seat + 1) % seats]
+    prev_void = voids[(seat + 3) % 4] if partnership else voids[(seat + 2) % 3] if seats == 3 else 0
+    partner_void = voids[(seat + 2) % 4] if partnership else 0
+    partner_shown = table.shown[(seat + 2) % 4] if partnership else _NOTHING_SHOWN
+    scores = []
+    for play in plays:
+        tile = play.tile
+        a, b = tile.a, tile.b
+        if ends is None:
+            x, y = a, b
+        elif play.end == "A":
+            x, y = (b if a == ends[0] else a), ends[1]
+        else:
+            x, y = ends[0], (b if a == ends[1] else a)
+        double = a == b
+        # What the hand keeps after this tile: numbers that can follow on the new ends.
+        own_x = held[x] - (1 if a == x else 0) - (1 if b == x and not double else 0)
+        own_y = (
+            0 if x == y else held[y] - (1 if a == y else 0) - (1 if b == y and not double else 0)
+        )
+        score = a + b + (W_DOUBLE if double else 0.0)
+        follow = W_FOLLOW * (min(own_x, 2) + min(own_y, 2))
+        if own_x == 0 and own_y == 0 and held_total > (1 if double else 2):
+            follow -= W_STUCK
+        score += follow
+        mask = (1 << x) | (1 << y)
+        near = 0.0
+        hit = next_void & mask
+        if hit:
+            near += W_NEXT_VOID * hit.bit_count()
+            if hit == mask:
+                near += W_NEXT_PASS
+        near += W_PREV_VOID * (prev_void & mask).bit_count()
+        if partnership:
+            near -= W_PARTNER_VOID * (partner_void & mask).bit_count()
+            if partner_shown[x]:
+                near += W_PARTNER_SHOWN
+            if y != x and partner_shown[y]:
+                near += W_PARTNER_SHOWN
+        score += near
+        if table.goat and double and (a == 6 or a == 0):
             score += W_GOAT_DOUBLE
-        if new_x == new_y and table.on_table[new_x] + (1 if tile.has(new_x) else 0) == 7:
-            score += _lock_score(tile, hand_size, hand_pips, seat, table)
-        return score
-    finally:
-        held[a] += 1
-        if b != a:
-            held[b] += 1
+        if x == y and table.on_table[x] + (1 if a == x or b == x else 0) == 7:
+            score += _lock_score(tile, size, hand_pips, seat, table)
+        scores.append(score)
+    return scores
 
 
-def _new_ends(tile: Tile, end: str | None, ends: tuple[int, int] | None) -> tuple[int, int]:
-    if ends is None:
-        return tile.a, tile.b
-    x, y = ends
-    if end == "A":
-        return (tile.b if tile.a == x else tile.a), y
-    return x, (tile.b if tile.a == y else tile.a)
-
-
-def _follow_score(held: list[int], new_x: int, new_y: int) -> float:
-    """Keeping both ends reachable and numbers held many of."""
-    own_x, own_y = held[new_x], held[new_y]
-    if new_x == new_y:
-        own_y = 0
-    score = W_FOLLOW * (min(own_x, 2) + min(own_y, 2))
-    if own_x == 0 and own_y == 0 and sum(held) > 0:
-        score -= W_STUCK
-    return score
-
-
-def _neighbour_score(new_x: int, new_y: int, seat: int, table: Table) -> float:
-    """Ends the next opponent lacks are good; ends the partner lacks are bad."""
-    seats = table.seats
-    new_mask = (1 << new_x) | (1 << new_y)
-    nxt = (seat + 1) % seats
-    score = 0.0
-    voids = table.voids
-    hit = voids[nxt] & new_mask
-    if hit:
-        score += W_NEXT_VOID * _bits(hit)
-        if hit == new_mask:
-            score += W_NEXT_PASS
-    if table.partnership:
-        partner = (seat + 2) % 4
-        score += W_PREV_VOID * _bits(voids[(seat + 3) % 4] & new_mask)
-        score -= W_PARTNER_VOID * _bits(voids[partner] & new_mask)
-        shown = table.shown[partner]
-        if shown[new_x]:
-            score += W_PARTNER_SHOWN
-        if new_y != new_x and shown[new_y]:
-            score += W_PARTNER_SHOWN
-    elif seats == 3:
-        score += W_PREV_VOID * _bits(voids[(seat + 2) % 3] & new_mask)
-    return score
+_NOTHING_SHOWN = (0,) * 7
 
 
 def _lock_score(tile: Tile, hand_size: int, hand_pips: int, seat: int, table: Table) -> float:
@@ -230,7 +226,3 @@ def _lock_score(tile: Tile, hand_size: int, hand_pips: int, seat: int, table: Ta
         others = [table.counts[s] for s in range(table.seats) if s != seat]
         theirs = min(others) * per_tile if others else 0.0
     return W_LOCK if mine < theirs else -W_LOCK
-
-
-def _bits(mask: int) -> int:
-    return mask.bit_count()

@@ -29,8 +29,10 @@ small.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -38,8 +40,9 @@ from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
 
 from .belief import PlayModel, sample_weighted
 from .endgame import Budget, OutOfNodes, solve
+from .equity import MatchEquity
 from .heuristics import Table, medium_choice
-from .knowledge import Knowledge
+from .knowledge import Knowledge, read_view
 from .sampling import Sampler
 
 DEFAULT_BUDGET_MS = 150
@@ -59,6 +62,10 @@ NODE_COST = 2
 DEAL_COST = 13
 #: Nodes one deal's solve (all candidates) may take before playouts take over.
 ENDGAME_NODES = 500
+#: Rounds of medium play (fixed seed) that measure a rule set's round points for its match equity.
+EQUITY_ROUNDS = 400
+#: Weight of the round's points beside the match equity (which is scaled to the target).
+EQUITY_POINTS = 0.01
 
 
 def hard_choice(
@@ -79,8 +86,9 @@ def hard_choice(
         return candidates[0]
     budget = DEFAULT_BUDGET_MS if budget_ms is None else max(float(budget_ms), 1.0)
     work = max(1, int(budget * ACTIONS_PER_MS * WORK_SHARE))
+    equity = match_equity(know.rules)  # measured once a rule set, before the clock starts
     deadline = clock() + budget * WALL_SHARE / 1000.0
-    totals, _ = evaluate(view, candidates, know, rng, scores, work, deadline, clock)
+    totals, _ = evaluate(view, candidates, know, rng, scores, work, deadline, clock, equity)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
 
@@ -94,11 +102,13 @@ def evaluate(
     work: int,
     deadline: float,
     clock: Callable[[], float] = time.perf_counter,
+    equity: MatchEquity | None = None,
 ) -> tuple[list[float], int]:
     """Total utility of each candidate over sampled deals, and the actions simulated.
 
     Deals are sampled until ``work`` simulated actions are spent or the clock
-    passes ``deadline`` (``clock()`` seconds); at least one deal.
+    passes ``deadline`` (``clock()`` seconds); at least one deal. A finished
+    round is valued by `utility` (with the match ``equity`` when given).
     """
     table = Table.from_knowledge(know)
     side = know.rules.side_of(know.seat)
@@ -106,6 +116,10 @@ def evaluate(
     model = PlayModel(know)
     sampler = Sampler(know)
     exact = know.boneyard_count == 0 and sum(know.counts) <= ENDGAME_TILES
+
+    def worth(result: RoundResult) -> float:
+        return utility(result, side, know.rules, scores, equity)
+
     used = 0
     complete = 0
     position: Round | None = None
@@ -116,7 +130,7 @@ def evaluate(
         base = position.with_hands(deal.hands, deal.boneyard)
         values: list[float] | None = None
         if exact:
-            values, nodes = _solve_all(base, know.seat, candidates, side, know.rules, scores)
+            values, nodes = _solve_all(base, know.seat, candidates, side, worth)
             # Each candidate counts, even one that ends the round at once (no node).
             used += (nodes + len(candidates)) * NODE_COST
             exact = values is not None
@@ -130,7 +144,7 @@ def evaluate(
                         used,
                     )  # drop the unfinished deal: every candidate saw the same deals
                 result, steps = playout(base, know.seat, action, table, random.Random(seed))
-                values.append(utility(result, side, know.rules, scores))
+                values.append(worth(result))
                 used += steps
         for i, value in enumerate(values):
             totals[i] += value
@@ -145,8 +159,7 @@ def _solve_all(
     seat: int,
     candidates: list[Action],
     side: int,
-    rules: RuleSet,
-    scores: tuple[int, ...] | None,
+    value: Callable[[RoundResult], float],
 ) -> tuple[list[float] | None, int]:
     """Each candidate's exact value on this deal, and the nodes visited
     (None when the node budget ran out: the caller falls back on playouts)."""
@@ -156,7 +169,7 @@ def _solve_all(
         for action in candidates:
             child = base.clone()
             child.apply(seat, action)
-            values.append(solve(child, side, lambda r: utility(r, side, rules, scores), budget))
+            values.append(solve(child, side, value, budget))
     except OutOfNodes:
         return None, ENDGAME_NODES
     return values, ENDGAME_NODES - budget.left
@@ -214,13 +227,20 @@ def _record(table: Table, seat: int, action: Action, ends: tuple[int, int] | Non
 
 
 def utility(
-    result: RoundResult, side: int, rules: RuleSet, scores: tuple[int, ...] | None
+    result: RoundResult,
+    side: int,
+    rules: RuleSet,
+    scores: tuple[int, ...] | None,
+    equity: MatchEquity | None = None,
 ) -> float:
     """How good a finished round is for ``side``.
 
-    Points games: this side's points minus the others' average (negated under
-    goat scoring, where points are penalties), plus ``MATCH_WEIGHT * target``
-    when the round ends the match in this side's favour (minus when against).
+    Points games: with the match ``equity`` (two sides, `match_equity`), the
+    chance of winning the match at the new scores, scaled to the target, plus
+    ``EQUITY_POINTS`` per point of the round (scores default to 0-0). Without
+    it: this side's points minus the others' average (negated under goat
+    scoring, where points are penalties), plus ``MATCH_WEIGHT * target`` when
+    the round ends the match in this side's favour (minus when against).
     Single-round and best-of games: the round's winner is what counts.
     """
     points = result.points
@@ -229,6 +249,10 @@ def utility(
     if rules.goal != "points":
         won = 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
         return won + 0.001 * diff
+    if equity is not None and len(points) == 2:
+        before = scores if scores is not None and len(scores) == 2 else (0, 0)
+        ours, theirs = before[side] + points[side], before[1 - side] + points[1 - side]
+        return equity.target * equity.win(ours, theirs) + EQUITY_POINTS * diff
     goat = rules.scoring == "goat"
     if goat:
         diff = -diff
@@ -247,3 +271,35 @@ def _match_winner(rules: RuleSet, totals: list[int]) -> int | None:
     best = min(totals) if rules.scoring == "goat" else max(totals)
     leaders = [s for s, total in enumerate(totals) if total == best]
     return leaders[0] if len(leaders) == 1 else None
+
+
+@functools.lru_cache(maxsize=64)
+def match_equity(rules: RuleSet) -> MatchEquity | None:
+    """The match equity of a two-side points game to a target (None for other
+    games): its round model is ``EQUITY_ROUNDS`` rounds of medium play at every
+    seat from ``random.Random(0)``, so it is the same in every process."""
+    if rules.goal != "points" or rules.sides != 2 or rules.scoring == "goat" or not rules.target:
+        return None
+    rng = random.Random(0)
+    wins: Counter[int] = Counter()
+    for _ in range(EQUITY_ROUNDS):
+        rnd = Round.deal(rules, rng)
+        while rnd.turn is None and not rnd.is_over:  # a pick-off before the first play
+            for picker in sorted(rnd.pending_picks):
+                picks = rnd.legal_actions(picker)
+                rnd.apply(picker, picks[rng.randrange(len(picks))])
+        seat = rnd.turn
+        assert seat is not None
+        table = Table.from_knowledge(read_view(rnd.view(seat)))
+        legal = rnd.legal_actions()
+        first = (
+            medium_choice(legal, rnd.hand(seat), rnd.ends, seat, table)
+            if len(legal) > 1
+            else legal[0]
+        )
+        result, _ = playout(rnd, seat, first, table, rng)
+        if result.winner is not None:
+            wins[result.points[result.winner]] += 1
+    if not wins or max(wins) <= 0:
+        return None
+    return MatchEquity(rules.target, wins)

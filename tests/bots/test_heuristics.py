@@ -1,6 +1,6 @@
 """The medium player's judgement on small positions."""
 
-from bots.heuristics import W_GOAT_DOUBLE, Table, easy_choice, medium_choice, medium_score
+from bots.heuristics import W_GOAT_DOUBLE, Table, easy_choice, medium_choice, medium_scores
 from games.engine import PASS, Play, Tile
 
 T = Tile.parse
@@ -43,14 +43,13 @@ def test_medium_avoids_ends_its_partner_lacks():
 
 
 def test_medium_sheds_a_lone_double_under_goat_scoring():
-    held = [0] * 7
-    for tile in (T("0-0"), T("0-4")):
-        held[tile.a] += 1
-        held[tile.b] += 1 if not tile.is_double else 0
-    args = (held, 2, 4, (0, 3), 0)
-    goat = medium_score(Play(T("0-0"), "A"), *args, table(goat=True))
-    plain = medium_score(Play(T("0-0"), "A"), *args, table())
-    assert goat - plain == W_GOAT_DOUBLE
+    hand = [T("0-0"), T("0-4")]
+    legal = [Play(T("0-0"), "A"), Play(T("0-4"), "A")]
+    goat = medium_scores(legal, hand, (0, 3), 0, table(goat=True))
+    plain = medium_scores(legal, hand, (0, 3), 0, table())
+    assert goat[0] - plain[0] == W_GOAT_DOUBLE
+    assert goat[1] == plain[1]
+    assert medium_choice(legal, hand, (0, 3), 0, table(goat=True)) == legal[0]
 
 
 def test_forced_actions_pass_through():
@@ -61,4 +60,4 @@ def test_forced_actions_pass_through():
 
 def test_the_last_tile_is_always_played():
     legal = [Play(T("1-1"), "A")]
-    assert medium_score(legal[0], [0, 1, 0, 0, 0, 0, 0], 1, 2, (1, 3), 0, table()) >= 1000
+    assert medium_scores(legal, [T("1-1")], (1, 3), 0, table()) == [1000.0]

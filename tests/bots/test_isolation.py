@@ -17,8 +17,12 @@ import bots
 from bots.policies import LEVELS, choose_action
 from games.engine import PRESETS, Round, Tile
 
-BOT_MODULES = ["policies", "knowledge", "sampling", "heuristics", "search", "belief", "endgame"]
-ALLOWED_ROOTS = {"__future__", "collections", "dataclasses", "math", "random", "time", "typing"}
+BOT_MODULES = [
+    "policies", "knowledge", "sampling", "heuristics", "search", "belief", "endgame", "equity",
+]  # fmt: skip
+ALLOWED_ROOTS = {
+    "__future__", "collections", "dataclasses", "functools", "math", "random", "time", "typing",
+}  # fmt: skip
 
 
 def imported_modules(name):

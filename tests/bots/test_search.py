@@ -5,7 +5,8 @@ import random
 import pytest
 
 from bots.policies import choose_action
-from bots.search import distinct_actions, utility
+from bots.equity import MatchEquity
+from bots.search import distinct_actions, match_equity, utility
 from games.engine import PRESETS, Play, Round, RoundResult, Tile
 from tests.bots.positions import only_five_five_left
 
@@ -26,6 +27,29 @@ def test_points_games_value_the_difference_and_the_match():
     # 35 + 20 reaches 50: the match is won, worth half the target on top.
     assert utility(result((20, 0), 0), 0, rules, (35, 0)) == 20 + 25
     assert utility(result((20, 0), 0), 1, rules, (35, 0)) == -20 - 25
+
+
+def test_with_the_match_equity_a_round_is_worth_the_chance_it_leaves_of_winning_the_match():
+    rules = PRESETS["parceria"]
+    equity = MatchEquity(50, {10: 1.0, 20: 1.0})
+    # 35 + 20 reaches 50: the match is won (a whole target), the points only break ties.
+    assert utility(result((20, 0), 0), 0, rules, (35, 0), equity) == pytest.approx(50 + 0.01 * 20)
+    assert utility(result((20, 0), 0), 1, rules, (35, 0), equity) == pytest.approx(0 - 0.01 * 20)
+    # Early on the same 20 points are worth less than a whole match.
+    early = utility(result((20, 0), 0), 0, rules, (0, 0), equity)
+    assert 25 < early < 50
+    # Ten points that keep a lost-looking match alive beat ten that change little.
+    behind = utility(result((10, 0), 0), 0, rules, (0, 45), equity)
+    assert behind > utility(result((0, 0), 0), 0, rules, (0, 45), equity)
+
+
+def test_the_match_equity_is_measured_for_two_side_points_games_only():
+    equity = match_equity(PRESETS["parceria"])
+    assert equity is not None and equity.target == 50
+    assert equity.win(0, 0) == pytest.approx(0.5)
+    assert match_equity(PRESETS["parceria"]) is equity  # measured once a rule set
+    assert match_equity(PRESETS["duelo"]) is None  # a single round
+    assert match_equity(PRESETS["goat"]) is None  # penalties, not a race to the target
 
 
 def test_goat_points_are_penalties():
