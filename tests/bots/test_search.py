@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from bots.policies import choose_action
 from bots.equity import MatchEquity
+from bots.policies import choose_action
 from bots.search import distinct_actions, match_equity, utility
 from games.engine import PRESETS, Play, Round, RoundResult, Tile
 from tests.bots.positions import only_five_five_left
