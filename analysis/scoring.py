@@ -44,18 +44,24 @@ from typing import Any
 from bots.heuristics import Table
 from bots.knowledge import read_view
 from bots.sampling import Sampler
-from bots.search import ACTIONS_PER_MS, DEFAULT_BUDGET_MS, WORK_SHARE, distinct_actions, playout
+from bots.search import (
+    ACTIONS_PER_MS,
+    DEAL_COST,
+    DEFAULT_BUDGET_MS,
+    WORK_SHARE,
+    distinct_actions,
+    playout,
+)
 from games.engine import Action, Pick, Play, Round, RoundResult, RuleSet, action_from_dict
 
-#: A live hard move's fixed work (simulated engine actions, `bots.search`).
+#: A live hard move's fixed work (simulated engine actions and ``DEAL_COST`` a
+#: deal, `bots.search`).
 LIVE_WORK = int(DEFAULT_BUDGET_MS * ACTIONS_PER_MS * WORK_SHARE)
-#: The analysis of a decision spends this many times a live move's work.
+#: The analysis of a decision spends this many times a live move's work, counted
+#: the same way: at the same position it draws more deals than a live move.
 WORK_FACTOR = 1.1
 #: Hidden deals drawn per decision at least, however long the playouts.
 MIN_SAMPLES = 24
-#: A whole round's work at most: a round with many decisions (four people at
-#: the table) shares it, so that its analysis keeps within its CPU budget.
-ROUND_WORK = 90_000
 #: Losses (points of the round) from which a choice is labelled, mildest first.
 THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("imprecisao", 3.0),
@@ -156,17 +162,12 @@ def score_round(
     stored) made by a person (``by == "person"``) at one of ``scored_seats``
     (default: every seat). ``deal`` is the engine's `Round.initial()`.
 
-    Each decision gets ``work`` simulated actions (default ``WORK_FACTOR``
-    times a live move's), or an equal share of ``ROUND_WORK`` when the round
-    has too many decisions for both."""
+    Each decision gets ``work`` (default ``WORK_FACTOR`` times a live move's;
+    see `score_decision`)."""
     seats = set(range(rules.seats) if scored_seats is None else scored_seats)
-    each = int(LIVE_WORK * WORK_FACTOR) if work is None else work
-    chosen = list(_choices(rules, deal, moves, seats))
-    if chosen and each * len(chosen) > ROUND_WORK and work is None:
-        each = ROUND_WORK // len(chosen)
     decisions = []
-    for rnd, seat, action, seq in chosen:
-        decision = score_decision(rnd, seat, action, seq, seed=seed, work=each)
+    for rnd, seat, action, seq in _choices(rules, deal, moves, seats):
+        decision = score_decision(rnd, seat, action, seq, seed=seed, work=work)
         if decision is not None:
             decisions.append(decision)
     return decisions
@@ -203,9 +204,10 @@ def score_decision(
 ) -> Decision | None:
     """The decision ``seat`` faced in ``rnd`` (None if it had no choice).
 
-    Deals are drawn until ``work`` simulated actions are spent (default
-    ``WORK_FACTOR`` times a live move's) and at least ``MIN_SAMPLES`` deals:
-    a count of actions, not of time, so the result depends on the seed only."""
+    Deals are drawn until ``work`` is spent (default ``WORK_FACTOR`` times a
+    live move's, counted as a live move counts it: every simulated action, and
+    ``DEAL_COST`` a deal) and at least ``MIN_SAMPLES`` deals: a count, not a
+    time, so the result depends on the seed only."""
     view = rnd.view(seat)
     know = read_view(view)
     candidates = distinct_actions(rnd.legal_actions(seat), know.ends)
@@ -230,6 +232,7 @@ def score_decision(
             result, steps = playout(base, seat, action, table, random.Random(playout_seed))
             totals[i] += points_value(result, side, know.rules)
             used += steps
+        used += DEAL_COST
         n += 1
     options = tuple(Option(a, t / n) for a, t in zip(candidates, totals, strict=True))
     best = max(range(len(options)), key=lambda i: (options[i].value, i == chosen_index, -i))
