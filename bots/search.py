@@ -47,9 +47,9 @@ from .sampling import Sampler
 
 DEFAULT_BUDGET_MS = 150
 #: Simulated engine actions per millisecond of budget, measured on the reference machine.
-ACTIONS_PER_MS = 220.0
+ACTIONS_PER_MS = 130.0
 #: Share of the budget the fixed amount of work is meant to take.
-WORK_SHARE = 0.6
+WORK_SHARE = 0.7
 #: Share of the budget after which the wall-clock cap stops the search.
 WALL_SHARE = 0.85
 #: Extra utility for a round that wins the match (and minus for one that loses it).
