@@ -43,7 +43,7 @@ from typing import Any
 
 from bots.heuristics import Table
 from bots.knowledge import read_view
-from bots.sampling import Sampler
+from bots.sampling import Positions, Sampler
 from bots.search import (
     ACTIONS_PER_MS,
     DEAL_COST,
@@ -220,13 +220,10 @@ def score_decision(
     side = know.rules.side_of(seat)
     budget = int(LIVE_WORK * WORK_FACTOR) if work is None else work
     sampler = Sampler(know)
-    position: Round | None = None
+    positions = Positions(view)
     used = n = 0
     while used < budget or n < MIN_SAMPLES:
-        guess = sampler.draw(rng)
-        if position is None:
-            position = Round.from_view(view, guess.hands, guess.boneyard)
-        base = position.with_hands(guess.hands, guess.boneyard)
+        base = positions.of(sampler.draw(rng))
         playout_seed = rng.getrandbits(32)
         for i, action in enumerate(candidates):
             result, steps = playout(base, seat, action, table, random.Random(playout_seed))

@@ -26,8 +26,9 @@ each `Sampler.draw` then only draws.
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from games.engine import Tile
+from games.engine import Round, Tile
 
 from .knowledge import Knowledge, tile_mask
 
@@ -95,6 +96,24 @@ class Sampler:
         rest = [t for t in self._unseen if t not in taken]
         # The head of the shuffled rest is the boneyard's draw order.
         return Deal(hands, rng.sample(rest, know.boneyard_count) if know.boneyard_count else [])
+
+
+class Positions:
+    """The rounds of one view's guessed deals: ``Round.from_view`` for the
+    first guess, then ``Round.with_hands`` (a copy with the hidden tiles
+    rearranged), which skips rebuilding the chain and history every time."""
+
+    __slots__ = ("_view", "_first")
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self._view = view
+        self._first: Round | None = None
+
+    def of(self, deal: Deal) -> Round:
+        """A fresh round of the view with ``deal``'s hands and boneyard."""
+        if self._first is None:
+            self._first = Round.from_view(self._view, deal.hands, deal.boneyard)
+        return self._first.with_hands(deal.hands, deal.boneyard)
 
 
 def sample_deal(know: Knowledge, rng: random.Random) -> Deal:

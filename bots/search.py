@@ -8,6 +8,8 @@ every seat, or, once the hands hold ``ENDGAME_TILES`` tiles or fewer and no
 boneyard is left, solved exactly by alpha-beta (`bots.endgame`). The
 candidate with the best average wins. All candidates share each deal (common
 random numbers), so their comparison is not drowned in the noise of the deals.
+A finished round is valued by `utility`: in a two-side points game, by the
+chance it leaves of winning the match (`match_equity`, `bots.equity`).
 
 Time budget and determinism: the amount of work is fixed in advance from the
 budget, counted in simulated engine actions (``ACTIONS_PER_MS`` was calibrated
@@ -43,7 +45,7 @@ from .endgame import Budget, OutOfNodes, solve
 from .equity import MatchEquity
 from .heuristics import Table, medium_choice
 from .knowledge import Knowledge, read_view
-from .sampling import Sampler
+from .sampling import Positions, Sampler
 
 DEFAULT_BUDGET_MS = 150
 #: Simulated engine actions per millisecond of budget, measured on the reference machine.
@@ -122,12 +124,9 @@ def evaluate(
 
     used = 0
     complete = 0
-    position: Round | None = None
+    positions = Positions(view)
     while True:
-        deal = sample_weighted(sampler, model, rng)
-        if position is None:
-            position = Round.from_view(view, deal.hands, deal.boneyard)
-        base = position.with_hands(deal.hands, deal.boneyard)
+        base = positions.of(sample_weighted(sampler, model, rng))
         values: list[float] | None = None
         if exact:
             values, nodes = _solve_all(base, know.seat, candidates, side, worth)
