@@ -283,22 +283,13 @@ def match_equity(rules: RuleSet) -> MatchEquity | None:
     wins: Counter[int] = Counter()
     for _ in range(EQUITY_ROUNDS):
         rnd = Round.deal(rules, rng)
-        while rnd.turn is None and not rnd.is_over:  # a pick-off before the first play
-            for picker in sorted(rnd.pending_picks):
-                picks = rnd.legal_actions(picker)
-                rnd.apply(picker, picks[rng.randrange(len(picks))])
-        seat = rnd.turn
+        seat = rnd.turn  # a dealt round always has its opener to play
         assert seat is not None
         table = Table.from_knowledge(read_view(rnd.view(seat)))
-        legal = rnd.legal_actions()
-        first = (
-            medium_choice(legal, rnd.hand(seat), rnd.ends, seat, table)
-            if len(legal) > 1
-            else legal[0]
-        )
+        first = medium_choice(rnd.legal_actions(), rnd.hand(seat), rnd.ends, seat, table)
         result, _ = playout(rnd, seat, first, table, rng)
         if result.winner is not None:
             wins[result.points[result.winner]] += 1
-    if not wins or max(wins) <= 0:
+    if not any(points > 0 for points in wins):
         return None
     return MatchEquity(rules.target, wins)
