@@ -38,23 +38,36 @@ def build() -> dict[str, Any]:
     while (rnd := current(room)).finished_at is None:
         eng = rnd.engine()
         turn = eng.turn
-        if eng.legal_actions(turn) == [PASS]:
-            action = PASS.to_dict()  # the server's ticker may pass first: then it is stale
-        else:
-            index, action = planned.pop(0)
-            assert index == turn
-        room.refresh_from_db()
-        if room.paused:  # the server's sweeper pauses a table where nobody is connected
-            services.room_resume(room=room, actor=seats_of(room)[0])
-            continue
+        forced = eng.legal_actions(turn) == [PASS]
+        if not forced:
+            assert planned[0][0] == turn
+        action = PASS.to_dict() if forced else planned[0][1]
         try:
             services.action_apply(room=room, seat_index=turn, action=action, version=None)
-        except ServiceError:
-            if action["type"] != "pass":
+        except ServiceError as refused:
+            if (
+                refused.code == "paused"
+            ):  # the server's sweeper pauses a table nobody is connected to
+                _resume(room, seats_of(room)[0])
+                continue
+            if not forced:  # the server's ticker may pass first: then the pass is stale
                 raise
+        if not forced:
+            planned.pop(0)
     assert round_analyse(round_id=current(room).pk, work=2000) is not None
     signer = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT)
     return {"code": room.code, "cookie": {"name": GUEST_COOKIE, "value": signer.sign(tokens[0])}}
+
+
+def _resume(room: Any, host: Any) -> None:
+    from rooms import services
+    from rooms.errors import ServiceError
+
+    try:
+        services.room_resume(room=room, actor=host)
+    except ServiceError as refused:
+        if refused.reason != "not_paused":  # somebody (a reconnect) resumed it first
+            raise
 
 
 if __name__ == "__main__":
