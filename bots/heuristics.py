@@ -21,8 +21,9 @@ W_FOLLOW = 2.5  # per tile kept that can follow on a new end (up to two per end)
 W_STUCK = 5.0  # nothing left fits either new end
 W_NEXT_VOID = 6.0  # a new end the next opponent has shown it lacks
 W_NEXT_PASS = 6.0  # ... and both ends: the next opponent must pass
-W_PREV_VOID = 2.0  # a new end the other opponent lacks
-W_PARTNER_VOID = 5.0  # a new end the partner lacks
+W_PREV_VOID = 6.0  # a new end the other opponent lacks
+W_OWN_NUMBER = 12.0  # a new end only this hand can follow: the rest of its number is out
+W_OWN_ALMOST = 5.0  # ... or one other tile of its number is still out
 W_PARTNER_SHOWN = 1.5  # a new end of a number the partner has been playing
 W_GOAT_DOUBLE = 12.0  # under goat scoring a lone 6-6 or 0-0 costs 50 or 25
 W_LOCK = 40.0  # closing the game: worth this much when ahead, minus when behind
@@ -143,9 +144,12 @@ def medium_scores(
     A tile's pips (and ``W_DOUBLE`` for a double); ``W_FOLLOW`` per tile kept
     that can follow on each new end (up to two), minus ``W_STUCK`` when none
     can; the neighbours' known voids and the partner's shown numbers on the
-    new ends; a lone 6-6 or 0-0 under goat scoring; closing the game when this
-    side likely holds fewer pips (`_lock_score`). The playing tile of a
-    one-tile hand wins the round: 1000.
+    new ends; ``W_OWN_NUMBER`` for each new end this hand can follow and
+    nobody else can (the other tiles of its number are on the table or in
+    this hand), ``W_OWN_ALMOST`` when one other tile of it is still out; a
+    lone 6-6 or 0-0 under goat scoring; closing the game when this side
+    likely holds fewer pips (`_lock_score`). The playing tile of a one-tile
+    hand wins the round: 1000.
 
     One pass with every per-decision fact read once: this is the inner loop of
     the hard player's playouts (bench/RESULTS.md, "Issue 28").
@@ -164,7 +168,6 @@ def medium_scores(
     seats, voids, partnership = table.seats, table.voids, table.partnership
     next_void = voids[(seat + 1) % seats]
     prev_void = voids[(seat + 3) % 4] if partnership else voids[(seat + 2) % 3] if seats == 3 else 0
-    partner_void = voids[(seat + 2) % 4] if partnership else 0
     partner_shown = table.shown[(seat + 2) % 4] if partnership else _NOTHING_SHOWN
     scores = []
     for play in plays:
@@ -196,11 +199,14 @@ def medium_scores(
                 near += W_NEXT_PASS
         near += W_PREV_VOID * (prev_void & mask).bit_count()
         if partnership:
-            near -= W_PARTNER_VOID * (partner_void & mask).bit_count()
             if partner_shown[x]:
                 near += W_PARTNER_SHOWN
             if y != x and partner_shown[y]:
                 near += W_PARTNER_SHOWN
+        if own_x:
+            near += _CONTROL[7 - table.on_table[x] - (a == x or b == x) - own_x]
+        if own_y:  # (0 when y is x)
+            near += _CONTROL[7 - table.on_table[y] - (a == y or b == y) - own_y]
         score += near
         if table.goat and double and (a == 6 or a == 0):
             score += W_GOAT_DOUBLE
@@ -211,6 +217,8 @@ def medium_scores(
 
 
 _NOTHING_SHOWN = (0,) * 7
+#: Worth of a new end this hand can follow, by how many tiles of its number others may hold.
+_CONTROL = (W_OWN_NUMBER, W_OWN_ALMOST) + (0.0,) * 6
 
 
 def _lock_score(tile: Tile, hand_size: int, hand_pips: int, seat: int, table: Table) -> float:

@@ -1,6 +1,14 @@
 """The medium player's judgement on small positions."""
 
-from bots.heuristics import W_GOAT_DOUBLE, Table, easy_choice, medium_choice, medium_scores
+from bots.heuristics import (
+    W_GOAT_DOUBLE,
+    W_OWN_ALMOST,
+    W_OWN_NUMBER,
+    Table,
+    easy_choice,
+    medium_choice,
+    medium_scores,
+)
 from games.engine import PASS, Play, Tile
 
 T = Tile.parse
@@ -33,13 +41,21 @@ def test_medium_makes_the_next_opponent_pass_rather_than_shed_the_heavier_tile()
     assert knowing == Play(T("0-2"), "A")
 
 
-def test_medium_avoids_ends_its_partner_lacks():
-    hand = [T("1-4"), T("1-5"), T("4-5")]
-    legal = [Play(T("1-4"), "A"), Play(T("1-5"), "A")]
-    # 1-5 sheds more, but leaves a 5 that the partner (seat 2) has shown it lacks.
-    assert medium_choice(legal, hand, (1, 0), 0, table()) == Play(T("1-5"), "A")
-    partner_lacks_5 = table(voids=[0, 0, bits(5), 0])
-    assert medium_choice(legal, hand, (1, 0), 0, partner_lacks_5) == Play(T("1-4"), "A")
+def test_medium_keeps_an_end_only_its_own_hand_can_follow():
+    hand = [T("2-3"), T("5-6"), T("3-4")]
+    legal = [Play(T("2-3"), "A"), Play(T("5-6"), "B")]
+    # 5-6 sheds more, while 2-3 leaves a 3 end: with five 3s on the table the
+    # last one is this hand's 3-4, so nobody else can follow there.
+    assert medium_choice(legal, hand, (2, 5), 0, table()) == Play(T("5-6"), "B")
+    threes_out = table()
+    threes_out.on_table[3] = 4  # (2-3 makes five, 3-4 is the sixth and last outside)
+    scores = medium_scores(legal, hand, (2, 5), 0, threes_out)
+    plain = medium_scores(legal, hand, (2, 5), 0, table())
+    assert scores[0] - plain[0] == W_OWN_ALMOST
+    threes_out.on_table[3] = 5
+    scores = medium_scores(legal, hand, (2, 5), 0, threes_out)
+    assert scores[0] - plain[0] == W_OWN_NUMBER
+    assert medium_choice(legal, hand, (2, 5), 0, threes_out) == Play(T("2-3"), "A")
 
 
 def test_medium_sheds_a_lone_double_under_goat_scoring():
