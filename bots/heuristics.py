@@ -169,6 +169,7 @@ def medium_scores(
     next_void = voids[(seat + 1) % seats]
     prev_void = voids[(seat + 3) % 4] if partnership else voids[(seat + 2) % 3] if seats == 3 else 0
     partner_shown = table.shown[(seat + 2) % 4] if partnership else _NOTHING_SHOWN
+    control = (W_OWN_NUMBER, W_OWN_ALMOST)  # by how many tiles of the number others may hold
     scores = []
     for play in plays:
         tile = play.tile
@@ -203,10 +204,10 @@ def medium_scores(
                 near += W_PARTNER_SHOWN
             if y != x and partner_shown[y]:
                 near += W_PARTNER_SHOWN
-        if own_x:
-            near += _CONTROL[7 - table.on_table[x] - (a == x or b == x) - own_x]
-        if own_y:  # (0 when y is x)
-            near += _CONTROL[7 - table.on_table[y] - (a == y or b == y) - own_y]
+        if own_x and (out := 7 - table.on_table[x] - (a == x or b == x) - own_x) < 2:
+            near += control[out]
+        if own_y and (out := 7 - table.on_table[y] - (a == y or b == y) - own_y) < 2:
+            near += control[out]  # (own_y is 0 when y is x)
         score += near
         if table.goat and double and (a == 6 or a == 0):
             score += W_GOAT_DOUBLE
@@ -217,8 +218,6 @@ def medium_scores(
 
 
 _NOTHING_SHOWN = (0,) * 7
-#: Worth of a new end this hand can follow, by how many tiles of its number others may hold.
-_CONTROL = (W_OWN_NUMBER, W_OWN_ALMOST) + (0.0,) * 6
 
 
 def _lock_score(tile: Tile, hand_size: int, hand_pips: int, seat: int, table: Table) -> float:
