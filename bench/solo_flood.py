@@ -8,9 +8,13 @@ bench/load.py's ``embedded`` configuration, with the default bot delay), then
 prints:
 
 * how many of the 40 requests were served (302) and refused (429);
-* ``/healthz`` latency (median of 30 requests) idle, and while the tables
-  that were opened play;
-* the server's CPU while they play (% of one core).
+* ``/healthz`` latency (median of 30 requests) idle, and after the tables
+  were opened;
+* the server's CPU then (% of one core).
+
+A solo table deals its first round on its person's seed, which only its guest's
+socket can send (docs/rules.md, "Verifiable deals"): a client that drops its
+cookies opens tables whose bots never move.
 
 Run: ``.venv/bin/python bench/solo_flood.py``.
 """
@@ -101,9 +105,9 @@ def main() -> None:
         )
         print(f"/healthz median, idle: {idle:.1f} ms")
         print(
-            f"/healthz median, tables playing (worst of two runs): {busy:.1f} ms ({busy / idle - 1:+.0%})"
+            f"/healthz median, tables opened (worst of two runs): {busy:.1f} ms ({busy / idle - 1:+.0%})"
         )
-        print(f"server CPU while they play: {cpu:.0f}% of one core")
+        print(f"server CPU meanwhile (the /healthz requests included): {cpu:.0f}% of one core")
     finally:
         daphne.stop()
 

@@ -93,6 +93,10 @@ class Room(models.Model):
     next_server_seed = models.CharField(
         _("next server seed"), max_length=64, default=new_server_seed, editable=False
     )
+    # A table that starts by itself (play alone): its first match begins as soon as
+    # every seated person has sent a client seed for the published commitment, so
+    # that even the first deal carries their seeds (docs/rules.md, "Verifiable deals").
+    start_on_seeds = models.BooleanField(_("starts on the seeds"), default=False)
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
     # The keyed hash of the creator's address (never the address): rooms opened
     # per address are limited too (rooms.limits), a client dropping its cookies

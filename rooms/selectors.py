@@ -194,6 +194,8 @@ def _room_part(
         "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
         # The commitment of the next deal (docs/rules.md, "Verifiable deals"); never its seed.
         "next_fair": room.next_fair(),
+        # Play alone: the first deal waits for this table's people's seeds.
+        "start_on_seeds": room.start_on_seeds,
     }
 
 

@@ -246,11 +246,12 @@ def _create_failed(
 
 
 def _fill_with_bots_and_start(room: Any, user: Any, token: str | None, level: str) -> None:
-    """Play alone: every other seat gets a bot, then the match starts."""
+    """Play alone: every other seat gets a bot, then the match starts as soon
+    as the page has sent its person's seed for the first deal."""
     actor = selectors.viewer_seat(room=room, user=user, guest_token=token)
     for index in range(1, room.ruleset.seats):
         services.bot_add(room=room, actor=actor, index=index, level=level)
-    services.match_start(room=room, actor=actor)
+    services.match_start_on_seeds(room=room, actor=actor)
 
 
 # ------------------------------------------------------------------ table

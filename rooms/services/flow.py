@@ -35,6 +35,7 @@ from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import clear_due, refresh_due
 from rooms.services.rounds import (
     SUBSTITUTE_LEVEL,
+    begin_if_seeded_locked,
     begin_match_locked,
     deal_if_all_ready_locked,
     deal_locked,
@@ -90,6 +91,33 @@ def match_start(
     clear_due(rnd)
     begin_match_locked(table)
     return table.dealt
+
+
+@room_command(lobby=True)
+def match_start_on_seeds(
+    table: Table,
+    *,
+    room: RoomRef,
+    actor: Seat | None,
+    now: datetime | None = None,
+) -> Round | None:
+    """The host's table starts by itself (play alone): its first match begins as
+    soon as every seated person has sent a client seed for the commitment the
+    room shows (`seat_seed`), at once if they all have. Until then the room waits
+    and the host may still start it by hand. Returns the round when dealt now.
+
+    The deal is not made in the request that created the table: nobody has seen
+    its commitment yet, so nobody could have sent a seed that counts
+    (docs/rules.md, "Verifiable deals")."""
+    room, seats = table.room, table.seats
+    host_seat(room, seats, actor)
+    if room.paused:
+        raise paused()
+    if room.status != Room.Status.WAITING:
+        raise wrong_phase()
+    _check_startable(seats)
+    room.start_on_seeds = True
+    return table.rnd if begin_if_seeded_locked(table) else None
 
 
 def match_new(*, room: Room, actor: Seat, alone: bool = False, now: Any = None) -> Round:

@@ -58,6 +58,7 @@ def client_seeds_of(seats: Sequence[Seat]) -> list[str]:
 
 def begin_match_locked(table: Table) -> None:
     """A new match at the table, and its first round dealt."""
+    table.room.start_on_seeds = False  # whoever started it, nothing waits any more
     match = games.match_begin(room=table.room, now=table.now)
     records.match_started(match=match, seats=table.seats, competitive=table.room.competitive)
     deal_locked(table, match)
@@ -106,6 +107,20 @@ def deal_if_all_ready_locked(table: Table) -> bool:
     if not humans or not all(s.ready for s in humans):
         return False
     deal_locked(table, rnd.match)
+    return True
+
+
+def begin_if_seeded_locked(table: Table) -> bool:
+    """A table that starts by itself (``room.start_on_seeds``, play alone): begin
+    its match once every seated person has sent a seed for the published
+    commitment, so that their seeds are in its first deal too."""
+    room, seats = table.room, table.seats
+    if not room.start_on_seeds or room.status != Room.Status.WAITING or room.paused:
+        return False
+    humans = [s for s in seats if s.active_human]
+    if not all_filled(seats) or not humans or not all(s.client_seed for s in humans):
+        return False
+    begin_match_locked(table)
     return True
 
 

@@ -5,6 +5,9 @@ The seed waits on the person's seat until the deal, which uses the seeds of the
 humans seated then, in seat order, and empties them as it publishes the next
 commitment: a seed counts only when it was sent after the commitment of the deal
 it goes into, so the server's seed was fixed before any client's was known.
+
+A table that starts by itself (play alone) deals its first round on the seed
+that completes it (`rooms.services.flow.match_start_on_seeds`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from games.engine.fairness import valid_client_seed
 from rooms.models import Seat
 from rooms.services.base import actor_seat, bad
 from rooms.services.command import RoomRef, Table, room_command
+from rooms.services.rounds import begin_if_seeded_locked
 
 
 @room_command()
@@ -41,6 +45,9 @@ def seat_seed(
     if seat.client_seed != value:
         seat.client_seed = value
         seat.save(update_fields=["client_seed"])
+    if begin_if_seeded_locked(table):  # the last seed a self-starting table waited for
+        table.lobby = True
+        return
     # Nothing of the seats or the lobby's row changed for anyone to see.
     table.room_fields = ["version", "last_activity_at"]
     table.seats_as_held = True

@@ -23,6 +23,24 @@ def version(page: Page) -> int:
     return int(value) if value else -1
 
 
+def play_alone(page: Page, preset: str = "parceria", level: str = "easy") -> None:
+    """From the lobby: "Jogar sozinho", then the table page once its first round is
+    dealt (on the seed the page sends) and the dealt hand has stopped moving."""
+    form = page.locator("[data-form=create-room]")
+    form.locator("select[name=preset]").select_option(preset)
+    form.locator("select[name=bot_level]").select_option(level)
+    form.locator('[data-action="play_alone"]').click()
+    page.wait_for_url("**/r/*/")
+    wait_for_table(page)
+    page.wait_for_selector("[data-hand] [data-tile]")
+    # The deal's fan-out is over: the script's animations (static/js/motion.js),
+    # not the page's CSS ones, some of which never end.
+    page.wait_for_function(
+        "() => document.getAnimations().every((a) => a instanceof CSSAnimation"
+        " || a instanceof CSSTransition || a.playState !== 'running')"
+    )
+
+
 def wait_for_table(page: Page) -> None:
     # Drawn from the page's own snapshot, and the socket is open.
     page.wait_for_selector("[data-table][data-version][data-connected]", state="attached")

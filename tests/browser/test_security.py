@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.play import wait_for_table
+from tests.browser.play import play_alone, wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -41,10 +41,7 @@ def test_the_language_menu_works_without_an_inline_handler(page: Page, server_ur
 
 def test_play_in_this_tab_takes_the_seat_back(page: Page, server_url: str) -> None:
     page.goto(server_url + "/")
-    form = page.locator("[data-form=create-room]")
-    form.locator('[data-action="play_alone"]').click()
-    page.wait_for_url("**/r/*/")
-    wait_for_table(page)
+    play_alone(page)
     second = page.context.new_page()
     second.goto(page.url)
     wait_for_table(second)

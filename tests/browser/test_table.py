@@ -18,6 +18,7 @@ from tests.browser.play import (
     RESULT,
     create_room,
     no_horizontal_scroll,
+    play_alone,
     play_until_result,
     sign_up,
     unique,
@@ -106,15 +107,6 @@ def test_a_guest_joins_a_private_duel_through_the_invite_link(
     guest_context.close()
 
 
-def _play_alone(page: Page, level: str = "easy") -> None:
-    form = page.locator("[data-form=create-room]")
-    form.locator("select[name=preset]").select_option("parceria")
-    form.locator("select[name=bot_level]").select_option(level)
-    form.locator('[data-action="play_alone"]').click()
-    page.wait_for_url("**/r/*/")
-    wait_for_table(page)
-
-
 def _wait_for_my_turn(page: Page) -> None:
     # A function, not a bare expression: Playwright evaluates a bare expression
     # with eval(), which the page's Content-Security-Policy refuses.
@@ -147,7 +139,7 @@ def _press_enter_on(page: Page, selector: str) -> None:
 
 def test_keyboard_only_play(page: Page, server_url: str, artifacts: Path) -> None:
     page.goto(server_url + "/")
-    _play_alone(page)
+    play_alone(page)
     moves = 0
     while moves < 3:
         _wait_for_my_turn(page)
@@ -202,7 +194,7 @@ def test_phone_play_by_touch_without_horizontal_scroll(
     page.goto(server_url + "/")
     assert no_horizontal_scroll(page)
     page.screenshot(path=artifacts / "lobby-phone.png", full_page=True)
-    _play_alone(page, level="medium")
+    play_alone(page, level="medium")
     for _ in range(3):
         _wait_for_my_turn(page)
         if page.locator(RESULT).is_visible():
@@ -229,7 +221,7 @@ def test_table_page_weight_and_first_render(page: Page, server_url: str, artifac
     the production static files are served); their size on disk and the time
     to first render are measured and reported (not asserted)."""
     page.goto(server_url + "/")
-    _play_alone(page)
+    play_alone(page)
     first_render = page.evaluate("performance.getEntriesByName('table-first-render')[0].startTime")
     assets = page.evaluate(
         "performance.getEntriesByType('resource').map(e => e.name)"
@@ -262,7 +254,7 @@ def test_counts_are_worded_by_the_javascript_catalog(page: Page, server_url: str
     refused = []
     page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
     page.goto(server_url + "/")
-    _play_alone(page)
+    play_alone(page)
     words = page.evaluate(
         "() => [1, 7].map((n) => django.ngettext('%(n)s tile', '%(n)s tiles', n))"
     )
@@ -273,7 +265,7 @@ def test_counts_are_worded_by_the_javascript_catalog(page: Page, server_url: str
 
 def test_a_second_tab_replaces_the_first(page: Page, server_url: str) -> None:
     page.goto(server_url + "/")
-    _play_alone(page)
+    play_alone(page)
     second = page.context.new_page()
     second.goto(page.url)
     wait_for_table(second)

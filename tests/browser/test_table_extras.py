@@ -19,6 +19,7 @@ from tests.browser.play import (
     RESULT,
     create_room,
     no_horizontal_scroll,
+    play_alone,
     play_one,
     play_until_result,
     sign_up,
@@ -32,15 +33,6 @@ from tests.rules_sections import RULES_SECTIONS
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _solo(page: Page, preset: str = "parceria", level: str = "easy") -> None:
-    form = page.locator("[data-form=create-room]")
-    form.locator("select[name=preset]").select_option(preset)
-    form.locator("select[name=bot_level]").select_option(level)
-    form.locator('[data-action="play_alone"]').click()
-    page.wait_for_url("**/r/*/")
-    wait_for_table(page)
 
 
 def _my_playable_turn(page: Page, timeout: float = 30_000) -> None:
@@ -95,7 +87,7 @@ def test_rules_pages_and_the_tables_link(page: Page, server_url: str, artifacts:
     page.goto(server_url + "/")
     page.locator("[data-form=create-room] select[name=preset]").select_option("arena")
     expect(page.locator("[data-rules-link]")).to_have_attribute("href", "/regras/arena/")
-    _solo(page, preset="sem_monte")
+    play_alone(page, preset="sem_monte")
     expect(page.locator("[data-rules-link]")).to_have_attribute("href", "/regras/sem_monte/")
 
 
@@ -108,7 +100,7 @@ def test_nothing_fits_and_the_server_passes_by_itself(
     """sem_monte at two seats (no boneyard): sooner or later nothing of ours
     fits; we never click Pass, and the log says "passou (automático)"."""
     page.goto(server_url + "/")
-    _solo(page, preset="sem_monte")
+    play_alone(page, preset="sem_monte")
     log = page.locator("[data-log]")
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
@@ -149,7 +141,7 @@ def test_play_by_dragging_with_the_mouse_and_reorder_kept_after_reload(
     page: Page, server_url: str, artifacts: Path
 ) -> None:
     page.goto(server_url + "/")
-    _solo(page)
+    play_alone(page)
     # Reorder: the first tile dragged to the end of the hand.
     page.wait_for_selector("[data-hand] [data-tile]")
     order = _hand(page)
@@ -200,7 +192,7 @@ def test_play_by_dragging_with_a_finger(browser: Browser, server_url: str, artif
     context = browser.new_context(locale="pt-BR", viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     page.goto(server_url + "/")
-    _solo(page)
+    play_alone(page)
     _my_playable_turn(page)
     cdp = context.new_cdp_session(page)
     tile = page.locator(PLAYABLE).first
@@ -227,7 +219,7 @@ def test_play_by_dragging_with_a_finger(browser: Browser, server_url: str, artif
 
 def test_one_switch_turns_every_hint_off(page: Page, server_url: str, artifacts: Path) -> None:
     page.goto(server_url + "/")
-    _solo(page)
+    play_alone(page)
     _my_playable_turn(page)
     raised = "el => getComputedStyle(el).transform"
     assert page.eval_on_selector(PLAYABLE, raised) != "none"
@@ -435,7 +427,7 @@ def test_the_last_tile_stays_in_view_before_the_result(
     page: Page, server_url: str, artifacts: Path
 ) -> None:
     page.goto(server_url + "/")
-    _solo(page)
+    play_alone(page)
     page.evaluate(WATCH_RESULT)
     play_until_result([page])
     ended, shown = page.evaluate("() => [window.__ended, window.__shown]")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.play import PLAYABLE, RESULT, play_one, wait_for_table
+from tests.browser.play import PLAYABLE, RESULT, play_alone, play_one, wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -71,12 +71,7 @@ def _spy(page: Page, name: str):
 
 def _solo(page: Page, base: str) -> None:
     page.goto(base + "/")
-    form = page.locator("[data-form=create-room]")
-    form.locator("select[name=preset]").select_option("parceria")
-    form.locator("select[name=bot_level]").select_option("easy")
-    form.locator('[data-action="play_alone"]').click()
-    page.wait_for_url("**/r/*/")
-    wait_for_table(page)
+    play_alone(page)
 
 
 def _chain(page: Page) -> int:

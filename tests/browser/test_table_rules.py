@@ -19,6 +19,7 @@ from tests.browser.conftest import ROOT
 from tests.browser.play import (
     RESULT,
     create_room,
+    play_alone,
     play_until_result,
     sign_up,
     unique,
@@ -71,12 +72,7 @@ def rules_table(browser: Browser, server, server_url: str):
 
 def _solo(page: Page, server_url: str, preset: str = "parceria") -> None:
     page.goto(server_url + "/")
-    form = page.locator("[data-form=create-room]")
-    form.locator("select[name=preset]").select_option(preset)
-    form.locator("select[name=bot_level]").select_option("easy")
-    form.locator('[data-action="play_alone"]').click()
-    page.wait_for_url("**/r/*/")
-    wait_for_table(page)
+    play_alone(page, preset)
 
 
 def _faces(page: Page) -> list[str]:

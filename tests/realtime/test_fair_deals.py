@@ -15,6 +15,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from domino_site.guests import GUEST_COOKIE
 from games.engine.fairness import material
 from games.models import Round
 from rooms import services
@@ -95,6 +96,45 @@ async def test_the_commitment_is_in_the_snapshot_before_the_deal(live, django_us
     assert state["room"]["next_fair"]["commitment"] != committed["commitment"]
     rnd = await sync_to_async(Round.objects.get)(room_id=room.pk)
     assert hashlib.sha256(bytes.fromhex(rnd.server_seed)).hexdigest() == fair["commitment"]
+
+
+def _solo_table() -> tuple[str, str]:
+    """A guest presses "Jogar sozinho" in the lobby: the table's code and the
+    guest's cookie."""
+    response = Client().post(
+        "/rooms/", {"preset": "parceria", "bot_level": "easy", "play_alone": "1"}
+    )
+    code = response["Location"].strip("/").rsplit("/", 1)[-1]
+    return code, f"{GUEST_COOKIE}={response.cookies[GUEST_COOKIE].value}"
+
+
+async def test_a_table_that_starts_by_itself_deals_its_first_round_on_its_persons_seed(live):
+    code, cookie = await sync_to_async(_solo_table)()
+    me = await Player.table(code, cookie)
+    assert me.state["round"] is None and me.state["room"]["status"] == "waiting"
+    assert me.state["room"]["start_on_seeds"]
+    committed = me.state["room"]["next_fair"]["commitment"]
+
+    await me.send({"type": "seed", "value": "my own seed"})
+    state = await me.until(lambda s: s["round"] is not None)
+    assert state["room"]["status"] == "playing" and not state["room"]["start_on_seeds"]
+    assert state["round"]["fair"]["commitment"] == committed
+    assert state["round"]["fair"]["client_seeds"] == ["my own seed"]
+    assert len(state["round"]["hand"]) == 7
+    rnd = await sync_to_async(Round.objects.get)(room__code=code)
+    assert rnd.material == f"{code}:1:1:my own seed"
+
+
+async def test_a_self_starting_table_may_still_be_started_by_hand(live):
+    code, cookie = await sync_to_async(_solo_table)()
+    me = await Player.table(code, cookie)
+    await me.send({"type": "start"})
+    state = await me.until(lambda s: s["round"] is not None)
+    assert state["round"]["fair"]["client_seeds"] == [] and not state["room"]["start_on_seeds"]
+    # A seed now is for round 2: it deals nothing.
+    await me.send({"type": "seed", "value": "later"})
+    await _synced(me)
+    assert await sync_to_async(Round.objects.filter(room__code=code).count)() == 1
 
 
 async def test_the_server_seed_is_in_no_frame_until_the_round_ends(live, django_user_model):

@@ -115,22 +115,29 @@ def test_a_guest_cannot_open_a_public_room(client):
     assert Room.objects.count() == 0
 
 
-def test_play_alone_makes_a_started_private_room_with_bots(client):
+def test_play_alone_makes_a_private_room_with_bots_that_deals_on_its_persons_seed(client):
     response = client.post(
         "/rooms/", {"preset": "parceria", "bot_level": "hard", "play_alone": "1"}
     )
     assert response.status_code == 302
     room = Room.objects.get(code=_code(response))
-    assert room.visibility == "private" and room.status == "playing"
+    assert room.visibility == "private"
     seats = list(Seat.objects.filter(room=room).order_by("index"))
     assert seats[0].kind == "human" and seats[0].guest_token
     assert [(s.kind, s.bot_level) for s in seats[1:]] == [("bot", "hard")] * 3
     # The guest cookie binds this browser to seat 0.
     assert response.cookies[GUEST_COOKIE]["httponly"]
-    page = client.get(response["Location"])
-    boot = page.context["boot"]
-    assert boot["snapshot"]["you"]["seat"] == 0
+    # Nothing is dealt before the page has seen the commitment and sent its seed.
+    assert room.status == "waiting" and room.start_on_seeds
+    boot = client.get(response["Location"]).context["boot"]
+    assert boot["snapshot"]["you"]["seat"] == 0 and boot["snapshot"]["round"] is None
+    assert boot["snapshot"]["room"]["start_on_seeds"]
+
+    services.seat_seed(room=room, actor=seats[0], value="c0ffee")
+    boot = client.get(response["Location"]).context["boot"]
+    assert boot["snapshot"]["room"]["status"] == "playing"
     assert len(boot["snapshot"]["round"]["hand"]) == 7
+    assert boot["snapshot"]["round"]["fair"]["client_seeds"] == ["c0ffee"]
 
 
 def test_create_room_as_json(client, make_user):

@@ -62,7 +62,9 @@ function centerMessage() {
     text =
       filled < s.seats.length
         ? t("Waiting for players (%(filled)s of %(total)s)", { filled, total: s.seats.length })
-        : s.you?.is_host
+        : s.room.start_on_seeds // play alone: dealt on this page's seed (fair.js)
+          ? t("Shuffling with your seed…")
+          : s.you?.is_host
           ? t("Everyone is seated: press Start.")
           : t("Waiting for the host to start.");
   } else if (r && !r.result && !r.chain?.length && r.turn !== null && r.turn !== undefined) {
