@@ -36,6 +36,7 @@ TABLE: tuple[str, ...] = (
     _("Game paused"),
     _("Waiting for players (%(filled)s of %(total)s)"),
     _("Everyone is seated: press Start."),
+    _("Shuffling with your seed…"),
     _("Waiting for the host to start."),
     _("You open the round."),
     _("%(name)s opens the round."),
