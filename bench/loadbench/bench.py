@@ -13,11 +13,13 @@ import time
 from bench.loadbench.common import (
     PERIOD,
     postgres_problem,
+    process_cpu,
     raise_fd_limit,
     redis_problem,
     say,
 )
 from bench.loadbench.fleet import Fleet
+from bench.loadbench.observers import AnalysisProbe, LobbyMeter
 from bench.loadbench.pool import TablePool
 from bench.loadbench.report import describe, say_client_problems
 from bench.loadbench.runs import run_load
@@ -43,6 +45,8 @@ class Bench:
         self.pool = TablePool(self.fleet, self.stats, random.Random(args.seed), args.no_relay)
         self.runs: list[Run] = []
         self.frame_bytes: float | None = None  # median snapshot size of the last run
+        self.lobby = LobbyMeter()
+        self.probe: AnalysisProbe | None = None
 
     # -- runs
     async def run(self, tables, *, servers, mode, target, warmup, seconds) -> Run:
@@ -57,10 +61,21 @@ class Bench:
         )
         seen = [0]
         probe = asyncio.create_task(self.fleet.largest_inbox(seen)) if self.cfg.redis_url else None
+        extras, beside = self.watchers(target)
         try:
             run = await run_load(
-                tables, servers=servers, mode=mode, warmup=warmup, seconds=seconds, label=label
+                tables,
+                servers=servers,
+                mode=mode,
+                warmup=warmup,
+                seconds=seconds,
+                label=label,
+                extras=extras,
+                beside=beside,
             )
+            if target == "table" and self.probe is not None:
+                for name, value in self.probe.figures().items():
+                    setattr(run, name, value)
         finally:
             if probe is not None:
                 probe.cancel()
@@ -69,6 +84,36 @@ class Bench:
                 label.inbox_max = seen[0]
         await asyncio.sleep(1.0)  # let stragglers land before the next run
         return run
+
+    def watchers(self, target: str) -> tuple[dict, list]:
+        """What a table run reads at its window's ends (the lobby sockets' bytes,
+        the background processes' CPU) and runs over it (the analysis probe)."""
+        background = self.fleet.background
+        extras = {
+            "lobby": self.lobby.counters,
+            "lobby_sockets": lambda: len(self.lobby.sockets),
+            "background": lambda: {name: process_tree_cpu(p.pid) for name, p in background.items()},
+        }
+        if target != "table" or self.probe is None:
+            return extras, []
+        probe = self.probe
+
+        async def watch(start: float, end: float) -> None:
+            await asyncio.sleep(max(0.0, start - time.perf_counter()))
+            probe.reset()
+            await probe.watch(end)
+
+        return extras, [watch]
+
+    async def open_observers(self) -> None:
+        """The lobby sockets and the analysis probe, once the first tables exist
+        (a watcher's session is theirs)."""
+        if self.probe is not None or not self.pool.domino:
+            return
+        cookie = self.pool.domino[0].spec.cookies[2]
+        await self.lobby.open(self.args.lobby, self.fleet.daphnes, cookie)
+        if analysis_installed():
+            self.probe = AnalysisProbe(self.fleet.daphnes, cookie, self.args.open_every)
 
     async def main(self) -> None:
         args = self.args
@@ -88,6 +133,7 @@ class Bench:
     async def paced(self, count: int, servers: list[Daphne]) -> None:
         """A paced run on the first ``count`` tables (opened first if need be)."""
         await self.pool.grow_to(count, servers)
+        await self.open_observers()
         run = await self.run_pair(
             self.pool.domino[:count],
             self.pool.relay[:count],
@@ -186,6 +232,23 @@ class Bench:
         return run
 
 
+def analysis_installed() -> bool:
+    """Whether the code under test analyses rounds (older checkouts do not)."""
+    from django.apps import apps
+
+    return apps.is_installed("analysis")
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and its children (a Celery worker's pool)."""
+    total = process_cpu(pid)
+    try:
+        children = open(f"/proc/{pid}/task/{pid}/children").read().split()
+    except OSError:
+        children = []
+    return total + sum(process_tree_cpu(int(child)) for child in children)
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -223,6 +286,7 @@ def run_config(name: str, args: argparse.Namespace) -> list[Run]:
                 await bench.main()
             finally:
                 with contextlib.suppress(Exception):
+                    await bench.lobby.close()
                     await asyncio.wait_for(bench.pool.close_all(), 20)
                     # the servers' disconnect work ends before they are stopped
                     await fleet.settle(fleet.daphnes, limit=20)

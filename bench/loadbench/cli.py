@@ -56,6 +56,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--no-one-daphne", action="store_true", help="skip the saturation on one Daphne"
     )
+    parser.add_argument(
+        "--without",
+        default="",
+        help="production: Procfile process types not to start, comma-separated (e.g."
+        " 'analysis', to measure play without the analysis worker)",
+    )
+    parser.add_argument(
+        "--lobby", type=int, default=4, help="lobby sockets beside the tables (default 4)"
+    )
+    parser.add_argument(
+        "--open-every",
+        type=float,
+        default=15.0,
+        help="open a finished round's replay every this many seconds (0: never)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
@@ -91,6 +106,9 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     argv += ["--slices", str(args.slices), "--variant", args.variant]
     argv += ["--no-relay"] * args.no_relay + ["--no-one-daphne"] * args.no_one_daphne
     argv += ["--pg", args.pg, "--redis", args.redis, "--child-out", out]
+    if args.without:
+        argv += ["--without", args.without]
+    argv += ["--lobby", str(args.lobby), "--open-every", str(args.open_every)]
     if args.relay_bytes is not None:
         argv += ["--relay-bytes", str(args.relay_bytes)]
     return argv

@@ -7,28 +7,30 @@ import contextlib
 import time
 from typing import Any
 
-from bench.loadbench.common import BIN, process_cpu, rss_kb, say
+from bench.loadbench.common import ROOT, process_cpu, rss_kb, say
+from bench.loadbench.procfile import background_commands
 from bench.loadbench.servers import Config, Daphne, Proc
-
-CELERY_WORKER = ["worker", "-l", "warning", "-P", "solo", "--without-gossip", "--without-mingle"]
 
 
 class Fleet:
-    """The Daphne processes (and, with Redis, the Celery worker) of `cfg`."""
+    """The Daphne processes of `cfg` and, with Redis, every background process of
+    the Procfile (the Celery worker, the analysis worker, beat)."""
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
         self.procs: list[Proc] = []
         self.daphnes: list[Daphne] = []
+        self.background: dict[str, Proc] = {}  # Procfile process type -> its process
         self.redis: Any = None  # a client for the inbox probe (production)
 
     def start(self) -> None:
         env, logdir = self.cfg.server_env(), self.cfg.tmp
         if self.cfg.redis_url:
-            worker = Proc(
-                "celery", [str(BIN / "celery"), "-A", "domino_site", *CELERY_WORKER], env, logdir
-            )
-            self.procs.append(worker.start())
+            for name, argv in background_commands(ROOT, env, logdir).items():
+                if name in self.cfg.without:
+                    continue
+                self.background[name] = Proc(name, argv, env, logdir).start()
+                self.procs.append(self.background[name])
         for _ in range(self.cfg.daphnes):
             daphne = Daphne(env, logdir)
             self.procs.append(daphne.start())

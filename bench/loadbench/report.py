@@ -60,6 +60,23 @@ def describe(run: Run) -> str:
         parts.append(f"frames ~{run.frame_bytes:.0f} B")
     if run.inbox_max is not None:
         parts.append(f"largest layer inbox {run.inbox_max} msgs")
+    if run.lobby_bytes_per_s is not None:
+        parts.append(f"lobby {run.lobby_bytes_per_s:.0f} B/s a socket ({run.lobby_sockets})")
+    if run.background_cpu:
+        cpu = " ".join(f"{k} {v:.0f}%" for k, v in sorted(run.background_cpu.items()))
+        parts.append(f"background CPU {cpu}")
+    if run.analysis_depth_max is not None:
+        parts.append(
+            f"analysis queue max {run.analysis_depth_max} end {run.analysis_depth_end},"
+            f" {run.analysis_done} done, lag p50 {fmt(run.analysis_lag_p50, 1)}"
+            f" max {fmt(run.analysis_lag_max, 1)} s"
+        )
+    if run.replays_opened:
+        parts.append(
+            f"replay opened -> analysed p50 {fmt(run.replay_to_analysis_p50, 1)}"
+            f" max {fmt(run.replay_to_analysis_max, 1)} s"
+            f" ({run.replays_opened} opened, {run.replays_unanswered} not in 60 s)"
+        )
     if run.unfinished:
         parts.append(f"{run.unfinished} lost (not on all four sockets in {MOVE_TIMEOUT:g} s)")
     if run.errors:

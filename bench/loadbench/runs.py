@@ -49,7 +49,11 @@ class Window:
                 self.errors[status] += 1
 
 
-async def mark(window: Window, name: str, at: float, servers: list[Daphne]) -> None:
+async def mark(
+    window: Window, name: str, at: float, servers: list[Daphne], extras: dict[str, Any]
+) -> None:
+    """The counters at ``at``: the clock, the CPU, the servers' and ``extras``'
+    (name -> a callable read there)."""
     await asyncio.sleep(max(0.0, at - time.perf_counter()))
     window.marks[name] = (
         time.perf_counter(),
@@ -57,6 +61,7 @@ async def mark(window: Window, name: str, at: float, servers: list[Daphne]) -> N
         machine_cpu(),
         await asyncio.to_thread(server_stats, servers),
     )
+    window.marks[f"{name}:extras"] = {key: read() for key, read in extras.items()}
 
 
 async def drive(window: Window, table: Table, phase: float) -> None:
@@ -91,7 +96,13 @@ async def run_load(
     warmup: float,
     seconds: float,
     label: Run,
+    extras: dict[str, Any] | None = None,
+    beside: list[Any] | None = None,
 ) -> Run:
+    """Drive ``tables`` for a warm-up and ``seconds`` measured; ``extras`` are
+    read at both ends of the window, ``beside`` are coroutine functions run
+    over the window (given its end, perf_counter)."""
+    extras = extras or {}
     perf0 = time.perf_counter()
     mono0 = time.monotonic()
     t_measure = perf0 + warmup
@@ -108,8 +119,9 @@ async def run_load(
     ]
     await asyncio.gather(
         *drivers,
-        mark(window, "start", t_measure, servers),
-        mark(window, "end", window.t_end, servers),
+        mark(window, "start", t_measure, servers, extras),
+        mark(window, "end", window.t_end, servers, extras),
+        *(watch(t_measure, window.t_end) for watch in beside or ()),
         return_exceptions=False,
     )
     await asyncio.sleep(0.5)
@@ -120,6 +132,7 @@ async def run_load(
     client_figures(run, window)
     if "start" in window.marks and "end" in window.marks:
         rate_figures(run, window)
+        extra_figures(run, window)
     sizes = [s.size for t in tables for s in t.socks if s.size]
     run.frame_bytes = statistics.median(sizes) if sizes else None
     return run
@@ -149,6 +162,23 @@ def rate_figures(run: Run, window: Window) -> None:
     run.machine_cpu = 100 * (1 - (m1[1] - m0[1]) / total) * os.cpu_count() if total else None
     if s0 and s1:
         server_figures(run, list(zip(s0, s1, strict=True)))
+
+
+def extra_figures(run: Run, window: Window) -> None:
+    """The lobby sockets' bytes and the background processes' CPU over the window."""
+    (t0, *_), (t1, *_) = window.marks["start"], window.marks["end"]
+    e0, e1 = window.marks["start:extras"], window.marks["end:extras"]
+    wall = max(1e-3, t1 - t0)
+    if "lobby" in e0:
+        sockets = e0["lobby_sockets"]
+        run.lobby_sockets = sockets
+        if sockets:
+            run.lobby_bytes_per_s = (e1["lobby"][0] - e0["lobby"][0]) / wall / sockets
+    if "background" in e0:
+        run.background_cpu = {
+            name: 100 * (e1["background"][name] - cpu) / wall
+            for name, cpu in e0["background"].items()
+        }
 
 
 def server_figures(run: Run, pairs: list[tuple[dict, dict]]) -> None:

@@ -122,13 +122,15 @@ class Config:
     redis_url: str | None
     daphnes: int
     variant: str = "today"
+    without: tuple[str, ...] = ()  # Procfile process types not started (--without)
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(40))
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="domino-load-")))
 
     @property
     def label(self) -> str:
         """The configuration's name, with the ablation's variant when not today's."""
-        return self.name if self.variant == "today" else f"{self.name}/{self.variant}"
+        label = self.name if self.variant == "today" else f"{self.name}/{self.variant}"
+        return label + "".join(f"-{name}" for name in self.without)
 
     def server_env(self) -> dict[str, str]:
         drop = {"DATABASE_URL", "REDIS_URL", "DOMINO_SCHEDULER", "DJANGO_SETTINGS_MODULE"}
@@ -178,6 +180,7 @@ def production_config(args: argparse.Namespace) -> Config:
         database_url=f"{base}/{PG_DATABASE}",
         redis_url=args.redis,
         daphnes=2,
+        without=tuple(name for name in args.without.split(",") if name),
     )
 
 

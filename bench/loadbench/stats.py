@@ -62,6 +62,21 @@ class Run:
     # the milliseconds a second lost to lateness beyond 5 ms (summed over servers).
     stalls_50ms: int | None = None
     stalled_ms_per_s: float | None = None
+    # Lobby sockets beside the tables (first page of everything): bytes a second each.
+    lobby_sockets: int | None = None
+    lobby_bytes_per_s: float | None = None
+    # The analysis queue over the run (bench/loadbench/observers.py).
+    analysis_depth_max: int | None = None
+    analysis_depth_end: int | None = None
+    analysis_done: int | None = None
+    analysis_lag_p50: float | None = None
+    analysis_lag_max: float | None = None
+    replay_to_analysis_p50: float | None = None
+    replay_to_analysis_max: float | None = None
+    replays_opened: int | None = None
+    replays_unanswered: int | None = None
+    # CPU (% of one core) of each background process of the Procfile.
+    background_cpu: dict = field(default_factory=dict)
     # The raw latencies (seconds), to merge the slices of one run (not written out).
     samples: list = field(default_factory=list, repr=False)
     between_samples: list = field(default_factory=list, repr=False)
@@ -72,6 +87,17 @@ class Run:
 
 
 _RAW = ("samples", "between_samples")
+ANALYSIS_FIGURES = (
+    "analysis_depth_max",
+    "analysis_depth_end",
+    "analysis_done",
+    "analysis_lag_p50",
+    "analysis_lag_max",
+    "replay_to_analysis_p50",
+    "replay_to_analysis_max",
+    "replays_opened",
+    "replays_unanswered",
+)
 
 
 def server_stats(servers: list[Daphne]) -> list[dict] | None:
@@ -115,6 +141,14 @@ def merged(parts: list[Run]) -> Run:
         setattr(run, name, weighted(name, lambda p: p.sustained * p.seconds))
     sizes = [p.frame_bytes for p in parts if p.frame_bytes]
     run.frame_bytes = statistics.median(sizes) if sizes else None
+    run.lobby_bytes_per_s = weighted("lobby_bytes_per_s", lambda p: p.seconds)
+    for name in ANALYSIS_FIGURES:  # one probe over each slice: the last slice's
+        setattr(run, name, getattr(parts[-1], name))
+    cpu = collections.defaultdict(float)
+    for p in parts:
+        for proc, value in p.background_cpu.items():
+            cpu[proc] += value * p.seconds / run.seconds
+    run.background_cpu = dict(cpu)
     inboxes = [p.inbox_max for p in parts if p.inbox_max is not None]
     run.inbox_max = max(inboxes) if inboxes else None
     return run
