@@ -5,11 +5,17 @@ discovered in each installed app's ``tasks.py`` (games.round_due, bots.bot_turn,
 rooms.sweep). Beat runs the sweeper every ``DOMINO_SWEEP_SECONDS`` (5 s).
 """
 
+import logging
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
+
+from domino_site.below_play import go_below_play
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "domino_site.settings")
+
+log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = float(os.environ.get("DOMINO_SWEEP_SECONDS", "5"))
 
@@ -41,3 +47,18 @@ app.conf.update(
     task_ignore_result=True,
 )
 app.autodiscover_tasks()
+
+#: Queues of work that no player waits for: a worker that consumes only these
+#: runs its pool processes below play (domino_site.below_play).
+BELOW_PLAY_QUEUES = frozenset({"analysis"})
+
+
+@worker_process_init.connect
+def _below_play_if_background(**_: object) -> None:
+    """A pool process of a worker started with ``-Q analysis`` (the Procfile's
+    ``analysis``) goes below play before its first task; the other workers'
+    (clocks, bot turns, the sweeper) stay where play is."""
+    consumed = set(app.amqp.queues.consume_from or ())
+    if consumed and consumed <= BELOW_PLAY_QUEUES:
+        steps = go_below_play()
+        log.info("pool process %s below play: %s", os.getpid(), steps)

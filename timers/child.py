@@ -1,7 +1,8 @@
 """What the embedded server's child process (timers/offload.py) runs first.
 
-No Django here: the child imports only this and the pure scoring. It lowers
-its own priority and ends itself when the server that started it is gone (a
+No Django here: the child imports only this, `domino_site.below_play` and the
+pure scoring. It puts itself below play (the server's sockets come first on a
+busy machine, autogroup or not) and ends itself when the server that started it is gone (a
 killed server runs no clean-up, and its child would otherwise stay behind).
 """
 
@@ -12,10 +13,12 @@ import signal
 import threading
 import time
 
+from domino_site.below_play import go_below_play
 
-def start(nice: int) -> None:
-    """The pool's initializer: lower the priority by ``nice``, follow the parent."""
-    os.nice(nice)
+
+def start() -> None:
+    """The pool's initializer: below play, and following the parent."""
+    go_below_play()
     parent = os.getppid()
     threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
 

@@ -1,0 +1,97 @@
+"""Running a process below play: the CPU that no player waits for (a round's
+analysis) only ever takes what the play servers leave (docs/decisions.md,
+"Background work below play").
+
+Linux offers two documented knobs (sched(7)), and this process turns both:
+
+* its scheduling policy becomes ``SCHED_IDLE`` (``sched_setscheduler(2)``):
+  within its scheduling group it runs only when nothing else wants the CPU;
+* its autogroup's nice value becomes 19 (``/proc/self/autogroup``, sched(7)
+  "The autogroup feature"). With autogroup on (the default of most
+  distributions), the CPU is first shared between *sessions*, each weighted
+  as a whole by its autogroup's nice value, whatever the policies and nice
+  values of the processes inside; a worker alone in a session of its own at
+  nice 19 weighs 15 against the 1024 of a Daphne's session at nice 0. So the
+  process first makes a session of its own (``setsid(2)``, which also makes a
+  new autogroup): the nice value of a shared session would slow everything
+  else in it too. A process that cannot make its own session (it already leads
+  a process group) keeps its autogroup as it is.
+
+With autogroup off (or a kernel without it) the CPU is shared between
+processes, and ``SCHED_IDLE`` alone puts the process below every normal one.
+
+It is called once, at the start of the process that does such work: the
+analysis worker's pool process (``timers.apps``, for a worker that consumes
+only ``settings.DOMINO_BELOW_PLAY_QUEUES``) and the embedded server's
+analysis child (``timers.child``). tests/site/test_below_play.py holds the
+kernel to it: a CPU-bound process below play, pinned to the same core as a
+normal one started in a session of its own, gets almost nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+AUTOGROUP = Path("/proc/self/autogroup")
+#: The weakest nice value: an autogroup at 19 weighs 15 against 1024 at 0.
+LOWEST_NICE = 19
+
+
+def go_below_play() -> list[str]:
+    """Put this process below play (see the module's docstring); returns the
+    steps taken, among ``setsid``, ``autogroup_nice`` and ``sched_idle``. Never
+    raises: a step the system refuses is logged and skipped."""
+    steps = []
+    if _own_session():
+        steps.append("setsid")
+        if _set_autogroup_nice(LOWEST_NICE):
+            steps.append("autogroup_nice")
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        steps.append("sched_idle")
+    except (AttributeError, OSError) as exc:  # not Linux, or refused
+        log.warning("SCHED_IDLE refused (%s): nice %d instead", exc, LOWEST_NICE)
+        os.setpriority(os.PRIO_PROCESS, 0, LOWEST_NICE)
+    return steps
+
+
+def _own_session() -> bool:
+    """Whether this process now leads a session of its own (made here, or
+    already: then alone in its autogroup only if nobody else joined it)."""
+    pid = os.getpid()
+    if os.getsid(0) == pid:
+        return True
+    try:
+        os.setsid()
+    except OSError:  # a process group leader cannot: keep the shared autogroup
+        return False
+    return True
+
+
+def _set_autogroup_nice(nice: int) -> bool:
+    try:
+        AUTOGROUP.write_text(f"{nice}\n")
+    except OSError:  # no autogroup (kernel or namespace), or refused
+        return False
+    return True
+
+
+def autogroup_nice() -> int | None:
+    """This process's autogroup nice value (None without autogroup).
+
+    The file reads ``/autogroup-85 nice 19``."""
+    try:
+        text = AUTOGROUP.read_text()
+    except OSError:
+        return None
+    return int(text.split()[-1])
+
+
+def current_policy() -> str:
+    """``"idle"``, ``"other"`` or another name of this thread's policy."""
+    names = {os.SCHED_OTHER: "other", os.SCHED_IDLE: "idle", os.SCHED_BATCH: "batch"}
+    return names.get(os.sched_getscheduler(0), "other")

@@ -1,0 +1,128 @@
+"""Background work runs below play (docs/decisions.md, "Background work below
+play"): the analysis worker's pool process and the embedded analysis child put
+themselves under SCHED_IDLE in an autogroup of their own at nice 19, and the
+kernel then gives them almost nothing while a normal process wants the CPU,
+autogroup on or off."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from domino_site import below_play
+
+SPAWN = multiprocessing.get_context("spawn")
+AUTOGROUP_ON = (
+    Path("/proc/sys/kernel/sched_autogroup_enabled").exists()
+    and Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _report(queue) -> None:
+    steps = below_play.go_below_play()
+    queue.put((steps, below_play.current_policy(), below_play.autogroup_nice(), os.getsid(0)))
+
+
+def _burn(cpu: int, below: bool, started, results, seconds: float) -> None:
+    """Spin on ``cpu`` for ``seconds`` of wall time; report the CPU time we got.
+    A normal burner makes a session of its own, as a server started apart has."""
+    os.sched_setaffinity(0, {cpu})
+    if below:
+        below_play.go_below_play()
+    else:
+        os.setsid()
+    started.wait()
+    begin = time.monotonic()
+    while time.monotonic() - begin < seconds:
+        pass
+    results.put((below, time.process_time()))
+
+
+def test_a_process_below_play_is_sched_idle_in_an_autogroup_of_its_own_at_nice_19():
+    queue = SPAWN.Queue()
+    child = SPAWN.Process(target=_report, args=(queue,))
+    child.start()
+    steps, policy, nice, sid = queue.get(timeout=30)
+    child.join(10)
+    assert policy == "idle" and "sched_idle" in steps
+    assert sid == child.pid and "setsid" in steps  # its own session...
+    if below_play.AUTOGROUP.exists():  # ...and so its own autogroup, at nice 19
+        assert nice == below_play.LOWEST_NICE and "autogroup_nice" in steps
+    assert below_play.current_policy() == "other"  # the caller is untouched
+
+
+def test_the_kernel_gives_a_process_below_play_almost_nothing_beside_a_busy_one():
+    cpu = min(os.sched_getaffinity(0))
+    started = SPAWN.Event()
+    results = SPAWN.Queue()
+    burners = [
+        SPAWN.Process(target=_burn, args=(cpu, below, started, results, 1.5))
+        for below in (False, True)
+    ]
+    for burner in burners:
+        burner.start()
+    time.sleep(1.0)  # both pinned and set before either spins
+    started.set()
+    got = dict(results.get(timeout=30) for _ in burners)
+    for burner in burners:
+        burner.join(10)
+    # Nice 19 alone in a shared group would get about 1.5 %, SCHED_IDLE alone
+    # (autogroup off) about 0.3 %; an untouched process would get half.
+    assert got[True] < 0.1 * got[False], got
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+def _pool_process(worker: subprocess.Popen, timeout: float = 60) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert worker.poll() is None, "the worker exited"
+        kids = _children(worker.pid)
+        if kids:
+            return kids[0]
+        time.sleep(0.2)
+    raise AssertionError("the worker started no pool process")
+
+
+def _policy_of(pid: int, timeout: float = 30) -> tuple[int, str]:
+    """The pool process's policy, once its start-up (worker_process_init) ran."""
+    deadline = time.monotonic() + timeout
+    policy = os.sched_getscheduler(pid)
+    while policy != os.SCHED_IDLE and time.monotonic() < deadline:
+        time.sleep(0.2)
+        policy = os.sched_getscheduler(pid)
+    return policy, Path(f"/proc/{pid}/autogroup").read_text()
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("queues, below", [(["-Q", "analysis"], True), ([], False)])
+def test_the_procfiles_analysis_worker_runs_below_play_and_the_clock_worker_does_not(queues, below):
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "domino_site.settings", "DEBUG": "1"}
+    env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "domino_site", "worker", *queues,
+         "--concurrency=1", "--without-gossip", "--without-mingle", "-l", "warning"],
+        cwd=ROOT, env=env, start_new_session=True,
+    )  # fmt: skip
+    try:
+        pool = _pool_process(worker)
+        policy, autogroup = _policy_of(pool, timeout=30 if below else 3)
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(20)
+    if below:
+        assert policy == os.SCHED_IDLE
+        assert autogroup.split()[-1] == "19" or not AUTOGROUP_ON
+    else:
+        assert policy == os.SCHED_OTHER and autogroup.split()[-1] == "0"
