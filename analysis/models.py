@@ -60,3 +60,51 @@ class SeatAccuracy(models.Model):
 
     def __str__(self) -> str:
         return f"{self.analysis_id} seat {self.seat} {self.accuracy:.1f}"
+
+
+class AnalysisJob(models.Model):
+    """A round waiting for its analysis, being analysed, analysed or left out
+    (docs/site.md, "Round analysis": what is analysed and when).
+
+    One row a round. The analysis worker takes the queued job of the lowest
+    ``priority``, oldest first (`analysis.services.analysis_run_next`); jobs of
+    the two background priorities beyond ``ANALYSIS_QUEUE_BOUND`` are dropped,
+    oldest first, and a person may still ask for them later."""
+
+    class Priority(models.IntegerChoices):
+        ASKED = 0, _("asked for by a player")
+        OPENED = 1, _("replay opened")
+        RATED = 2, _("rated round")
+        IDLE = 3, _("when idle")
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("analysing")
+        DONE = "done", _("done")
+        DROPPED = "dropped", _("dropped")
+
+    round = models.OneToOneField(
+        "games.Round",
+        on_delete=models.CASCADE,
+        related_name="analysis_job",
+        verbose_name=_("round"),
+    )
+    priority = models.PositiveSmallIntegerField(_("priority"), choices=Priority.choices)
+    state = models.CharField(_("state"), max_length=8, choices=State.choices)
+    # Who raised it to ASKED or OPENED (a user, or a guest's key): the person's limit.
+    person = models.CharField(_("asked by"), max_length=64, blank=True, default="")
+    queued_at = models.DateTimeField(_("queued at"), default=timezone.now)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("analysis job")
+        verbose_name_plural = _("analysis jobs")
+        ordering = ("priority", "queued_at", "id")
+        indexes = [
+            models.Index(fields=("state", "priority", "queued_at"), name="analysisjob_queue"),
+            models.Index(fields=("person", "state"), name="analysisjob_person"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_id}: {self.state} ({self.get_priority_display()})"

@@ -157,17 +157,18 @@ def score_round(
     seed: int,
     work: int | None = None,
     scored_seats: Iterable[int] | None = None,
+    settle: bool = True,
 ) -> list[Decision]:
     """Every decision with a choice among ``moves`` ((seat, action dict, by), as
     stored) made by a person (``by == "person"``) at one of ``scored_seats``
     (default: every seat). ``deal`` is the engine's `Round.initial()`.
 
-    Each decision gets ``work`` (default ``WORK_FACTOR`` times a live move's;
-    see `score_decision`)."""
+    Each decision gets ``work`` at most (default ``WORK_FACTOR`` times a live
+    move's), less once it is settled (``settle``; see `score_decision`)."""
     seats = set(range(rules.seats) if scored_seats is None else scored_seats)
     decisions = []
     for rnd, seat, action, seq in _choices(rules, deal, moves, seats):
-        decision = score_decision(rnd, seat, action, seq, seed=seed, work=work)
+        decision = score_decision(rnd, seat, action, seq, seed=seed, work=work, settle=settle)
         if decision is not None:
             decisions.append(decision)
     return decisions
@@ -200,40 +201,151 @@ def _choices(
 
 
 def score_decision(
-    rnd: Round, seat: int, chosen: Action, seq: int, *, seed: int, work: int | None = None
+    rnd: Round,
+    seat: int,
+    chosen: Action,
+    seq: int,
+    *,
+    seed: int,
+    work: int | None = None,
+    settle: bool = True,
 ) -> Decision | None:
     """The decision ``seat`` faced in ``rnd`` (None if it had no choice).
 
-    Deals are drawn until ``work`` is spent (default ``WORK_FACTOR`` times a
-    live move's, counted as a live move counts it: every simulated action, and
-    ``DEAL_COST`` a deal) and at least ``MIN_SAMPLES`` deals: a count, not a
-    time, so the result depends on the seed only."""
+    Deals are drawn, and every candidate played out on each, until ``work`` is
+    spent (default ``WORK_FACTOR`` times a live move's, counted as a live move
+    counts it: every simulated action, and ``DEAL_COST`` a deal) and at least
+    ``MIN_SAMPLES`` deals: a count, not a time, so the result depends on the
+    seed only.
+
+    With ``settle`` (the default) it stops earlier, once the answer is clear
+    (`Evidence.settled`: the best action is known and the label of the
+    chosen one cannot change), and stops playing out a candidate once it
+    cannot be the best (`Evidence.in_play`). The deals are the same ones, in
+    the same order, as without it: a settled decision is the full run cut
+    short, so both agree but where the full run's later deals would have
+    moved a value across a label's threshold (bench/analysis.py counts how
+    often)."""
     view = rnd.view(seat)
     know = read_view(view)
     candidates = distinct_actions(rnd.legal_actions(seat), know.ends)
     if len(candidates) < 2:
         return None
     chosen_index = _index_of(candidates, chosen)
-    totals = [0.0] * len(candidates)
+    evidence = Evidence(len(candidates), chosen_index)
     rng = random.Random(seed * 1000 + seq)
     table = Table.from_knowledge(know)
     side = know.rules.side_of(seat)
     budget = int(LIVE_WORK * WORK_FACTOR) if work is None else work
     sampler = Sampler(know)
     positions = Positions(view)
+    playing = list(range(len(candidates)))
     used = n = 0
     while used < budget or n < MIN_SAMPLES:
         base = positions.of(sampler.draw(rng))
         playout_seed = rng.getrandbits(32)
-        for i, action in enumerate(candidates):
-            result, steps = playout(base, seat, action, table, random.Random(playout_seed))
-            totals[i] += points_value(result, side, know.rules)
+        values: dict[int, float] = {}
+        for i in playing:
+            result, steps = playout(base, seat, candidates[i], table, random.Random(playout_seed))
+            values[i] = points_value(result, side, know.rules)
             used += steps
+        evidence.add(values)
         used += DEAL_COST
         n += 1
-    options = tuple(Option(a, t / n) for a, t in zip(candidates, totals, strict=True))
+        if settle and n >= SETTLE_FROM and n % SETTLE_EVERY == 0:
+            if evidence.settled():
+                break
+            playing = evidence.in_play()
+    options = tuple(Option(a, evidence.mean(i)) for i, a in enumerate(candidates))
     best = max(range(len(options)), key=lambda i: (options[i].value, i == chosen_index, -i))
     return Decision(seq=seq, seat=seat, options=options, chosen=chosen_index, best=best)
+
+
+#: A settled decision has at least this many deals, and is checked every few.
+SETTLE_FROM = 12
+SETTLE_EVERY = 4
+#: Standard errors on each side of an estimate that count as "clear".
+SETTLE_Z = 2.5
+#: Values closer than this (points) are the same for choosing the best.
+SAME_VALUE = 0.5
+
+
+class Evidence:
+    """Each candidate's value on each deal it was played out on, as paired
+    samples against the chosen action (every candidate meets the same deals,
+    so the differences are much less noisy than the values).
+
+    >>> e = Evidence(2, chosen=0)
+    >>> for _ in range(12):
+    ...     e.add({0: 1.0, 1: 9.0})
+    >>> e.loss_bounds(), e.settled()
+    ((8.0, 8.0), True)
+    """
+
+    def __init__(self, candidates: int, chosen: int) -> None:
+        self.chosen = chosen
+        self.sums = [0.0] * candidates
+        self.counts = [0] * candidates
+        # Sums and squares of (value - chosen's value) on the deals both met.
+        self.diff = [0.0] * candidates
+        self.diff2 = [0.0] * candidates
+
+    def add(self, values: dict[int, float]) -> None:
+        base = values[self.chosen]
+        for i, value in values.items():
+            self.sums[i] += value
+            self.counts[i] += 1
+            d = value - base
+            self.diff[i] += d
+            self.diff2[i] += d * d
+
+    def mean(self, i: int) -> float:
+        return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
+
+    def _gap(self, i: int) -> tuple[float, float]:
+        """Candidate ``i``'s mean advantage over the chosen action, and its
+        standard error."""
+        n = self.counts[i]
+        mean = self.diff[i] / n
+        var = max(0.0, self.diff2[i] / n - mean * mean) * n / max(1, n - 1)
+        return mean, math.sqrt(var / n)
+
+    def loss_bounds(self) -> tuple[float, float]:
+        """How little and how much the chosen action may lose to the best."""
+        low = high = 0.0
+        for i in range(len(self.sums)):
+            mean, err = self._gap(i)
+            low = max(low, mean - SETTLE_Z * err)
+            high = max(high, mean + SETTLE_Z * err)
+        return low, high
+
+    def settled(self) -> bool:
+        """The label cannot change, and the best is clear: one candidate may
+        still be the best, or those that may are worth the same to within
+        `SAME_VALUE`."""
+        low, high = self.loss_bounds()
+        if label_for(low) != label_for(high):
+            return False
+        floor, contenders = self._contenders()
+        if len(contenders) == 1:
+            return True
+        return max(upper for _i, upper in contenders) - floor <= SAME_VALUE
+
+    def in_play(self) -> list[int]:
+        """The candidates still worth playing out: every one that may still be
+        the best, and the chosen one (the loss is measured from it)."""
+        _floor, contenders = self._contenders()
+        return sorted({self.chosen, *(i for i, _upper in contenders)})
+
+    def _contenders(self) -> tuple[float, list[tuple[int, float]]]:
+        """The best lower bound of an advantage, and the candidates whose upper
+        bound reaches it (with that bound): the ones that may be the best."""
+        bounds = []
+        for i in range(len(self.sums)):
+            mean, err = self._gap(i)
+            bounds.append((mean - SETTLE_Z * err, mean + SETTLE_Z * err))
+        floor = max(low for low, _high in bounds)
+        return floor, [(i, high) for i, (_low, high) in enumerate(bounds) if high >= floor]
 
 
 def points_value(result: RoundResult, side: int, rules: RuleSet) -> float:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import F, FloatField, Sum
+from django.db.models import F, FloatField, Q, Sum
 from django.db.models.functions import Cast
 
-from analysis.models import RoundAnalysis, SeatAccuracy
+from analysis.models import AnalysisJob, RoundAnalysis, SeatAccuracy
 from analysis.scoring import ACCURACY_SCALE, THRESHOLDS
 from games.models import Match
 
@@ -85,3 +85,25 @@ def _weighted(rows: Any) -> float | None:
     if not total["count"]:
         return None
     return round(total["weighted"] / total["count"], 1)
+
+
+def analysis_status(*, round_id: int) -> dict[str, Any]:
+    """Where a finished round's analysis stands (docs/protocol.md, "The round's
+    analysis: asking for it"): ``state`` ``done``, ``running``, ``queued`` (with
+    ``position``, 1 for the next to run), ``dropped`` (left out: a player may
+    ask for it) or ``none`` (never queued)."""
+    if RoundAnalysis.objects.filter(round_id=round_id).exists():
+        return {"state": "done", "position": None}
+    job = AnalysisJob.objects.filter(round_id=round_id).first()
+    if job is None:
+        return {"state": "none", "position": None}
+    if job.state == AnalysisJob.State.DONE:  # done, yet no analysis: it could not be made
+        return {"state": "dropped", "position": None}
+    if job.state != AnalysisJob.State.QUEUED:
+        return {"state": job.state, "position": None}
+    ahead = AnalysisJob.objects.filter(state=AnalysisJob.State.QUEUED).filter(
+        Q(priority__lt=job.priority)
+        | Q(priority=job.priority, queued_at__lt=job.queued_at)
+        | Q(priority=job.priority, queued_at=job.queued_at, pk__lt=job.pk)
+    )
+    return {"state": "queued", "position": ahead.count() + 1}

@@ -9,18 +9,20 @@ it finds the first one's rows.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 
 from analysis import scoring
 from analysis.models import RoundAnalysis, SeatAccuracy
+from analysis.queue import analysis_claim_next, analysis_finish, analysis_trim, waiting_jobs
 from games import engine
 from games.models import Move, Round
 
-#: How long after its end a round without analysis is left to its own wake-up
-#: before the sweeper hands it over again (it may be being analysed).
+#: How long after its end a round without a job is left to its own enqueueing
+#: before the sweeper queues it (`analysis.queue.analysis_enqueue_missing`).
 ANALYSIS_GRACE = timedelta(seconds=60)
 HUMAN = "human"
 PERSON = "person"
@@ -93,11 +95,41 @@ def _store(
     return analysis
 
 
-def analyses_missing(*, before: datetime, limit: int = 5) -> list[int]:
-    """Rounds finished before ``before`` with a result and no analysis yet,
-    oldest first: what the sweeper hands over again when a wake-up was lost."""
-    return list(
-        Round.objects.filter(finished_at__lt=before, result__isnull=False, analysis__isnull=True)
-        .order_by("finished_at")
-        .values_list("pk", flat=True)[:limit]
-    )
+#: A worker's drain runs jobs one after the other for this long at most, then
+#: leaves the rest to the next wake-up (so a worker restart loses little).
+DRAIN_SECONDS = 30.0
+
+
+def analysis_run_next(
+    *, work: int | None = None, scorer: Scorer = scoring.timed_score_round
+) -> RoundAnalysis | None:
+    """The analysis worker's step: hold the queue to its bound, take the next
+    job (`analysis.queue`) and analyse its round. None when nothing waited (or
+    the round could not be analysed)."""
+    analysis_trim()
+    job = analysis_claim_next()
+    if job is None:
+        return None
+    done = None
+    try:
+        done = round_analyse(round_id=job.round_id, work=work, scorer=scorer)
+    finally:  # a failure drops the job (a person may ask again): never a loop on it
+        analysis_finish(job=job, done=done is not None)
+    return done
+
+
+def analysis_drain(
+    *,
+    work: int | None = None,
+    scorer: Scorer = scoring.timed_score_round,
+    seconds: float = DRAIN_SECONDS,
+) -> int:
+    """`analysis_run_next` until nothing waits or ``seconds`` have passed;
+    returns how many rounds it analysed."""
+    started, count = time.monotonic(), 0
+    while time.monotonic() - started < seconds:
+        if analysis_run_next(work=work, scorer=scorer) is not None:
+            count += 1
+        elif not waiting_jobs():
+            break
+    return count

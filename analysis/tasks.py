@@ -1,16 +1,17 @@
-"""The Celery task of a round's analysis (``analysis.round_analyse``): a thin
-wrapper around the idempotent service, so a duplicate or a retry is harmless."""
+"""The analysis worker's Celery task (``analysis.next``, on the ``analysis``
+queue): a wake-up that drains the analysis queue (`analysis.queue`), best job
+first. It carries nothing: which round comes next is the queue's to say, so a
+duplicate, a retry or a wake-up with nothing left to do is harmless."""
 
 from celery import shared_task
 from django.conf import settings
 
-from analysis.services import round_analyse as analyse
+from analysis.services import analysis_drain
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
-@shared_task(name="analysis.round_analyse", **TASK_OPTIONS)
-def round_analyse(*, round_id: int) -> bool:
-    """Analyse the finished round ``round_id`` (nothing if it is done already)."""
-    work = getattr(settings, "DOMINO_ANALYSIS_WORK", None)
-    return analyse(round_id=round_id, work=work) is not None
+@shared_task(name="analysis.next", **TASK_OPTIONS)
+def analysis_next() -> int:
+    """Analyse the queue's rounds, best first, for a while; returns how many."""
+    return analysis_drain(work=getattr(settings, "DOMINO_ANALYSIS_WORK", None))

@@ -13,7 +13,10 @@ Printed:
   the mean loss (the calibration: the hard bot should rarely be labelled, the
   easy one often);
 * the noise: each decision analysed again with another seed; the p50, p90 and
-  p95 of the difference in its loss (labels sit above it).
+  p95 of the difference in its loss (labels sit above it);
+* the settled analysis (the default, `analysis.scoring.score_decision`'s
+  ``settle``) against the full budget on the same deals (``settle=False``):
+  the CPU of each, and the share of decisions whose label agrees.
 
 Usage::
 
@@ -65,11 +68,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--work", type=int, default=None, help="simulated actions per decision")
     parser.add_argument("--no-noise", action="store_true", help="skip the second analysis")
+    parser.add_argument("--no-full", action="store_true", help="skip the full-budget analysis")
     args = parser.parse_args()
     work = args.work or int(scoring.LIVE_WORK * scoring.WORK_FACTOR)
     four, one, counts = [], [], []
     by_level: dict[str, list[scoring.Decision]] = defaultdict(list)
     noise = []
+    full_cpu, agree, compared = [], 0, 0
     for n in range(args.rounds):
         deal, moves, levels = play(1000 + n)
         started = time.process_time()
@@ -81,6 +86,12 @@ def main() -> None:
         one.append(time.process_time() - started)
         for d in decisions:
             by_level[levels[d.seat]].append(d)
+        if not args.no_full:
+            started = time.process_time()
+            full = scoring.score_round(RULES, deal, moves, seed=n, work=work, settle=False)
+            full_cpu.append(time.process_time() - started)
+            agree += sum(a.label == b.label for a, b in zip(decisions, full, strict=True))
+            compared += len(full)
         if not args.no_noise:
             again = scoring.score_round(RULES, deal, moves, seed=n + 7919, work=work)
             noise += [abs(a.loss - b.loss) for a, b in zip(decisions, again, strict=True)]
@@ -106,6 +117,13 @@ def main() -> None:
         print(
             f"{level:6s} {len(ds):4d} decisions: labelled {labelled:.0f}% ({shares});"
             f" mean loss {loss:.2f}; accuracy {acc:.1f}"
+        )
+    if full_cpu:
+        print(
+            f"full budget (settle=False): CPU s/round mean {statistics.mean(full_cpu):.2f}"
+            f" max {max(full_cpu):.2f}; settled/full CPU"
+            f" {statistics.mean(four) / statistics.mean(full_cpu):.2f};"
+            f" labels agree on {100 * agree / max(1, compared):.1f}% of {compared} decisions"
         )
     if noise:
         print(

@@ -293,7 +293,7 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ACKS_LATE = True
 # A round's analysis (a second or more of CPU) has workers of its own: behind
 # it on one queue, the clocks and bot turns of live tables would wait.
-CELERY_TASK_ROUTES = {"analysis.round_analyse": {"queue": "analysis"}}
+CELERY_TASK_ROUTES = {"analysis.next": {"queue": "analysis"}}
 CELERY_TIMEZONE = "UTC"
 
 # --- client addresses ------------------------------------------------------------

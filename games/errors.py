@@ -4,7 +4,8 @@ only serialiser of the socket's ``error`` body (`error_message`).
 ``code`` is one of docs/protocol.md's codes (the engine's `IllegalAction` codes plus
 ``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
 ``paused``, ``stale``, ``rate_limited``, ``bad_message``, ``cooldown`` (with
-``until``), ``already_seated`` (with ``room``)); ``reason`` narrows a
+``until``), ``already_seated`` (with ``room``), ``analysis_limit`` and ``analysis_full``
+(the analysis queue, `analysis.queue`)); ``reason`` narrows a
 ``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
 ``need_human``, ``invalid_rules``, ``bad_level``, ``login_required``,
 ``not_found``, ``already_seated``, ``not_a_bot``, ``match_in_progress``) for
@@ -33,6 +34,8 @@ SITE_CODES = frozenset(
         "bad_message",
         "cooldown",
         "already_seated",
+        "analysis_limit",
+        "analysis_full",
     }
 )
 CODES = SITE_CODES | ERROR_CODES

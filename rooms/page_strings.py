@@ -218,6 +218,15 @@ ANALYSIS: tuple[str, ...] = (
     _("Points for the mover's side, from what the mover could see."),
 )
 
+# Until the round is analysed (static/js/analysis_queue.js; analysis.queue).
+ANALYSIS_QUEUE: tuple[str, ...] = (
+    _("Analysis: in the queue (no. %(n)s)"),
+    _("Analysing…"),
+    _("This round is not in the analysis queue."),
+    _("Ask for the analysis"),
+    _("The analysis is ready: showing it…"),
+)
+
 ERRORS: dict[str, str] = {
     "not_your_turn": _("It is not your turn."),
     "round_over": _("The round is over."),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import quick_views, rules_pages, views
+from . import analysis_views, quick_views, rules_pages, views
 
 app_name = "rooms"
 
@@ -13,6 +13,11 @@ urlpatterns = [
     path("api/rooms/", views.api_rooms, name="api_rooms"),
     path("api/now/", quick_views.api_now, name="api_now"),
     path("api/rooms/<str:code>/rounds/<int:number>/", views.api_round, name="api_round"),
+    path(
+        "api/rooms/<str:code>/rounds/<int:number>/analysis/",
+        analysis_views.api_round_analysis,
+        name="api_round_analysis",
+    ),
     path("players/<str:username>/", views.player, name="player"),
     path("ranking/", views.ranking, name="ranking"),
     path("regras/", rules_pages.rules_index, name="rules"),

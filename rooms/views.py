@@ -30,6 +30,7 @@ from rooms.lobby import NO_CLOCK, PAGE_SIZE, BadView, View
 from rooms.models import MOVE_SECONDS_CHOICES
 
 from . import page_strings
+from .analysis_requests import played, replay_opened
 from .chat import phrase_list
 from .errors import RULE_ERRORS
 from .forms import PRESET_LABELS, CreateRoomForm, preset_info
@@ -438,6 +439,8 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     except ServiceError as exc:
         return render(request, "rooms/invite_failed.html", {"message": exc.message}, status=403)
     room = rnd.room
+    user, token = _person(request)
+    replay_opened(rnd, user, token)  # its analysis comes first (analysis.queue)
     players = rnd.players or []
     boot = {
         "code": room.code,
@@ -467,6 +470,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "fair_boot": replay_fair(rnd),  # the deal checked again in the browser
         # Its own island and script (templates/rooms/_replay_analysis.html).
         "analysis": analysis_boot(rnd),
+        "analysis_queue": analysis_queue_boot(rnd, user, token),
     }
     return render(request, "rooms/replay.html", context)
 
@@ -477,6 +481,21 @@ def analysis_boot(rnd: Any) -> dict[str, Any] | None:
     if found is None:
         return None
     return {**found, "strings": page_strings.translated(page_strings.ANALYSIS)}
+
+
+def analysis_queue_boot(rnd: Any, user: Any, token: str | None) -> dict[str, Any] | None:
+    """Until the round is analysed: where its analysis stands, where to ask
+    again, and whether this visitor may ask for it (a player of the round)."""
+    status = analysis.analysis_status(round_id=rnd.pk)
+    if status["state"] == "done" or rnd.result is None:
+        return None
+    url = reverse("rooms:api_round_analysis", args=[rnd.room.code, rnd.number])
+    return {
+        **status,
+        "url": f"{url}?match={rnd.match.number}",
+        "may_ask": played(rnd, user, token),
+        "strings": page_strings.translated(page_strings.ANALYSIS_QUEUE),
+    }
 
 
 # ------------------------------------------------------------------ records

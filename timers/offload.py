@@ -4,7 +4,7 @@ The embedded server is one process: a round's analysis (a second or two of
 pure-Python CPU, docs/site.md "Round analysis") run on one of its threads
 would hold the interpreter lock and hold up every socket's event loop. The
 scoring imports no Django (`analysis.scoring`, its own import contract), so it
-runs in one child process at a lower priority; only the reading and the
+runs in one child process below play (`domino_site.below_play`); only the reading and the
 writing stay here. In production the Celery worker does the whole job.
 """
 
@@ -19,8 +19,7 @@ from typing import Any
 from django.conf import settings
 
 from analysis import scoring
-from analysis.models import RoundAnalysis
-from analysis.services import round_analyse
+from analysis.services import analysis_drain
 from timers import child
 
 _lock = threading.Lock()
@@ -32,12 +31,11 @@ def _the_pool() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             # spawn: a fork of a process with threads may inherit held locks;
-            # nice: the sockets' process comes first on a busy machine.
+            # below play (domino_site.below_play): the sockets come first.
             _pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=child.start,
-                initargs=(10,),
             )
         return _pool
 
@@ -59,7 +57,8 @@ def score_in_child(*args: Any, **kwargs: Any) -> tuple[list[scoring.Decision], i
         raise
 
 
-def analyse_round(*, round_id: int) -> RoundAnalysis | None:
-    """The embedded ticker's job for a finished round (the Celery task's twin)."""
+def drain_analyses() -> int:
+    """The embedded ticker's job: the analysis queue drained (the Celery task's
+    twin), each round scored in the child process."""
     work = getattr(settings, "DOMINO_ANALYSIS_WORK", None)
-    return round_analyse(round_id=round_id, work=work, scorer=score_in_child)
+    return analysis_drain(work=work, scorer=score_in_child)

@@ -16,19 +16,19 @@ logged, never raised into the request that made the move.
 
 from __future__ import annotations
 
-import functools
 import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 
-from analysis.tasks import round_analyse
+from analysis.queue import analysis_enqueue_finished
+from analysis.tasks import analysis_next
 from arenas.services import arena_of_room
 from games.world import world
 from timers import offload
 from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
-from timers.ticker import analysis_key, ticker
+from timers.ticker import ANALYSIS_JOB, ticker
 
 log = logging.getLogger(__name__)
 
@@ -61,24 +61,31 @@ def schedule_due(
 
 
 def on_round_finished(sender: Any, *, round_id: int, **_: Any) -> None:
-    """The receiver of `games.signals.round_finished` (connected by ``timers.apps``)."""
-    schedule_analysis(round_id=round_id)
+    """The receiver of `games.signals.round_finished` (after the round's commit):
+    the round joins the analysis queue (`analysis.queue`), which then wakes
+    the worker. A failure is logged: the sweeper queues what was missed."""
+    try:
+        analysis_enqueue_finished(round_id=round_id)
+    except Exception:  # noqa: BLE001 - the sweeper is the safety net
+        log.exception("could not queue the analysis of round %s", round_id)
 
 
-def schedule_analysis(*, round_id: int) -> None:
-    """Have the finished round ``round_id`` analysed: the Celery task
-    ``analysis.round_analyse`` in production, a job of the ticker when embedded
-    (one at a time, apart from the due actions). A lost one is found by the
-    sweeper."""
+def on_analysis_queued(sender: Any, **_: Any) -> None:
+    """The receiver of `analysis.signals.analysis_queued`: wake the analysis worker."""
+    wake_analysis()
+
+
+def wake_analysis() -> None:
+    """Have the analysis queue drained: the Celery task ``analysis.next`` on its
+    own queue in production, a job of the ticker when embedded (one at a time,
+    apart from the due actions). A lost wake-up is made up by the sweeper."""
     if scheduler_name() == "celery":
         try:
-            round_analyse.apply_async(kwargs={"round_id": round_id})
+            analysis_next.apply_async()
         except Exception:  # noqa: BLE001 - the sweeper is the safety net
-            log.exception("could not schedule the analysis of round %s", round_id)
+            log.exception("could not wake the analysis worker")
     else:
-        ticker.submit(
-            analysis_key(round_id), functools.partial(offload.analyse_round, round_id=round_id)
-        )
+        ticker.submit(ANALYSIS_JOB, offload.drain_analyses)
 
 
 def on_arena_due(sender: Any, *, arena_id: int, at: datetime, **_: Any) -> None:

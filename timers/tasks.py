@@ -12,8 +12,9 @@ thinks for a while) to their own queue and workers:
 
 from celery import shared_task
 
-from analysis.services import ANALYSIS_GRACE, analyses_missing
-from analysis.tasks import round_analyse
+from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
+from analysis.services import ANALYSIS_GRACE
+from analysis.tasks import analysis_next
 from arenas.services import arena_tick, arenas_sweep
 from games.world import world
 from rooms.services import quick_pair as pair_queue
@@ -38,12 +39,15 @@ def bot_turn(*, round_id: int, version: int) -> bool:
 @shared_task(name="rooms.sweep", **TASK_OPTIONS)
 def sweep() -> None:
     """The periodic sweeper (Celery beat): room expiry, disconnect grace,
-    walkovers, every due action whose wake-up was lost, and the analyses of
-    finished rounds that were never written; a quick-match pairing pass (the
+    walkovers, every due action whose wake-up was lost, the analysis queue
+    (rounds never queued, its bound, a wake-up while anything waits); a quick-match pairing pass (the
     people still waiting: windows widen, bots come) and the arenas' ticks."""
     rooms_sweep()
-    for round_id in analyses_missing(before=world().now() - ANALYSIS_GRACE):
-        round_analyse.apply_async(kwargs={"round_id": round_id})
+    now = world().now()
+    analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
+    analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
+    if waiting_jobs():
+        analysis_next.apply_async()
     pair_queue()
     arenas_sweep()
 

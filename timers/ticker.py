@@ -17,7 +17,6 @@ moves the ticker's time with it, and wakes the loop with ``poke()``.
 from __future__ import annotations
 
 import asyncio
-import functools
 import heapq
 import logging
 import threading
@@ -27,7 +26,8 @@ from datetime import datetime, timedelta
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from analysis.services import ANALYSIS_GRACE, analyses_missing
+from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
+from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
 from domino_site.asyncdb import db_async
 from games.world import world
@@ -50,14 +50,14 @@ def _fire_round(round_id: int, version: int, now: datetime) -> bool:
 def _sweep(now: datetime) -> None:
     rooms_sweep(now=now)
     arenas_sweep(now=now)
-    for round_id in analyses_missing(before=now - ANALYSIS_GRACE):
-        ticker.submit(
-            analysis_key(round_id), functools.partial(offload.analyse_round, round_id=round_id)
-        )
+    analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
+    analysis_trim(now=now)
+    if waiting_jobs():
+        ticker.submit(ANALYSIS_JOB, offload.drain_analyses)
 
 
-def analysis_key(round_id: int) -> str:
-    return f"analysis:{round_id}"
+#: The ticker's side job that drains the analysis queue (one at a time).
+ANALYSIS_JOB = "analysis"
 
 
 def _tick_arena(arena_id: int, now: datetime) -> bool:

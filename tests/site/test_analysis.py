@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from analysis import scoring
-from analysis.models import RoundAnalysis, SeatAccuracy
-from analysis.services import ANALYSIS_GRACE, analyses_missing, round_analyse
+from analysis.models import AnalysisJob, RoundAnalysis, SeatAccuracy
+from analysis.queue import analysis_enqueue_missing
+from analysis.services import ANALYSIS_GRACE, round_analyse
 from games.engine import PASS
 from rooms import services
 from tests.analysis.planted import BLUNDER, DECISION_SEQ, HANDS, SCRIPT
@@ -133,10 +134,12 @@ def test_the_replay_page_has_no_analysis_until_it_is_written(make_user, clock, c
     _blunder_and_finish(room, clock)
     client.force_login(ana)
     page = f"/r/{room.code}/rounds/1/"
-    assert b"replay-analysis" not in client.get(page).content
+    waiting = client.get(page).content
+    assert b'id="replay-analysis"' not in waiting and b'id="replay-analysis-queue"' in waiting
     assert client.get(f"/api/rooms/{room.code}/rounds/1/").json()["analysis"] is None
     round_analyse(round_id=current(room).pk, work=300)
-    assert b'id="replay-analysis"' in client.get(page).content
+    done = client.get(page).content
+    assert b'id="replay-analysis"' in done and b'id="replay-analysis-queue"' not in done
 
 
 def test_the_profile_averages_accuracy_per_preset(make_user, clock, client):
@@ -151,29 +154,30 @@ def test_the_profile_averages_accuracy_per_preset(make_user, clock, client):
     assert f'data-accuracy-value="{round(row.accuracy, 1)}"' in html
 
 
-def test_the_end_of_a_round_schedules_its_analysis_after_the_commit(
+def test_the_end_of_a_round_queues_its_analysis_after_the_commit(
     make_user, clock, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     settings.DOMINO_SCHEDULER = "celery"
-    sent = []
-    monkeypatch.setattr(
-        scheduling.round_analyse, "apply_async", lambda kwargs, **_: sent.append(kwargs)
-    )
+    woken = []
+    monkeypatch.setattr(scheduling.analysis_next, "apply_async", lambda **_: woken.append(1))
     room, _, _ = _table(make_user, clock)
     with django_capture_on_commit_callbacks(execute=True):
         _play_to_the_blunder(room, clock)
-    assert sent == []  # no round ended
     with django_capture_on_commit_callbacks(execute=True):
         _move(room, 0, BLUNDER.to_dict(), clock)
         _move(room, 1, PASS.to_dict(), clock)
-    assert sent == []  # the round goes on
+    assert woken == [] and not AnalysisJob.objects.exists()  # the round goes on
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         _move(room, 0, PASS.to_dict(), clock)
     assert current(room).finished_at is not None
-    assert sent == []  # not before the commit
-    for callback in callbacks:
-        callback()
-    assert sent == [{"round_id": current(room).pk}]
+    assert woken == [] and not AnalysisJob.objects.exists()  # not before the commit
+    with django_capture_on_commit_callbacks(execute=True):
+        for callback in callbacks:
+            callback()
+    job = AnalysisJob.objects.get()
+    assert job.round_id == current(room).pk and job.state == AnalysisJob.State.QUEUED
+    assert job.priority in (AnalysisJob.Priority.RATED, AnalysisJob.Priority.IDLE)
+    assert woken == [1]  # the worker is woken, after the job's own commit
 
 
 def test_the_admin_shows_analyses_read_only(make_user, clock, client, django_user_model):
@@ -188,13 +192,13 @@ def test_the_admin_shows_analyses_read_only(make_user, clock, client, django_use
     assert client.get("/admin/analysis/roundanalysis/add/").status_code == 403
 
 
-def test_the_sweepers_hand_over_rounds_left_without_analysis(make_user, clock):
+def test_the_sweepers_queue_rounds_whose_end_was_not_queued(make_user, clock):
     room, _, _ = _table(make_user, clock)
     _play_to_the_blunder(room, clock)
-    _blunder_and_finish(room, clock)
+    _blunder_and_finish(room, clock)  # (the end's after-commit never runs here)
     rnd = current(room)
-    assert analyses_missing(before=clock()) == []  # just ended: its own wake-up may run
+    assert analysis_enqueue_missing(before=clock()) == []  # just ended: its own may come
     later = clock.tick(ANALYSIS_GRACE.total_seconds() + 1)
-    assert analyses_missing(before=later - ANALYSIS_GRACE) == [rnd.pk]
-    round_analyse(round_id=rnd.pk, work=300)
-    assert analyses_missing(before=later - ANALYSIS_GRACE) == []
+    assert analysis_enqueue_missing(before=later - ANALYSIS_GRACE) == [rnd.pk]
+    assert AnalysisJob.objects.get(round=rnd).state == AnalysisJob.State.QUEUED
+    assert analysis_enqueue_missing(before=later - ANALYSIS_GRACE) == []  # queued once

@@ -9,7 +9,7 @@ def _queue(task: str) -> str:
 
 
 def test_the_analysis_has_its_own_queue():
-    assert _queue("analysis.round_analyse") == "analysis"
+    assert _queue("analysis.next") == "analysis"
 
 
 def test_the_live_timers_stay_on_the_default_queue():
