@@ -74,7 +74,7 @@ def main() -> None:
     four, one, counts = [], [], []
     by_level: dict[str, list[scoring.Decision]] = defaultdict(list)
     noise = []
-    full_cpu, agree, compared = [], 0, 0
+    full_cpu, agree, same_best, compared = [], 0, 0, 0
     for n in range(args.rounds):
         deal, moves, levels = play(1000 + n)
         started = time.process_time()
@@ -91,6 +91,7 @@ def main() -> None:
             full = scoring.score_round(RULES, deal, moves, seed=n, work=work, settle=False)
             full_cpu.append(time.process_time() - started)
             agree += sum(a.label == b.label for a, b in zip(decisions, full, strict=True))
+            same_best += sum(a.best == b.best for a, b in zip(decisions, full, strict=True))
             compared += len(full)
         if not args.no_noise:
             again = scoring.score_round(RULES, deal, moves, seed=n + 7919, work=work)
@@ -123,7 +124,8 @@ def main() -> None:
             f"full budget (settle=False): CPU s/round mean {statistics.mean(full_cpu):.2f}"
             f" max {max(full_cpu):.2f}; settled/full CPU"
             f" {statistics.mean(four) / statistics.mean(full_cpu):.2f};"
-            f" labels agree on {100 * agree / max(1, compared):.1f}% of {compared} decisions"
+            f" labels agree on {100 * agree / max(1, compared):.1f}% of {compared} decisions,"
+            f" the best action on {100 * same_best / max(1, compared):.1f}%"
         )
     if noise:
         print(
