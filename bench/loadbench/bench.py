@@ -19,7 +19,7 @@ from bench.loadbench.common import (
     say,
 )
 from bench.loadbench.fleet import Fleet
-from bench.loadbench.observers import AnalysisProbe, LobbyMeter
+from bench.loadbench.observers import AnalysisProbe, LobbyMeter, queue_depth
 from bench.loadbench.pool import TablePool
 from bench.loadbench.report import describe, say_client_problems
 from bench.loadbench.runs import run_load
@@ -125,10 +125,27 @@ class Bench:
         servers = self.fleet.daphnes
         for count in sorted(set(args.tables)):
             await self.paced(count, servers)
+            await self.drained()
         if args.sat_tables:
             await self.saturation(servers)
             if len(servers) > 1 and not args.no_one_daphne:
                 await self.saturation_on_one(servers[:1])
+
+    async def drained(self, limit: float = 120.0) -> None:
+        """After a paced run, with the tables still: how long until the analysis
+        queue is empty (said, and kept on the run)."""
+        if self.probe is None or not self.runs:
+            return
+        started = time.monotonic()
+        depth = await asyncio.to_thread(queue_depth)
+        while depth and time.monotonic() - started < limit:
+            await asyncio.sleep(1.0)
+            depth = await asyncio.to_thread(queue_depth)
+        waited = time.monotonic() - started
+        self.runs[-1].analysis_drained_s = waited if depth == 0 else None
+        say(
+            f"  analysis queue {'drained' if depth == 0 else f'still {depth}'} after {waited:.0f} s"
+        )
 
     async def paced(self, count: int, servers: list[Daphne]) -> None:
         """A paced run on the first ``count`` tables (opened first if need be)."""

@@ -75,6 +75,7 @@ class Run:
     replay_to_analysis_max: float | None = None
     replays_opened: int | None = None
     replays_unanswered: int | None = None
+    analysis_drained_s: float | None = None  # after the run, until the queue was empty
     # CPU (% of one core) of each background process of the Procfile.
     background_cpu: dict = field(default_factory=dict)
     # The raw latencies (seconds), to merge the slices of one run (not written out).
