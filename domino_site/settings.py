@@ -274,6 +274,10 @@ DOMINO_ALIVE_BEAT_SECONDS = float(os.environ.get("DOMINO_ALIVE_BEAT_SECONDS") or
 # Simulated engine actions a round analysis spends per decision (unset: the
 # analysis' own default, analysis.scoring; docs/decisions.md "Round analysis").
 DOMINO_ANALYSIS_WORK = int(os.environ.get("DOMINO_ANALYSIS_WORK") or 0) or None
+# The analysis queue (analysis/queue.py; docs/site.md "Round analysis: what is
+# analysed and when"): jobs waiting at most, and a person's requests at a time.
+ANALYSIS_QUEUE_BOUND = int(os.environ.get("ANALYSIS_QUEUE_BOUND") or 200)
+ANALYSIS_PERSON_LIMIT = int(os.environ.get("ANALYSIS_PERSON_LIMIT") or 3)
 
 # "celery": timers and bot turns are Celery tasks (workers + beat on Redis).
 # "inprocess": the same task functions run by a scheduler inside the ASGI server.
