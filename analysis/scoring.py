@@ -37,7 +37,7 @@ import hashlib
 import math
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,19 +158,24 @@ def score_round(
     work: int | None = None,
     scored_seats: Iterable[int] | None = None,
     settle: bool = True,
+    between: Callable[[], object] | None = None,
 ) -> list[Decision]:
     """Every decision with a choice among ``moves`` ((seat, action dict, by), as
     stored) made by a person (``by == "person"``) at one of ``scored_seats``
     (default: every seat). ``deal`` is the engine's `Round.initial()`.
 
     Each decision gets ``work`` at most (default ``WORK_FACTOR`` times a live
-    move's), less once it is settled (``settle``; see `score_decision`)."""
+    move's), less once it is settled (``settle``; see `score_decision`).
+    ``between`` is called after each decision (the worker's CPU budget,
+    `analysis.pacing`)."""
     seats = set(range(rules.seats) if scored_seats is None else scored_seats)
     decisions = []
     for rnd, seat, action, seq in _choices(rules, deal, moves, seats):
         decision = score_decision(rnd, seat, action, seq, seed=seed, work=work, settle=settle)
         if decision is not None:
             decisions.append(decision)
+        if between is not None:
+            between()
     return decisions
 
 

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 
 from analysis import scoring
 from analysis.models import RoundAnalysis, SeatAccuracy
+from analysis.pacing import paced_score_round, share_of
 from analysis.queue import analysis_claim_next, analysis_finish, analysis_trim, waiting_jobs
 from games import engine
 from games.models import Move, Round
@@ -27,16 +28,21 @@ ANALYSIS_GRACE = timedelta(seconds=60)
 HUMAN = "human"
 PERSON = "person"
 
-#: What scores a round: `analysis.scoring.timed_score_round`'s signature. The
+#: What scores a round: `analysis.pacing.paced_score_round`'s signature. The
 #: embedded server passes one that runs it in a child process (timers.offload).
 Scorer = Callable[..., tuple[list[scoring.Decision], int]]
 
 
 def round_analyse(
-    *, round_id: int, work: int | None = None, scorer: Scorer = scoring.timed_score_round
+    *,
+    round_id: int,
+    work: int | None = None,
+    scorer: Scorer = paced_score_round,
+    share: float = 1.0,
 ) -> RoundAnalysis | None:
     """Score every human decision with a choice of the finished round ``round_id``
-    (with ``scorer``, by default in this process)."""
+    (with ``scorer``, by default in this process), within ``share`` of a core
+    while the machine is busy (`analysis.pacing`)."""
     rnd = Round.objects.select_related("match", "room").filter(pk=round_id).first()
     if rnd is None or rnd.finished_at is None or rnd.result is None:
         return None
@@ -50,7 +56,9 @@ def round_analyse(
         for m in Move.objects.filter(round=rnd).order_by("seq").only("seat", "action", "by")
     ]
     seed = scoring.round_seed(rnd.room.code, rnd.match.number, rnd.number, rnd.started_at)
-    decisions, cpu_ms = scorer(rules, rnd.deal, moves, seed=seed, work=work, scored_seats=humans)
+    decisions, cpu_ms = scorer(
+        rules, rnd.deal, moves, seed=seed, work=work, scored_seats=humans, share=share
+    )
     budget = work if work is not None else int(scoring.LIVE_WORK * scoring.WORK_FACTOR)
     try:
         return _store(rnd, humans, decisions, seed, budget, cpu_ms)
@@ -101,7 +109,7 @@ DRAIN_SECONDS = 30.0
 
 
 def analysis_run_next(
-    *, work: int | None = None, scorer: Scorer = scoring.timed_score_round
+    *, work: int | None = None, scorer: Scorer = paced_score_round
 ) -> RoundAnalysis | None:
     """The analysis worker's step: hold the queue to its bound, take the next
     job (`analysis.queue`) and analyse its round. None when nothing waited (or
@@ -112,7 +120,9 @@ def analysis_run_next(
         return None
     done = None
     try:
-        done = round_analyse(round_id=job.round_id, work=work, scorer=scorer)
+        done = round_analyse(
+            round_id=job.round_id, work=work, scorer=scorer, share=share_of(job.priority)
+        )
     finally:  # a failure drops the job (a person may ask again): never a loop on it
         analysis_finish(job=job, done=done is not None)
     return done
@@ -121,7 +131,7 @@ def analysis_run_next(
 def analysis_drain(
     *,
     work: int | None = None,
-    scorer: Scorer = scoring.timed_score_round,
+    scorer: Scorer = paced_score_round,
     seconds: float = DRAIN_SECONDS,
 ) -> int:
     """`analysis_run_next` until nothing waits or ``seconds`` have passed;

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -95,3 +96,68 @@ def current_policy() -> str:
     """``"idle"``, ``"other"`` or another name of this thread's policy."""
     names = {os.SCHED_OTHER: "other", os.SCHED_IDLE: "idle", os.SCHED_BATCH: "batch"}
     return names.get(os.sched_getscheduler(0), "other")
+
+
+# ------------------------------------------------------------------ the budget
+
+#: Other processes busier than this share of the machine: play is busy, and
+#: background work keeps to its budget.
+BUSY_ABOVE = 0.35
+#: The share of one core background work may take while play is busy: for the
+#: work someone waits for (a person asked), and for the rest.
+ASKED_SHARE = 0.5
+BACKGROUND_SHARE = 0.1
+#: Never sleep longer than this at once (a person's job may come meanwhile).
+LONGEST_SLEEP = 0.5
+
+
+def machine_jiffies() -> tuple[int, int]:
+    """(busy, total) jiffies of the whole machine, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:9]]
+    return sum(values) - values[3] - values[4], sum(values)
+
+
+class Budget:
+    """Paces a background job between its steps (one decision of an analysis):
+    while the other processes keep the machine busier than `BUSY_ABOVE`, the
+    job sleeps after each step long enough that its own CPU stays under
+    ``share`` of one core; on an idle machine it runs at full speed.
+
+    Below play the scheduler already hands play the CPU first; the budget also
+    spares what the scheduler cannot: the caches, and the host's core behind a
+    virtual CPU, which a busy background process shares with play
+    (docs/decisions.md, "Background work below play").
+
+    >>> budget = Budget(share=0.5, busy_above=2.0)  # never busy: never sleeps
+    >>> budget.step() == 0.0
+    True
+    """
+
+    def __init__(self, share: float = BACKGROUND_SHARE, busy_above: float = BUSY_ABOVE) -> None:
+        self.share = share
+        self.busy_above = busy_above
+        self.slept = 0.0
+        self._mark()
+
+    def _mark(self) -> None:
+        self._cpu = time.process_time()
+        self._wall = time.monotonic()
+        self._machine = machine_jiffies()
+
+    def step(self) -> float:
+        """After a step of work: sleep if the machine is busy; returns the sleep."""
+        cpu = time.process_time() - self._cpu
+        busy, total = machine_jiffies()
+        spent_busy, spent_total = busy - self._machine[0], total - self._machine[1]
+        sleep = 0.0
+        if spent_total > 0:
+            ticks = os.sysconf("SC_CLK_TCK")
+            others = max(0.0, spent_busy / spent_total - cpu * ticks / spent_total)
+            if others > self.busy_above and self.share < 1.0:
+                sleep = min(LONGEST_SLEEP, cpu * (1.0 / self.share - 1.0))
+        if sleep > 0:
+            time.sleep(sleep)
+            self.slept += sleep
+        self._mark()
+        return sleep

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 
-from analysis import scoring
+from analysis import pacing, scoring
 from analysis.services import analysis_drain
 from timers import child
 
@@ -48,10 +48,10 @@ def _forget(pool: ProcessPoolExecutor) -> None:
 
 
 def score_in_child(*args: Any, **kwargs: Any) -> tuple[list[scoring.Decision], int]:
-    """`analysis.scoring.timed_score_round` in the child process."""
+    """`analysis.pacing.paced_score_round` in the child process."""
     pool = _the_pool()
     try:
-        return pool.submit(scoring.timed_score_round, *args, **kwargs).result()
+        return pool.submit(pacing.paced_score_round, *args, **kwargs).result()
     except BrokenProcessPool:
         _forget(pool)  # the next job starts a new child; the sweeper retries this one
         raise

@@ -3,21 +3,26 @@
 analysed, in the test server's database.
 
 Run inside a subprocess with the server's environment:
-``python -m tests.browser.analysed_room`` prints, as JSON, the room's code and
-seat 0's signed guest cookie.
+``python -m tests.browser.analysed_room [--dropped]`` prints, as JSON, the
+room's code and seat 0's signed guest cookie (``--dropped``: not analysed, out
+of the analysis queue).
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+import sys
 from typing import Any
 
 
-def build() -> dict[str, Any]:
+def build(analysed: bool = True) -> dict[str, Any]:
+    """The room; with ``analysed`` False its round is left out of the analysis
+    queue (a dropped job), for a player to ask for it on the replay page."""
     from django.core import signing
 
-    from analysis.services import round_analyse  # (models: after django.setup() in __main__)
+    from analysis.models import AnalysisJob  # (models: after django.setup() in __main__)
+    from analysis.services import round_analyse  # (as above)
     from domino_site.guests import GUEST_COOKIE, GUEST_SALT  # (as above)
     from games.engine import PASS  # (as above)
     from rooms import services  # (as above)
@@ -52,7 +57,13 @@ def build() -> dict[str, Any]:
         except ServiceError:
             if action["type"] != "pass":
                 raise
-    assert round_analyse(round_id=current(room).pk, work=2000) is not None
+    if analysed:
+        assert round_analyse(round_id=current(room).pk, work=2000) is not None
+    else:  # the queue dropped it (its end's job may have been made, or not yet)
+        AnalysisJob.objects.update_or_create(
+            round=current(room),
+            defaults={"state": AnalysisJob.State.DROPPED, "priority": AnalysisJob.Priority.IDLE},
+        )
     signer = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT)
     return {"code": room.code, "cookie": {"name": GUEST_COOKIE, "value": signer.sign(tokens[0])}}
 
@@ -61,4 +72,4 @@ if __name__ == "__main__":
     import django
 
     django.setup()
-    print(json.dumps(build()))
+    print(json.dumps(build(analysed="--dropped" not in sys.argv)))

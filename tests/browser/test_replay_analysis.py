@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 WORST = scoring.THRESHOLDS[-1][0]
 
 
-def _analysed_room(env: dict[str, str]) -> dict:
+def _analysed_room(env: dict[str, str], *flags: str) -> dict:
     done = subprocess.run(
-        [sys.executable, "-m", "tests.browser.analysed_room"],
+        [sys.executable, "-m", "tests.browser.analysed_room", *flags],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -66,4 +66,27 @@ def test_the_replay_shows_marks_accuracy_and_the_best_alternative(
     page.locator(f'[data-goto="{DECISION_SEQ - 1}"]').click()
     expect(layer).to_have_count(0)
     expect(panel.locator("[data-analysis-move]")).to_contain_text("Sem análise")
+    context.close()
+
+
+def test_a_player_asks_for_the_analysis_and_the_replay_shows_it_when_written(
+    browser: Browser, server: tuple[str, dict[str, str]], artifacts: Path
+) -> None:
+    """docs/site.md, "Round analysis: what is analysed and when": a round left
+    out of the queue says so, its player asks, and the analysis appears."""
+    url, env = server
+    room = _analysed_room(env, "--dropped")
+    context = browser.new_context(locale="pt-BR", viewport={"width": 390, "height": 844})
+    context.add_cookies([{**room["cookie"], "url": url}])
+    page = context.new_page()
+    page.goto(f"{url}/r/{room['code']}/rounds/1/")
+    state = page.locator("[data-analysis-state]")
+    expect(state).to_have_attribute("data-analysis-state", "dropped")
+    expect(state).to_have_text("Esta rodada não está na fila de análise.")
+    page.screenshot(path=str(artifacts / "replay-analysis-ask.png"))
+    page.locator("[data-ask-analysis]").click()
+    # Asked: queued (or already taken), then written, and the page shows it.
+    panel = page.locator("[data-analysis][data-ready]")
+    expect(panel).to_be_visible(timeout=60_000)
+    expect(panel.locator("[data-accuracy-seat]")).to_have_count(2)
     context.close()

@@ -126,3 +126,21 @@ def test_the_procfiles_analysis_worker_runs_below_play_and_the_clock_worker_does
         assert autogroup.split()[-1] == "19" or not AUTOGROUP_ON
     else:
         assert policy == os.SCHED_OTHER and autogroup.split()[-1] == "0"
+
+
+def test_the_budget_sleeps_only_while_the_machine_is_busy():
+    """docs/decisions.md, "Background work below play": on a quiet machine the
+    analysis runs at full speed; while others keep it busy, it keeps its share."""
+
+    def work(seconds: float) -> None:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    quiet = below_play.Budget(share=0.2, busy_above=1.5)  # the machine is never that busy
+    work(0.05)
+    assert quiet.step() == 0.0
+    busy = below_play.Budget(share=0.2, busy_above=-1.0)  # always busy
+    work(0.05)
+    slept = busy.step()
+    assert 0.15 <= slept <= below_play.LONGEST_SLEEP  # 4 times its 50 ms of CPU
