@@ -107,8 +107,10 @@ BUSY_ABOVE = 0.35
 #: work someone waits for (a person asked), and for the rest.
 ASKED_SHARE = 0.5
 BACKGROUND_SHARE = 0.1
-#: Never sleep longer than this at once (a person's job may come meanwhile).
+#: Never sleep longer than this at once (a person's job may come meanwhile),
+#: nor take less than this share (a job always ends).
 LONGEST_SLEEP = 0.5
+MIN_SHARE = 0.01
 
 
 def machine_jiffies() -> tuple[int, int]:
@@ -122,7 +124,8 @@ class Budget:
     """Paces a background job between its steps (one decision of an analysis):
     while the other processes keep the machine busier than `BUSY_ABOVE`, the
     job sleeps after each step long enough that its own CPU stays under
-    ``share`` of one core; on an idle machine it runs at full speed.
+    ``share`` of one core, less as the machine fills up (`share_at`); on an
+    idle machine it runs at full speed.
 
     Below play the scheduler already hands play the CPU first; the budget also
     spares what the scheduler cannot: the caches, and the host's core behind a
@@ -145,6 +148,20 @@ class Budget:
         self._wall = time.monotonic()
         self._machine = machine_jiffies()
 
+    def share_at(self, others: float) -> float:
+        """The share of a core allowed while the others keep ``others`` of the
+        machine busy: all of it below `busy_above`, then ``share``, shrinking
+        in proportion to the machine's idle part as the others take it.
+
+        >>> budget = Budget(share=0.5, busy_above=0.35)
+        >>> [round(budget.share_at(x), 2) for x in (0.2, 0.35, 0.6, 1.0)]
+        [1.0, 1.0, 0.31, 0.01]
+        """
+        if others <= self.busy_above:
+            return 1.0
+        idle = max(0.0, 1.0 - others) / (1.0 - self.busy_above)
+        return max(MIN_SHARE, self.share * idle)
+
     def step(self) -> float:
         """After a step of work: sleep if the machine is busy; returns the sleep."""
         cpu = time.process_time() - self._cpu
@@ -154,8 +171,9 @@ class Budget:
         if spent_total > 0:
             ticks = os.sysconf("SC_CLK_TCK")
             others = max(0.0, spent_busy / spent_total - cpu * ticks / spent_total)
-            if others > self.busy_above and self.share < 1.0:
-                sleep = min(LONGEST_SLEEP, cpu * (1.0 / self.share - 1.0))
+            share = self.share_at(others)
+            if share < 1.0:
+                sleep = min(LONGEST_SLEEP, cpu * (1.0 / share - 1.0))
         if sleep > 0:
             time.sleep(sleep)
             self.slept += sleep
