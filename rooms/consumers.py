@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import weakref
 from typing import Any
@@ -383,8 +384,12 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     async def connect(self) -> None:
         self.page: Page | None = None
         # Until the client says what it views, it is told as the first lobby
-        # clients were: its page whole (``rooms``), whenever the page changed.
+        # clients were: its page whole (``rooms``), when the page changed, at
+        # most every `whole_every()` seconds (a busy site's first page changes
+        # all the time, and a whole page is some 10 KB).
         self.deltas = False
+        self.whole_at = -math.inf  # when the last changed page went out whole
+        self.whole_later: asyncio.TimerHandle | None = None
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         track(self)
@@ -392,6 +397,8 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
+        if getattr(self, "whole_later", None) is not None:
+            self.whole_later.cancel()
         try:
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         except LAYER_ERRORS:
@@ -436,13 +443,40 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
             page.refill(*(await shared_reads.read(page.view, page.want, event.get("id"))))
             if page is not self.page:  # another view was asked meanwhile
                 return
+        if not self.deltas:
+            await self._whole_soon()
+            return
         diff = page.diff()
         if diff:
-            await self.send_json(
-                changes_message(page, diff) if self.deltas else rooms_message(page)
-            )
+            await self.send_json(changes_message(page, diff))
 
     room_changed = lobby_changed  # the contract's name for a bare notice: read the page again
+
+    async def _whole_soon(self) -> None:
+        """A client without a view: its changed page whole, now if the last one
+        went out `whole_every()` ago, else once that time has passed."""
+        loop = asyncio.get_running_loop()
+        wait = self.whole_at + whole_every() - loop.time()
+        if wait <= 0:
+            await self._send_whole()
+        elif self.whole_later is None:
+            self.whole_later = loop.call_later(
+                wait, lambda: asyncio.ensure_future(self._send_whole())
+            )
+
+    async def _send_whole(self) -> None:
+        self.whole_later = None
+        page = self.page
+        if self.deltas or page is None or not page.diff():  # (diff: rows changed since shown)
+            return
+        self.whole_at = asyncio.get_running_loop().time()
+        await self.send_json(rooms_message(page))
+
+
+def whole_every() -> float:
+    """``DOMINO_LOBBY_WHOLE_EVERY`` (seconds, default 10): how often at most a
+    lobby socket that never sent a view gets its changed page whole."""
+    return float(getattr(settings, "DOMINO_LOBBY_WHOLE_EVERY", 10.0))
 
 
 class SharedReads:

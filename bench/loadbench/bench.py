@@ -91,7 +91,7 @@ class Bench:
         background = self.fleet.background
         extras = {
             "lobby": self.lobby.counters,
-            "lobby_sockets": lambda: len(self.lobby.sockets),
+            "lobby_sockets": lambda: dict(self.lobby.count),
             "background": lambda: {name: process_tree_cpu(p.pid) for name, p in background.items()},
         }
         if target != "table" or self.probe is None:
@@ -111,7 +111,7 @@ class Bench:
         if self.probe is not None or not self.pool.domino:
             return
         cookie = self.pool.domino[0].spec.cookies[2]
-        await self.lobby.open(self.args.lobby, self.fleet.daphnes, cookie)
+        await self.lobby.open(self.args.lobby, self.args.lobby_bare, self.fleet.daphnes, cookie)
         if analysis_installed():
             self.probe = AnalysisProbe(self.fleet.daphnes, cookie, self.args.open_every)
 

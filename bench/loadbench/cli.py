@@ -66,6 +66,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--lobby", type=int, default=4, help="lobby sockets beside the tables (default 4)"
     )
     parser.add_argument(
+        "--lobby-bare",
+        type=int,
+        default=2,
+        help="lobby sockets that never send a view (their page comes whole; default 2)",
+    )
+    parser.add_argument(
         "--open-every",
         type=float,
         default=15.0,
@@ -108,7 +114,8 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     argv += ["--pg", args.pg, "--redis", args.redis, "--child-out", out]
     if args.without:
         argv += ["--without", args.without]
-    argv += ["--lobby", str(args.lobby), "--open-every", str(args.open_every)]
+    argv += ["--lobby", str(args.lobby), "--lobby-bare", str(args.lobby_bare)]
+    argv += ["--open-every", str(args.open_every)]
     if args.relay_bytes is not None:
         argv += ["--relay-bytes", str(args.relay_bytes)]
     return argv

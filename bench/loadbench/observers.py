@@ -2,8 +2,10 @@
 
 * `LobbyMeter`: ``--lobby`` sockets on ``ws/lobby/`` (spread over the Daphnes),
   each looking at the first page of everything (``{"type": "view"}``), as a
-  visitor of the lobby page does; they count the bytes they receive, so a run
-  reports a lobby socket's bytes per second while the tables play.
+  visitor of the lobby page does, and ``--lobby-bare`` more that never send a
+  view (a client that only listens: its page comes whole); they count the
+  bytes they receive, so a run reports a lobby socket's bytes per second of
+  each kind while the tables play.
 * `AnalysisProbe`: every second, the analysis queue's depth (queued jobs; on
   code before the queue, finished rounds with no analysis) and, for the rounds
   analysed meanwhile, the lag from a round's end to its analysis. Every
@@ -32,27 +34,29 @@ class LobbyMeter:
     def __init__(self) -> None:
         self.sockets: list[Any] = []
         self.tasks: list[asyncio.Task] = []
-        self.bytes = 0
-        self.frames = 0
+        self.bytes = {"view": 0, "bare": 0}
+        self.count = {"view": 0, "bare": 0}
 
-    async def open(self, count: int, servers: list[Daphne], cookie: str | None) -> None:
-        for i in range(count):
+    async def open(self, count: int, bare: int, servers: list[Daphne], cookie: str | None) -> None:
+        for i in range(count + bare):
+            kind = "view" if i < count else "bare"
             srv = servers[i % len(servers)]
             ws = await open_socket(
                 f"ws://127.0.0.1:{srv.port}/ws/lobby/", f"http://127.0.0.1:{srv.port}", cookie
             )
-            await ws.send('{"type": "view"}')
+            if kind == "view":
+                await ws.send('{"type": "view"}')
+            self.count[kind] += 1
             self.sockets.append(ws)
-            self.tasks.append(asyncio.create_task(self._read(ws)))
+            self.tasks.append(asyncio.create_task(self._read(ws, kind)))
 
-    async def _read(self, ws: Any) -> None:
+    async def _read(self, ws: Any, kind: str) -> None:
         with contextlib.suppress(Exception):
             async for raw in ws:
-                self.bytes += len(raw)
-                self.frames += 1
+                self.bytes[kind] += len(raw)
 
-    def counters(self) -> tuple[int, int]:
-        return self.bytes, self.frames
+    def counters(self) -> dict[str, int]:
+        return dict(self.bytes)
 
     async def close(self) -> None:
         for ws in self.sockets:

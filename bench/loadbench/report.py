@@ -61,7 +61,11 @@ def describe(run: Run) -> str:
     if run.inbox_max is not None:
         parts.append(f"largest layer inbox {run.inbox_max} msgs")
     if run.lobby_bytes_per_s is not None:
-        parts.append(f"lobby {run.lobby_bytes_per_s:.0f} B/s a socket ({run.lobby_sockets})")
+        bare = run.lobby_bare_bytes_per_s
+        parts.append(
+            f"lobby {run.lobby_bytes_per_s:.0f} B/s a socket ({run.lobby_sockets})"
+            + (f", {bare:.0f} B/s one without a view" if bare is not None else "")
+        )
     if run.background_cpu:
         cpu = " ".join(f"{k} {v:.0f}%" for k, v in sorted(run.background_cpu.items()))
         parts.append(f"background CPU {cpu}")

@@ -171,9 +171,15 @@ def extra_figures(run: Run, window: Window) -> None:
     wall = max(1e-3, t1 - t0)
     if "lobby" in e0:
         sockets = e0["lobby_sockets"]
-        run.lobby_sockets = sockets
-        if sockets:
-            run.lobby_bytes_per_s = (e1["lobby"][0] - e0["lobby"][0]) / wall / sockets
+        run.lobby_sockets = sockets["view"]
+        if sockets["view"]:
+            run.lobby_bytes_per_s = (
+                (e1["lobby"]["view"] - e0["lobby"]["view"]) / wall / sockets["view"]
+            )
+        if sockets["bare"]:
+            run.lobby_bare_bytes_per_s = (
+                (e1["lobby"]["bare"] - e0["lobby"]["bare"]) / wall / sockets["bare"]
+            )
     if "background" in e0:
         run.background_cpu = {
             name: 100 * (e1["background"][name] - cpu) / wall

@@ -65,6 +65,7 @@ class Run:
     # Lobby sockets beside the tables (first page of everything): bytes a second each.
     lobby_sockets: int | None = None
     lobby_bytes_per_s: float | None = None
+    lobby_bare_bytes_per_s: float | None = None  # sockets that never sent a view
     # The analysis queue over the run (bench/loadbench/observers.py).
     analysis_depth_max: int | None = None
     analysis_depth_end: int | None = None
@@ -143,6 +144,7 @@ def merged(parts: list[Run]) -> Run:
     sizes = [p.frame_bytes for p in parts if p.frame_bytes]
     run.frame_bytes = statistics.median(sizes) if sizes else None
     run.lobby_bytes_per_s = weighted("lobby_bytes_per_s", lambda p: p.seconds)
+    run.lobby_bare_bytes_per_s = weighted("lobby_bare_bytes_per_s", lambda p: p.seconds)
     for name in ANALYSIS_FIGURES:  # one probe over each slice: the last slice's
         setattr(run, name, getattr(parts[-1], name))
     cpu = collections.defaultdict(float)

@@ -119,7 +119,8 @@ async def test_the_first_message_is_the_first_page_with_the_api_rows(live):
     await lobby.close()
 
 
-async def test_a_client_that_never_said_its_view_gets_its_page_whole(live):
+async def test_a_client_that_never_said_its_view_gets_its_page_whole(live, settings):
+    settings.DOMINO_LOBBY_WHOLE_EVERY = 1.5
     room, other = await listed(), await listed()
     lobby, first = await Lobby.open(view=False)
     await add_bot(room)
@@ -127,7 +128,12 @@ async def test_a_client_that_never_said_its_view_gets_its_page_whole(live):
     assert again["rooms"] == await api() and again["rooms"] != first["rooms"]
     assert codes(again["rooms"]) == [other.code, room.code]
     await listed("parceria")
-    assert len((await lobby.next("rooms"))["rooms"]) == 3
+    await listed("parceria")
+    # At most one whole page every DOMINO_LOBBY_WHOLE_EVERY: both new rooms
+    # come in the next one, not one page each (docs/protocol.md, lobby socket).
+    assert await lobby.comm.receive_nothing(timeout=0.8)
+    assert len((await lobby.next("rooms"))["rooms"]) == 4
+    assert await lobby.comm.receive_nothing(timeout=0.5)
     await lobby.close()
 
 
