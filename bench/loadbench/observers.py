@@ -96,9 +96,12 @@ class AnalysisProbe:
                 next_open += self.open_every
                 opens.append(asyncio.create_task(self._open_one()))
             await asyncio.sleep(1.0)
+        if opens:  # the replays opened near the end: their analysis may come after it
+            _done, late = await asyncio.wait(opens, timeout=35)
+            for task in late:
+                task.cancel()
+                self.unanswered += 1
         self.lags = await asyncio.to_thread(lags_since, self.since)
-        for task in opens:
-            task.cancel()
 
     async def _open_one(self) -> None:
         found = await asyncio.to_thread(newest_unanalysed)
