@@ -10,8 +10,9 @@ background job runs only when nobody waits for one. A person raises a round to
 opens its replay) with `analysis_ask`; each person holds at most
 ``ANALYSIS_PERSON_LIMIT`` such jobs at a time, and a full queue of them
 refuses more. The background is bounded: past ``ANALYSIS_QUEUE_BOUND`` queued
-jobs, the oldest background ones are dropped (`analysis_trim`, by the worker
-and the sweeper); a dropped round is analysed only if a person asks later.
+jobs, the oldest background ones are dropped (`hold_bound`, as each round is
+queued; `analysis_trim`, by the worker and the sweeper); a dropped round is
+analysed only if a person asks later.
 
 After the commit of a change that queued something, `analysis.signals.analysis_queued`
 tells whoever wakes the worker (``timers``).
@@ -88,6 +89,7 @@ def analysis_enqueue_finished(*, round_id: int, now: datetime | None = None) -> 
             _tell_after_commit()
     except IntegrityError:  # already queued (the sweeper, or a person, came first)
         return None
+    hold_bound(now=now)  # the bound holds even while the worker is starved
     return Queued(round_id, State.QUEUED, priority, True)
 
 
@@ -174,12 +176,18 @@ def analysis_finish(*, job: AnalysisJob, done: bool, now: datetime | None = None
 
 
 def analysis_trim(*, now: datetime | None = None) -> int:
-    """Hold the queue to its bound: drop the oldest background jobs past it,
-    and queue again the jobs whose worker was lost. Returns how many it dropped."""
+    """Hold the queue to its bound (`hold_bound`), and queue again the jobs
+    whose worker was lost. Returns how many it dropped."""
     now = now_or(now)
     AnalysisJob.objects.filter(state=State.RUNNING, started_at__lt=now - STUCK_AFTER).update(
         state=State.QUEUED, started_at=None
     )
+    return hold_bound(now=now)
+
+
+def hold_bound(*, now: datetime | None = None) -> int:
+    """Drop the oldest background jobs past the bound (*when idle* first, then
+    *rated*); people's jobs are never dropped. Returns how many it dropped."""
     queued = AnalysisJob.objects.filter(state=State.QUEUED)
     excess = queued.count() - queue_bound()
     if excess <= 0:
@@ -190,7 +198,7 @@ def analysis_trim(*, now: datetime | None = None) -> int:
         .values_list("pk", flat=True)[:excess]
     )
     return AnalysisJob.objects.filter(pk__in=list(oldest), state=State.QUEUED).update(
-        state=State.DROPPED, finished_at=now
+        state=State.DROPPED, finished_at=now_or(now)
     )
 
 

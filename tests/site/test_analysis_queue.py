@@ -179,3 +179,13 @@ def test_who_may_not_see_the_replay_learns_nothing_of_its_queue(finished, client
     assert client.get(_api(rnd)).status_code == 404  # public rounds: for accounts
     assert client.post(_api(rnd)).status_code in (403, 404)
     assert not AnalysisJob.objects.filter(round=rnd).exists()
+
+
+def test_a_round_queued_past_the_bound_drops_the_oldest_background_job(finished, settings):
+    settings.ANALYSIS_QUEUE_BOUND = 2
+    rnd, _, _ = finished
+    oldest, newer = _job(rnd, P.IDLE, minutes=9), _job(rnd, P.RATED, minutes=5)
+    queue.analysis_enqueue_finished(round_id=rnd.pk)  # the third: one must go at once
+    assert AnalysisJob.objects.filter(state=S.QUEUED).count() == 2
+    assert AnalysisJob.objects.get(pk=oldest.pk).state == S.DROPPED
+    assert AnalysisJob.objects.get(pk=newer.pk).state == S.QUEUED
