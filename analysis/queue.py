@@ -86,10 +86,10 @@ def analysis_enqueue_finished(*, round_id: int, now: datetime | None = None) -> 
             AnalysisJob.objects.create(
                 round_id=round_id, priority=priority, state=State.QUEUED, queued_at=now_or(now)
             )
+            hold_bound(now=now)  # in the same commit: the queue is never seen past it
             _tell_after_commit()
     except IntegrityError:  # already queued (the sweeper, or a person, came first)
         return None
-    hold_bound(now=now)  # the bound holds even while the worker is starved
     return Queued(round_id, State.QUEUED, priority, True)
 
 
@@ -107,7 +107,7 @@ def analysis_ask(
     """
     now = now_or(now)
     wanted = Priority.OPENED if opened else Priority.ASKED
-    Round.objects.select_for_update().filter(pk=round_id).exists()  # one asker at a time
+    list(Round.objects.select_for_update().filter(pk=round_id).values_list("pk"))  # one at a time
     job = AnalysisJob.objects.filter(round_id=round_id).first()
     if RoundAnalysis.objects.filter(round_id=round_id).exists():
         return Queued(round_id, State.DONE, job.priority if job else None, False)

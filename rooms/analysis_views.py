@@ -4,7 +4,7 @@ request for it. Thin: the queue's rules are `analysis.queue`'s."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -12,7 +12,7 @@ from analysis import selectors as analysis
 from analysis.queue import analysis_ask
 from rooms.analysis_requests import person_of, played
 from rooms.errors import ServiceError
-from rooms.views import _person, _visible_round
+from rooms.views import _person, round_for_api
 
 #: HTTP status of each refusal of a request.
 REFUSALS = {"not_a_player": 403, "analysis_limit": 429, "analysis_full": 503}
@@ -23,12 +23,9 @@ def api_round_analysis(request: HttpRequest, code: str, number: int) -> JsonResp
     """``GET /api/rooms/<code>/rounds/<n>/analysis/[?match=m]``: where the
     round's analysis stands; ``POST``: a player of the round asks for it.
     Whoever may not see the round's replay gets 404, as the replay answers."""
-    try:
-        rnd = _visible_round(request, code, number)
-    except Http404:
-        return JsonResponse({"error": "not_found"}, status=404)
-    except ServiceError as exc:
-        return JsonResponse({"error": exc.reason or exc.code, "message": exc.message}, status=403)
+    rnd = round_for_api(request, code, number)
+    if isinstance(rnd, JsonResponse):
+        return rnd
     if request.method == "POST":
         user, token = _person(request)
         if not played(rnd, user, token):

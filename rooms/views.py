@@ -421,13 +421,21 @@ def api_round(request: HttpRequest, code: str, number: int) -> JsonResponse:
     """``GET /api/rooms/<code>/rounds/<n>/[?match=m]``: a finished round's hands as
     dealt, moves and result (never the boneyard); 403 while it is played; 404 for
     whoever may not see the room's rounds."""
+    rnd = round_for_api(request, code, number)
+    if isinstance(rnd, JsonResponse):
+        return rnd
+    return JsonResponse({**replay_export(rnd), "analysis": analysis.round_analysis(rnd=rnd)})
+
+
+def round_for_api(request: HttpRequest, code: str, number: int) -> Any:
+    """The finished round this visitor may see, or the JSON refusal: 404 for
+    whoever may not see it (as the replay), 403 while it is played."""
     try:
-        rnd = _visible_round(request, code, number)
+        return _visible_round(request, code, number)
     except Http404:
         return JsonResponse({"error": "not_found"}, status=404)
     except ServiceError as exc:
         return JsonResponse({"error": exc.reason or exc.code, "message": exc.message}, status=403)
-    return JsonResponse({**replay_export(rnd), "analysis": analysis.round_analysis(rnd=rnd)})
 
 
 @require_GET
