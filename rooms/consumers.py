@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import os
 import weakref
 from typing import Any
@@ -384,11 +383,13 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     async def connect(self) -> None:
         self.page: Page | None = None
         # Until the client says what it views, it is told as the first lobby
-        # clients were: its page whole (``rooms``), when the page changed, at
-        # most every `whole_every()` seconds (a busy site's first page changes
-        # all the time, and a whole page is some 10 KB).
+        # clients were: its page whole (``rooms``) when the page changed, within
+        # a budget of `whole_rate()` bytes a second (a busy site's first page
+        # changes all the time, and a whole page is some 10 KB): a bucket that
+        # holds `WHOLE_BURST` bytes, so a quiet lobby's changes go out at once.
         self.deltas = False
-        self.whole_at = -math.inf  # when the last changed page went out whole
+        self.credit = float(WHOLE_BURST)
+        self.credit_at = asyncio.get_running_loop().time()
         self.whole_later: asyncio.TimerHandle | None = None
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
@@ -453,30 +454,42 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     room_changed = lobby_changed  # the contract's name for a bare notice: read the page again
 
     async def _whole_soon(self) -> None:
-        """A client without a view: its changed page whole, now if the last one
-        went out `whole_every()` ago, else once that time has passed."""
+        """A client without a view: its changed page whole, now if its budget
+        has credit, else as soon as it has (the changes meanwhile together)."""
         loop = asyncio.get_running_loop()
-        wait = self.whole_at + whole_every() - loop.time()
-        if wait <= 0:
+        now = loop.time()
+        self.credit = min(WHOLE_BURST, self.credit + (now - self.credit_at) * whole_rate())
+        self.credit_at = now
+        if self.credit >= 0:
             await self._send_whole()
         elif self.whole_later is None:
+            wait = -self.credit / whole_rate()
             self.whole_later = loop.call_later(
-                wait, lambda: asyncio.ensure_future(self._send_whole())
+                wait, lambda: asyncio.ensure_future(self._whole_due())
             )
 
-    async def _send_whole(self) -> None:
+    async def _whole_due(self) -> None:
         self.whole_later = None
+        await self._whole_soon()
+
+    async def _send_whole(self) -> None:
         page = self.page
         if self.deltas or page is None or not page.diff():  # (diff: rows changed since shown)
             return
-        self.whole_at = asyncio.get_running_loop().time()
-        await self.send_json(rooms_message(page))
+        text = json.dumps(rooms_message(page))
+        self.credit -= len(text)
+        await self.send(text_data=text)
 
 
-def whole_every() -> float:
-    """``DOMINO_LOBBY_WHOLE_EVERY`` (seconds, default 10): how often at most a
-    lobby socket that never sent a view gets its changed page whole."""
-    return float(getattr(settings, "DOMINO_LOBBY_WHOLE_EVERY", 10.0))
+#: A lobby socket without a view: the bytes its budget holds at most (a page
+#: of 50 rows is some 10 KB), and how many a second it earns.
+WHOLE_BURST = 12_000
+
+
+def whole_rate() -> float:
+    """``DOMINO_LOBBY_WHOLE_BYTES`` (bytes a second, default 1500): what a lobby
+    socket that never sent a view gets at most, on average, of whole pages."""
+    return float(getattr(settings, "DOMINO_LOBBY_WHOLE_BYTES", 1500))
 
 
 class SharedReads:

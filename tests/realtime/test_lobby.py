@@ -119,8 +119,7 @@ async def test_the_first_message_is_the_first_page_with_the_api_rows(live):
     await lobby.close()
 
 
-async def test_a_client_that_never_said_its_view_gets_its_page_whole(live, settings):
-    settings.DOMINO_LOBBY_WHOLE_EVERY = 1.5
+async def test_a_client_that_never_said_its_view_gets_its_page_whole(live):
     room, other = await listed(), await listed()
     lobby, first = await Lobby.open(view=False)
     await add_bot(room)
@@ -128,13 +127,29 @@ async def test_a_client_that_never_said_its_view_gets_its_page_whole(live, setti
     assert again["rooms"] == await api() and again["rooms"] != first["rooms"]
     assert codes(again["rooms"]) == [other.code, room.code]
     await listed("parceria")
-    await listed("parceria")
-    # At most one whole page every DOMINO_LOBBY_WHOLE_EVERY: both new rooms
-    # come in the next one, not one page each (docs/protocol.md, lobby socket).
-    assert await lobby.comm.receive_nothing(timeout=0.8)
-    assert len((await lobby.next("rooms"))["rooms"]) == 4
-    assert await lobby.comm.receive_nothing(timeout=0.5)
+    assert len((await lobby.next("rooms"))["rooms"]) == 3
     await lobby.close()
+
+
+async def test_a_client_without_a_view_gets_whole_pages_within_a_byte_budget(live, settings):
+    """docs/protocol.md, the lobby socket: past its budget the changes wait, and
+    come together in one page once it has earned its bytes back."""
+    settings.DOMINO_LOBBY_WHOLE_BYTES = 400  # a one-row page (~300 B) costs most of a second
+    burst, consumers.WHOLE_BURST = consumers.WHOLE_BURST, 1  # one page spends it all
+    try:
+        room = await listed()
+        lobby, _ = await Lobby.open(view=False)
+        await add_bot(room)
+        first = await lobby.next("rooms")  # the credit it had
+        assert len(first["rooms"]) == 1
+        await listed("parceria")
+        await listed("parceria")
+        assert await lobby.comm.receive_nothing(timeout=0.3)  # in debt: nothing yet
+        together = await lobby.next("rooms")  # both new rooms in one page
+        assert len(together["rooms"]) == 3
+        await lobby.close()
+    finally:
+        consumers.WHOLE_BURST = burst
 
 
 async def test_a_change_of_a_visible_row_comes_as_changed_alone(live):
