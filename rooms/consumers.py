@@ -375,7 +375,8 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     On connect the first page of the unfiltered list (``rooms``); a ``view``
     message picks another filter or page (answered with its ``rooms``). Then
     only what changes on that page (``rooms_changed``; a client that never sent
-    a ``view`` gets its page whole, ``rooms``, when it changed): every change of the
+    a ``view`` gets its page whole, ``rooms``, when it changed, within a byte
+    budget: `whole_rate`): every change of the
     public list comes as the changed rows alone (`rooms.events.lobby_notice`),
     and the socket's `rooms.lobby.Page` sorts out, in memory, what reaches its
     page; it reads the database again only when its spare rows run out."""
