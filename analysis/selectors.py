@@ -91,19 +91,21 @@ def analysis_status(*, round_id: int) -> dict[str, Any]:
     """Where a finished round's analysis stands (docs/protocol.md, "The round's
     analysis: asking for it"): ``state`` ``done``, ``running``, ``queued`` (with
     ``position``, 1 for the next to run), ``dropped`` (left out: a player may
-    ask for it) or ``none`` (never queued)."""
+    ask for it) or ``none`` (never queued); ``asked``: a player asked for it
+    (the first priority: asking again changes nothing)."""
     if RoundAnalysis.objects.filter(round_id=round_id).exists():
-        return {"state": "done", "position": None}
+        return {"state": "done", "position": None, "asked": False}
     job = AnalysisJob.objects.filter(round_id=round_id).first()
     if job is None:
-        return {"state": "none", "position": None}
+        return {"state": "none", "position": None, "asked": False}
+    asked = job.priority == AnalysisJob.Priority.ASKED
     if job.state == AnalysisJob.State.DONE:  # done, yet no analysis: it could not be made
-        return {"state": "dropped", "position": None}
+        return {"state": "dropped", "position": None, "asked": asked}
     if job.state != AnalysisJob.State.QUEUED:
-        return {"state": job.state, "position": None}
+        return {"state": job.state, "position": None, "asked": asked}
     ahead = AnalysisJob.objects.filter(state=AnalysisJob.State.QUEUED).filter(
         Q(priority__lt=job.priority)
         | Q(priority=job.priority, queued_at__lt=job.queued_at)
         | Q(priority=job.priority, queued_at=job.queued_at, pk__lt=job.pk)
     )
-    return {"state": "queued", "position": ahead.count() + 1}
+    return {"state": "queued", "position": ahead.count() + 1, "asked": asked}

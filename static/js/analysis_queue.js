@@ -1,6 +1,6 @@
 // Until a finished round is analysed, the replay page says where its analysis
 // stands (templates/rooms/_replay_analysis.html): "na fila (3ª)", "analisando…",
-// or a button for a player of the round to ask for it. It asks the server
+// and for a player of the round a button to ask for it, which puts it first. It asks the server
 // again every few seconds (GET .../analysis/, docs/protocol.md) and shows the
 // analysis, reloading the page, once it is written.
 
@@ -21,8 +21,9 @@ function statusText(status) {
 }
 
 function show(status) {
-  const waiting = status.state === "queued" || status.state === "running";
-  const button = boot.may_ask && !waiting
+  // Opening the replay already queued it; asking puts it first (docs/site.md).
+  const canAsk = status.state === "none" || status.state === "dropped" || (status.state === "queued" && !status.asked);
+  const button = boot.may_ask && canAsk
     ? html`<button type="button" class="button" data-ask-analysis @click=${ask}>${t("Ask for the analysis")}</button>`
     : nothing;
   draw(

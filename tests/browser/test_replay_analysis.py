@@ -73,20 +73,26 @@ def test_a_player_asks_for_the_analysis_and_the_replay_shows_it_when_written(
     browser: Browser, server: tuple[str, dict[str, str]], artifacts: Path
 ) -> None:
     """docs/site.md, "Round analysis: what is analysed and when": a round left
-    out of the queue says so, its player asks, and the analysis appears."""
+    out of the queue is queued again by opening its replay, which says where
+    it stands, offers its player to put it first, and shows the analysis once
+    it is written (the page asks every few seconds)."""
     url, env = server
     room = _analysed_room(env, "--dropped")
     context = browser.new_context(locale="pt-BR", viewport={"width": 390, "height": 844})
     context.add_cookies([{**room["cookie"], "url": url}])
     page = context.new_page()
     page.goto(f"{url}/r/{room['code']}/rounds/1/")
-    state = page.locator("[data-analysis-state]")
-    expect(state).to_have_attribute("data-analysis-state", "dropped")
-    expect(state).to_have_text("Esta rodada não está na fila de análise.")
-    page.screenshot(path=str(artifacts / "replay-analysis-ask.png"))
-    page.locator("[data-ask-analysis]").click()
-    # Asked: queued (or already taken), then written, and the page shows it.
     panel = page.locator("[data-analysis][data-ready]")
-    expect(panel).to_be_visible(timeout=60_000)
-    expect(panel.locator("[data-accuracy-seat]")).to_have_count(2)
-    context.close()
+    state = page.locator("[data-analysis-state]")
+    try:  # (the test server's worker may analyse it before the page is drawn)
+        expect(state.or_(panel)).to_be_visible()
+        if state.is_visible():
+            assert state.get_attribute("data-analysis-state") in ("queued", "running", "done")
+            page.screenshot(path=str(artifacts / "replay-analysis-queued.png"))
+            ask = page.locator("[data-ask-analysis]")
+            if ask.is_visible():
+                ask.click()
+        expect(panel).to_be_visible(timeout=60_000)
+        expect(panel.locator("[data-accuracy-seat]")).to_have_count(2)
+    finally:
+        context.close()

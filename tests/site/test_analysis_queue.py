@@ -54,7 +54,9 @@ def test_people_come_first_then_rated_rounds_then_the_rest_oldest_first(finished
     asked_new, asked_old = _job(rnd, P.ASKED, minutes=1), _job(rnd, P.ASKED, minutes=5)
     order = [asked_old, asked_new, opened, rated, idle_old]
     for place, job in enumerate(order, start=1):
-        assert analysis_status(round_id=job.round_id) == {"state": "queued", "position": place}
+        status = analysis_status(round_id=job.round_id)
+        assert (status["state"], status["position"]) == ("queued", place)
+        assert status["asked"] == (job.priority == P.ASKED)
     taken = [queue.analysis_claim_next().pk for _ in order]
     assert taken == [job.pk for job in order]
     assert queue.analysis_claim_next() is None
@@ -114,13 +116,13 @@ def test_opening_the_replay_puts_the_round_ahead_of_the_background(finished, cli
     queue.analysis_enqueue_finished(round_id=rnd.pk)
     _job(rnd, P.RATED, minutes=10)  # an older rated round
     client.force_login(make_user("watcher"))
-    assert client.get(_api(rnd)).json() == {"state": "queued", "position": 2}
+    assert client.get(_api(rnd)).json() == {"state": "queued", "position": 2, "asked": False}
     page = client.get(f"/r/{rnd.room.code}/rounds/{rnd.number}/")
     assert page.status_code == 200 and b'id="replay-analysis-queue"' in page.content
     assert b"&quot;may_ask&quot;: false" in page.content or b'"may_ask": false' in page.content
     job = AnalysisJob.objects.get(round=rnd)
     assert job.priority == P.OPENED and job.person.startswith("user:")
-    assert client.get(_api(rnd)).json() == {"state": "queued", "position": 1}
+    assert client.get(_api(rnd)).json() == {"state": "queued", "position": 1, "asked": False}
 
 
 def test_a_player_asks_for_a_dropped_round_and_it_comes_first(finished, client):
@@ -128,9 +130,10 @@ def test_a_player_asks_for_a_dropped_round_and_it_comes_first(finished, client):
     AnalysisJob.objects.create(round=rnd, priority=P.IDLE, state=S.DROPPED)
     _job(rnd, P.OPENED)
     client.force_login(ana)
-    assert client.get(_api(rnd)).json() == {"state": "dropped", "position": None}
+    assert client.get(_api(rnd)).json() == {"state": "dropped", "position": None, "asked": False}
     asked = client.post(_api(rnd))
-    assert asked.status_code == 200 and asked.json() == {"state": "queued", "position": 1}
+    assert asked.status_code == 200
+    assert asked.json() == {"state": "queued", "position": 1, "asked": True}
     assert AnalysisJob.objects.get(round=rnd).priority == P.ASKED
 
 
