@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from analysis.models import RoundAnalysis, SeatAccuracy
+from analysis.models import AnalysisJob, RoundAnalysis, SeatAccuracy
 from domino_site.admin_base import ReadOnlyMixin
 
 
@@ -26,3 +26,21 @@ class RoundAnalysisAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class SeatAccuracyAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("analysis", "seat", "user", "preset", "decisions", "accuracy")
     list_filter = ("preset",)
+
+
+@admin.register(AnalysisJob)
+class AnalysisJobAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The analysis queue (analysis.queue): where each round's analysis stands."""
+
+    list_display = (
+        "round",
+        "state",
+        "priority",
+        "person",
+        "queued_at",
+        "started_at",
+        "finished_at",
+    )
+    list_filter = ("state", "priority")
+    list_select_related = ("round",)
+    ordering = ("state", "priority", "queued_at")

@@ -192,3 +192,15 @@ def test_a_round_queued_past_the_bound_drops_the_oldest_background_job(finished,
     assert AnalysisJob.objects.filter(state=S.QUEUED).count() == 2
     assert AnalysisJob.objects.get(pk=oldest.pk).state == S.DROPPED
     assert AnalysisJob.objects.get(pk=newer.pk).state == S.QUEUED
+
+
+def test_the_admin_shows_the_queue_read_only(finished, client, django_user_model):
+    rnd, _, _ = finished
+    queue.analysis_enqueue_finished(round_id=rnd.pk)
+    job = AnalysisJob.objects.get(round=rnd)
+    client.force_login(django_user_model.objects.create_superuser("boss", "b@example.com", "x"))
+    listing = client.get("/admin/analysis/analysisjob/")
+    assert listing.status_code == 200 and str(rnd) in listing.content.decode()
+    page = client.get(f"/admin/analysis/analysisjob/{job.pk}/change/")
+    assert page.status_code == 200 and b'name="state"' not in page.content  # read-only
+    assert client.get("/admin/analysis/analysisjob/add/").status_code == 403
