@@ -399,8 +399,9 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
-        if getattr(self, "whole_later", None) is not None:
-            self.whole_later.cancel()
+        later = getattr(self, "whole_later", None)  # (a socket refused before connect's end)
+        if later is not None:
+            later.cancel()
         try:
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         except LAYER_ERRORS:
