@@ -39,14 +39,21 @@ def parse_frame(text: str | None) -> dict[str, Any] | None:
     {'type': 'ping'}
     >>> parse_frame("[1]") is None
     True
+    >>> parse_frame('{"type": "view", "page_size": NaN}') is None  # not JSON (RFC 8259)
+    True
     """
     if text is None or len(text.encode()) > MAX_FRAME_BYTES:
         return None
     try:
-        msg = json.loads(text)
+        msg = json.loads(text, parse_constant=_not_json)
     except (ValueError, RecursionError):
         return None
     return msg if isinstance(msg, dict) else None
+
+
+def _not_json(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``: Python's extensions, not JSON."""
+    raise ValueError(f"{name} is not JSON")
 
 
 class ListeningSocket(AsyncJsonWebsocketConsumer):

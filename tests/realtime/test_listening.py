@@ -48,7 +48,8 @@ async def test_it_answers_ping_and_refuses_anything_else(live, django_user_model
     sock = await _open(kind, django_user_model)
     await sock.send({"type": "ping", "ref": "p1"})
     assert await sock.receive() == {"type": "pong", "ref": "p1"}
-    for text in ("[1]", "not json", '{"type": 5}', "x" * 5000, "[" * 100_000):
+    not_json = ('{"type": "ping", "ref": NaN}', '{"type": "view", "page_size": Infinity}')
+    for text in ("[1]", "not json", '{"type": 5}', "x" * 5000, "[" * 100_000, *not_json):
         await sock.send_text(text)
         refused = await sock.receive()
         assert (refused["type"], refused["code"], refused["ref"]) == ("error", "bad_message", None)
