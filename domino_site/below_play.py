@@ -114,9 +114,13 @@ MIN_SHARE = 0.01
 
 
 def machine_jiffies() -> tuple[int, int]:
-    """(busy, total) jiffies of the whole machine, from /proc/stat."""
-    with open("/proc/stat") as stat:
-        values = [int(v) for v in stat.readline().split()[1:9]]
+    """(busy, total) jiffies of the whole machine, from /proc/stat; (0, 0)
+    where there is none (not Linux): the budget then never sleeps."""
+    try:
+        with open("/proc/stat") as stat:
+            values = [int(v) for v in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return 0, 0
     return sum(values) - values[3] - values[4], sum(values)
 
 

@@ -144,3 +144,13 @@ def test_the_budget_sleeps_only_while_the_machine_is_busy():
     work(0.05)
     slept = busy.step()
     assert 0.15 <= slept <= below_play.LONGEST_SLEEP  # 4 times its 50 ms of CPU
+
+
+def test_without_proc_stat_the_budget_never_sleeps(monkeypatch):
+    """Not Linux (``make run`` on another system): the analysis runs unpaced."""
+    monkeypatch.setattr(below_play, "machine_jiffies", lambda: (0, 0))
+    budget = below_play.Budget(share=0.1, busy_above=-1.0)
+    end = time.process_time() + 0.02
+    while time.process_time() < end:
+        pass
+    assert budget.step() == 0.0
