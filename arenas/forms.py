@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from arenas.models import Arena
+from domino_site.validators import validate_visible_text
 
 CLOCKS = [
     ("", _("No clock")),
@@ -17,7 +18,10 @@ DURATIONS = [(m, f"{m} min") for m in (10, 20, 30, 45, 60, 90)]  # "min" in both
 
 
 class ArenaForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80, required=False)
+    # The name of the arena's tables too: a room name's rules.
+    name = forms.CharField(
+        label=_("Name"), max_length=80, required=False, validators=[validate_visible_text]
+    )
     preset = forms.ChoiceField(label=_("Game"), choices=Arena.Preset.choices)
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"), choices=CLOCKS, coerce=int, empty_value=None, required=False

@@ -1,10 +1,14 @@
 """Validators for text that people type (room names, user names, passwords).
 
-Names shown to other people must look like what they are: no bidi controls
-(a right-to-left override turns "moc.evil" into "live.com"), no invisible
-characters (a zero-width space makes two different names look alike), and a
-new username whose confusable skeleton (Unicode TR39: ``аlice`` with a
-Cyrillic ``а`` against ``alice``) matches an existing account is refused.
+Names shown to other people must look like what they are: one line (no
+control characters, no line or paragraph separators), no bidi controls (a
+right-to-left override turns "moc.evil" into "live.com"), no invisible
+characters (a zero-width space makes two different names look alike; the
+zero-width joiner and the emoji variation selector only inside emoji), no
+marks stacked past two on one letter (Zalgo text spills over the lines around
+it), and a new username whose confusable skeleton (Unicode TR39: ``аlice``
+with a Cyrillic ``а`` against ``alice``) matches an existing account is
+refused.
 
 A JSON body may carry a lone surrogate (``"\\ud800"``): a valid Python string
 that no UTF-8 encoder accepts, so the database, the password hasher or the
@@ -30,8 +34,16 @@ INVALID_TEXT = _("This text contains characters that are not valid. Type it agai
 CONTROL_CHARACTERS = _("Use letters, digits, spaces and punctuation only.")
 INVISIBLE_CHARACTERS = _("Names may not hold invisible or direction-changing characters.")
 CONFUSABLE_NAME = _("This name looks like the name of another player: choose another one.")
+STACKED_MARKS = _("A letter may carry two accents or marks at most.")
 
-ZERO_WIDTH_JOINER = "\u200d"  # inside emoji sequences (👨‍👩‍👧): allowed
+ZERO_WIDTH_JOINER = "\u200d"  # between emoji (👨‍👩‍👧): allowed
+EMOJI_PRESENTATION = "\ufe0f"  # VS16, after an emoji's base (❤️, 1️⃣): allowed
+# The bases of emoji presentation sequences are symbols (categories So, Sm) but
+# for these: the keycap bases and a few punctuation marks and letters.
+EMOJI_BASES_NOT_SYMBOLS = frozenset("#*0123456789\u203c\u2049\u2139\u3030\u303d")
+# Line and paragraph separators (U+2028, U+2029) break a line as a new line does.
+LINE_BREAKS = frozenset({"Cc", "Zl", "Zp"})
+MOST_MARKS = 2  # on one letter: "ệ" and "ở" carry two (Vietnamese), Zalgo dozens
 # Invisible letters and marks that are not format characters (category Cf):
 # the Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels.
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5\u2800")
@@ -52,25 +64,77 @@ def validate_encodable(value: object) -> None:
 
 def validate_plain_text(value: object) -> None:
     """``validate_encodable``, and no control characters (tabs, new lines,
-    escapes): for names shown to other people on one line."""
+    escapes) nor line or paragraph separators: for names shown to other people
+    on one line."""
     validate_encodable(value)
-    if isinstance(value, str) and any(unicodedata.category(ch) == "Cc" for ch in value):
+    if isinstance(value, str) and any(unicodedata.category(ch) in LINE_BREAKS for ch in value):
         raise ValidationError(CONTROL_CHARACTERS, code="control_characters")
 
 
 def _invisible(ch: str) -> bool:
     """Bidi controls and marks (U+202A-202E, U+2066-2069, U+200E/F, U+061C), zero
     widths (U+200B, U+2060, U+FEFF) and every other format character, but the
-    joiner of emoji sequences; and invisible letters."""
+    zero-width joiner (`_hidden_at` judges it by its neighbours); and invisible
+    letters."""
     return (unicodedata.category(ch) == "Cf" and ch != ZERO_WIDTH_JOINER) or ch in INVISIBLE
 
 
+def _variation_selector(ch: str) -> bool:
+    """U+FE00-FE0F and U+E0100-E01EF: they change how the character before them
+    is drawn and show nothing themselves."""
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
+def _emoji_base(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sm") or ch in EMOJI_BASES_NOT_SYMBOLS
+
+
+def _skin_tone(ch: str) -> bool:
+    """U+1F3FB-1F3FF: after an emoji (👩🏽), before a joiner (👩🏽‍💻)."""
+    return "\U0001f3fb" <= ch <= "\U0001f3ff"
+
+
+def _emoji_before(value: str, i: int) -> bool:
+    """An emoji ends just before ``value[i]`` (its presentation selector and skin
+    tone aside)."""
+    while i > 0 and (value[i - 1] == EMOJI_PRESENTATION or _skin_tone(value[i - 1])):
+        i -= 1
+    return i > 0 and unicodedata.category(value[i - 1]) == "So"
+
+
+def _hidden_at(value: str, i: int) -> bool:
+    """``value[i]`` is invisible where it stands: ``_invisible``, a zero-width
+    joiner but between two emoji, U+FE0F but after an emoji's base, and every
+    other variation selector."""
+    ch = value[i]
+    if ch == ZERO_WIDTH_JOINER:
+        after = value[i + 1 : i + 2]
+        return not (_emoji_before(value, i) and after and unicodedata.category(after) == "So")
+    if ch == EMOJI_PRESENTATION:
+        return not (i > 0 and _emoji_base(value[i - 1]))
+    return _variation_selector(ch) or _invisible(ch)
+
+
+def _most_marks(value: str) -> int:
+    """The most combining marks on one character, decomposed (a precomposed
+    "ở" carries two, which more marks after it would join)."""
+    run = most = 0
+    for ch in unicodedata.normalize("NFD", value):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
+
+
 def validate_visible_text(value: object) -> None:
-    """``validate_plain_text``, and nothing invisible or direction-changing: for
-    names (rooms, players)."""
+    """``validate_plain_text``, nothing invisible or direction-changing, and no
+    stacks of marks: for names (rooms, arenas, players)."""
     validate_plain_text(value)
-    if isinstance(value, str) and any(_invisible(ch) for ch in value):
+    if not isinstance(value, str):
+        return
+    if any(_hidden_at(value, i) for i in range(len(value))):
         raise ValidationError(INVISIBLE_CHARACTERS, code="invisible_characters")
+    if _most_marks(value) > MOST_MARKS:
+        raise ValidationError(STACKED_MARKS, code="stacked_marks")
 
 
 @cache

@@ -1,5 +1,6 @@
 """Holes an attacker's probe found over HTTP (docs/rated-play.md, "Holes"):
-deeply nested JSON, unlimited room creation, misleading names."""
+deeply nested JSON, unlimited room creation, misleading names (rooms, arenas,
+accounts)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from arenas.models import Arena
 from domino_site.client_ip import ip_hash
 from rooms.models import Room
 
@@ -110,10 +112,131 @@ def test_a_room_name_with_an_emoji_sequence_is_fine(client, make_user):
     assert response.status_code == 302
 
 
+def _create(client, name: str):
+    data = {"name": name, "preset": "parceria", "visibility": "public"}
+    body = json.dumps(data)
+    return client.post("/rooms/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Mesa\u2028da Ana",  # line separator
+        "Mesa\u2029da Ana",  # paragraph separator
+        "Mesa\x85da Ana",  # next line (NEL)
+        "Mesa\x0bda Ana",  # vertical tab
+    ],
+)
+def test_a_room_name_is_one_line(client, make_user, name):
+    client.force_login(make_user("ana"))
+    response = _create(client, name)
+    assert response.status_code == 400
+    assert response.json()["errors"]["name"] == [
+        "Use letters, digits, spaces and punctuation only."
+    ]
+    assert not Room.objects.exists()
+
+
+INVISIBLE = "Names may not hold invisible or direction-changing characters."
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Mesa\ufe0f",  # the emoji selector after a letter
+        "Me\ufe00sa",  # a text variation selector
+        "Me\U000e0100sa",  # an ideographic variation selector
+        "Me\u200dsa",  # a zero-width joiner between letters
+        "Mesa 👨\u200da",  # ... between an emoji and a letter
+        "Mesa a\u200d👩",
+        "Mesa 👨\u200d",  # ... with nothing after it
+    ],
+)
+def test_variation_selectors_and_joiners_are_refused_outside_emoji(client, make_user, name):
+    client.force_login(make_user("ana"))
+    response = _create(client, name)
+    assert response.status_code == 400
+    assert response.json()["errors"]["name"] == [INVISIBLE]
+    assert not Room.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Mesa ❤️",  # a heart in emoji presentation
+        "Mesa 1️⃣",  # a keycap
+        "Mesa ‼️",  # an emoji base that is punctuation
+        "🏳️\u200d🌈",  # a joined sequence with selectors
+        "👩🏽\u200d💻",  # ... with a skin tone
+        "❤️\u200d🔥",
+    ],
+)
+def test_emoji_keep_their_selectors_and_joiners(client, make_user, name):
+    client.force_login(make_user("ana"))
+    assert _create(client, name).status_code == 302
+    assert Room.objects.get().name == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ze\u0301\u0302\u0303ca",  # three marks on one letter
+        "Z\u0336\u0335\u0334\u0337\u0338alg\u0361\u035co",
+        "Ph\u1edf\u0301",  # a precomposed letter with two marks, and a third
+    ],
+)
+def test_marks_stacked_past_two_on_a_letter_are_refused(client, make_user, name):
+    client.force_login(make_user("ana"))
+    response = _create(client, name)
+    assert response.status_code == 400
+    assert response.json()["errors"]["name"] == ["A letter may carry two accents or marks at most."]
+    assert not Room.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Mesa do João",
+        "ação",
+        "Phở",
+        "Pho\u031b\u0309",  # the same, decomposed: two marks
+        "Tiếng Việt",
+    ],
+)
+def test_accented_names_are_fine(client, make_user, name):
+    client.force_login(make_user("ana"))
+    assert _create(client, name).status_code == 302
+
+
+def test_an_arena_name_follows_the_room_names_rules(client, make_user):
+    """An arena's name is its tables' name."""
+    client.force_login(make_user("ana"))
+    data = {"preset": "duelo", "minutes": 30, "starts_in": 5, "move_seconds": ""}
+    for name in ("Are\u2028na", "A\u200drena", "Are\u0301\u0301\u0301na"):
+        refused = client.post("/torneios/novo/", {**data, "name": name})
+        assert refused.status_code == 200 and refused.context["form"].errors["name"]
+    assert not Arena.objects.exists()
+    assert client.post("/torneios/novo/", {**data, "name": "Arena do João ❤️"}).status_code == 302
+
+
 def _sign_up(name: str):
     password = "dominó-secreto-42"
     data = {"username": name, "password1": password, "password2": password}
     return Client().post("/accounts/signup/", data)
+
+
+@pytest.mark.parametrize(
+    "name", ["an\u2028a", "an\ufe0fa", "an\u200da", "ana\U000e0100", "a\u0301\u0301\u0301na"]
+)
+def test_usernames_follow_the_room_names_rules(name):
+    response = _sign_up(name)
+    assert response.status_code == 200  # the form again, with the reason
+    assert response.context["form"].errors["username"]
+    assert not get_user_model().objects.exists()
+
+
+def test_an_accented_username_is_fine():
+    assert _sign_up("João").status_code == 302
 
 
 @pytest.mark.parametrize("lookalike", ["\u0430lice", "ALICE", "al\u200bice", "aIice"])
