@@ -7,8 +7,8 @@ characters (a zero-width space makes two different names look alike; the
 zero-width joiner and the emoji variation selector only inside emoji), no
 marks stacked past two on one letter (Zalgo text spills over the lines around
 it), and a new username whose confusable skeleton (Unicode TR39: ``аlice``
-with a Cyrillic ``а`` against ``alice``) matches an existing account is
-refused.
+with a Cyrillic ``а`` against ``alice``; taken under NFKC, small capitals as
+their letters: ``ᴀlice``) matches an existing account is refused.
 
 A JSON body may carry a lone surrogate (``"\\ud800"``): a valid Python string
 that no UTF-8 encoder accepts, so the database, the password hasher or the
@@ -20,6 +20,7 @@ text. Forms refuse both before anything is written.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
@@ -44,6 +45,9 @@ EMOJI_BASES_NOT_SYMBOLS = frozenset("#*0123456789\u203c\u2049\u2139\u3030\u303d"
 # Line and paragraph separators (U+2028, U+2029) break a line as a new line does.
 LINE_BREAKS = frozenset({"Cc", "Zl", "Zp"})
 MOST_MARKS = 2  # on one letter: "ệ" and "ở" carry two (Vietnamese), Zalgo dozens
+# "ᴀ" (LATIN LETTER SMALL CAPITAL A), "ᶫ" (MODIFIER LETTER SMALL CAPITAL L):
+# neither NFKC nor the confusables data take them to their letter.
+SMALL_CAPITAL = re.compile(r"(?:LATIN|MODIFIER)(?: CAPITAL)? LETTER SMALL CAPITAL ([A-Z])")
 # Invisible letters and marks that are not format characters (category Cf):
 # the Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels.
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5\u2800")
@@ -165,6 +169,20 @@ def _prototypes() -> dict[str, str]:
     return {ch: find(ch) for ch in list(parent)}
 
 
+@cache
+def _small_capital(ch: str) -> str:
+    """The letter a small capital stands for ("ᴀ": "a"), else ``ch``."""
+    match = SMALL_CAPITAL.fullmatch(unicodedata.name(ch, ""))
+    return match[1].lower() if match else ch
+
+
+def _folded(name: str) -> str:
+    """``name`` under NFKC (fullwidth ``ＡＬＩＣＥ``, superscript ``ᴬ`` and the
+    other compatibility forms become their letters) with small capitals as
+    their letters."""
+    return "".join(_small_capital(ch) for ch in unicodedata.normalize("NFKC", name))
+
+
 def _mapped(text: str) -> str:
     prototypes = _prototypes()
     decomposed = unicodedata.normalize("NFD", text)
@@ -175,7 +193,9 @@ def skeletons(name: str) -> frozenset[str]:
     """The TR39 skeletons of ``name`` (decomposed, each character replaced by its
     confusable class, decomposed again), taken with case folded before and after
     the mapping: case does not count either (``Iogan`` looks like ``logan``,
-    ``ALICE`` like ``alice``), nor do invisible characters."""
+    ``ALICE`` like ``alice``), nor do invisible characters, compatibility forms
+    or small capitals (``ＡＬＩＣＥ``, ``ᴬlice``, ``ᴀlice``: `_folded`)."""
+    name = _folded(name)
     once = _mapped(name.casefold())
     twice = _mapped(_mapped(name).casefold())
     return frozenset(unicodedata.normalize("NFD", s) for s in (once, twice))

@@ -219,10 +219,10 @@ def test_an_arena_name_follows_the_room_names_rules(client, make_user):
     assert client.post("/torneios/novo/", {**data, "name": "Arena do João ❤️"}).status_code == 302
 
 
-def _sign_up(name: str):
+def _sign_up(name: str, **headers):
     password = "dominó-secreto-42"
     data = {"username": name, "password1": password, "password2": password}
-    return Client().post("/accounts/signup/", data)
+    return Client().post("/accounts/signup/", data, **headers)
 
 
 @pytest.mark.parametrize(
@@ -244,6 +244,40 @@ def test_a_username_confusable_with_an_existing_one_is_refused(make_user, lookal
     make_user("alice")
     response = _sign_up(lookalike)
     assert response.status_code == 200  # the form again, with the reason
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "lookalike",
+    [
+        "\u1d00lice",  # ᴀ: LATIN LETTER SMALL CAPITAL A
+        "\u1d00\u029f\u026a\u1d04\u1d07",  # ᴀʟɪᴄᴇ: every letter a small capital
+        "\uff21\uff2c\uff29\uff23\uff25",  # ＡＬＩＣＥ: fullwidth
+        "\u1d2clice",  # ᴬ: MODIFIER LETTER CAPITAL A
+        "\u1d2c\u1d38\u1d35\u1d9c\u1d31",  # ᴬᴸᴵᶜᴱ: modifier letters throughout
+    ],
+)
+def test_small_capitals_and_compatibility_forms_count_as_their_letters(make_user, lookalike):
+    """Django takes the compatibility forms to NFKC itself ("already exists");
+    the small capitals are the skeleton's."""
+    make_user("alice")
+    response = _sign_up(lookalike)
+    assert response.status_code == 200  # the form again, with the reason
+    assert response.context["form"].errors["username"]
+    assert get_user_model().objects.count() == 1
+
+
+def test_a_small_capital_is_refused_as_a_lookalike(make_user):
+    make_user("alice")
+    response = _sign_up("\u1d00lice", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.context["form"].errors["username"] == [
+        "This name looks like the name of another player: choose another one."
+    ]
+
+
+def test_an_existing_name_in_small_capitals_is_compared_the_same_way(make_user):
+    make_user("\u1d00lice")
+    assert _sign_up("alice").status_code == 200
     assert get_user_model().objects.count() == 1
 
 
