@@ -15,9 +15,17 @@ IN_PLAY = (Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS)
 
 
 def now_counts() -> dict[str, Any]:
-    """``GET /api/now/``: people at tables in play, and people in each queue."""
+    """``GET /api/now/``: people playing now, and people in each queue.
+
+    Playing is a person's seat with its socket open, played by them (not by a
+    bot standing in), at a table in play that is not paused: a seat left at a
+    table its people abandoned is not someone playing."""
     playing = Seat.objects.filter(
-        kind=Seat.Kind.HUMAN, substitute=False, room__status__in=IN_PLAY
+        kind=Seat.Kind.HUMAN,
+        substitute=False,
+        connected=True,
+        room__status__in=IN_PLAY,
+        room__paused=False,
     ).count()
     rows = dict(
         QuickEntry.objects.values_list("preset").annotate(n=Count("id")).values_list("preset", "n")

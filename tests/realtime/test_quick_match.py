@@ -1,7 +1,8 @@
 """The quick-match queue over ws/quick/ (docs/protocol.md, "Quick match"), on
 the real ASGI app with the in-process timers: pairing into one seated table,
 balanced partnerships, bots after the wait (and not for "people only"), a
-person on two tabs matched once, leaving, and the refusals."""
+person on two tabs matched once, leaving, the refusals, and the lobby's
+"N jogando agora" (people at their tables)."""
 
 from __future__ import annotations
 
@@ -241,6 +242,45 @@ async def test_the_counts_of_api_now(live, django_user_model, client):
     await two.next("queue")
     answer = await sync_to_async(client.get)("/api/now/")
     assert answer.json() == {"playing": 0, "queued": {"duelo": 1, "parceria": 1}}
+
+
+async def _playing(client) -> int:
+    return (await sync_to_async(client.get)("/api/now/")).json()["playing"]
+
+
+async def test_playing_now_counts_people_at_their_tables_in_play(live, django_user_model, client):
+    """Connected, playing their own seat, at a table in play that is not paused:
+    a table nobody opened, a paused one, a seat a bot stands in for and a
+    closed socket count nobody."""
+    ana, bruno = await _people(django_user_model, "ana", "bruno")
+    # One address: an unrated table, where leaving during a round leaves a bot
+    # in the seat (a rated match would end in a forfeit).
+    one = await Quick.open(ana, _address(0))
+    two = await Quick.open(bruno, _address(0))
+    await one.join("duelo", 20, people_only=True)
+    await two.join("duelo", 20, people_only=True)
+    matched = [await one.next("matched"), await two.next("matched")]
+    assert await _playing(client) == 0  # seated, the table not opened yet
+    code, left = matched[0]["room"], matched[1]["seat"]
+    cookies = [await sync_to_async(session_cookie)(u) for u in (ana, bruno)]
+    tables = [await Player.table(code, c, _address(0)) for c in cookies]
+    assert await _playing(client) == 2
+    await tables[0].send({"type": "pause"})
+    await tables[0].until(lambda s: s["room"]["paused"])
+    assert await _playing(client) == 0  # both connected, the table paused
+    await tables[0].send({"type": "resume"})
+    await tables[0].until(lambda s: not s["room"]["paused"])
+    assert await _playing(client) == 2
+    await tables[1].send({"type": "leave"})  # a bot plays bruno's seat until the result
+    await tables[0].until(lambda s: s["seats"][left]["substitute"])
+    assert await _playing(client) == 1
+    await tables[0].comm.disconnect()
+    Player.open.remove(tables[0])
+
+    async def nobody() -> bool:
+        return await _playing(client) == 0
+
+    await async_wait_for(nobody, timeout=TIMEOUT, message="nobody playing once ana's socket closed")
 
 
 async def test_anonymous_sockets_are_closed_with_4003(live):
