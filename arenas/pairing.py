@@ -4,6 +4,8 @@ the free players, no Django.
 Free players are ordered by arena score, then rating; each takes the nearest
 one below it that it did not just play. In parceria four neighbours make a
 table and the partners are drawn at random, avoiding last match's partners.
+Two players the rulebook keeps ``apart`` (one address: records.rulebook) are
+never seated together, however long they wait.
 
 >>> a, b, c = Free(1, 4, 1500), Free(2, 2, 1600), Free(3, 2, 1400)
 >>> duel_pairs([c, b, a])
@@ -22,7 +24,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Free:
     """A player waiting for a table: account, arena score, rating, the people of
-    their last match, their last partner, and how long they have waited (s)."""
+    their last match, their last partner, how long they have waited (s), and
+    the accounts they may never be seated with (``apart``)."""
 
     user: int
     score: int
@@ -30,6 +33,11 @@ class Free:
     last: tuple[int, ...] = ()
     partner: int | None = None
     waited: float = 0.0
+    apart: tuple[int, ...] = ()
+
+
+def _apart(a: Free, b: Free) -> bool:
+    return b.user in a.apart or a.user in b.apart
 
 
 def order(free: Sequence[Free]) -> list[Free]:
@@ -52,16 +60,23 @@ def duel_pairs(
     >>> duel_pairs([Free(1, 0, 1500, last=(2,), waited=9), Free(2, 0, 1500, last=(1,), waited=9)],
     ...            rematch_after=5)
     [(1, 2)]
+    >>> duel_pairs([Free(1, 0, 1500, apart=(2,)), Free(2, 0, 1500), Free(3, 0, 1400)])
+    [(1, 3)]
     """
     left = order(free)
     pairs: list[tuple[int, int]] = []
     while len(left) >= 2:
         a = left.pop(0)
-        j = next((i for i, b in enumerate(left) if not _met(a, b)), None)
+        j = next((i for i, b in enumerate(left) if not _met(a, b) and not _apart(a, b)), None)
         if j is None:
             long_wait = a.waited >= rematch_after
             j = next(
-                (i for i, b in enumerate(left) if long_wait and b.waited >= rematch_after), None
+                (
+                    i
+                    for i, b in enumerate(left)
+                    if long_wait and b.waited >= rematch_after and not _apart(a, b)
+                ),
+                None,
             )
         if j is not None:
             pairs.append((a.user, left.pop(j).user))
@@ -82,15 +97,41 @@ def four_tables(free: Sequence[Free], rng: random.Random) -> list[tuple[int, int
     >>> [sorted((t[0], t[2])) for t in tables] in ([[0, 2]], [[0, 3]], [[1, 2]], [[1, 3]])
     True
     """
-    ordered = order(free)
     tables = []
-    for start in range(0, len(ordered) - len(ordered) % 4, 4):
-        group = ordered[start : start + 4]
+    for group in _groups_of_four(order(free)):
         fresh = [split for split in _SPLITS if not _repeats(group, split)]
         split = rng.choice(fresh or list(_SPLITS))
         seats = [group[i] for i in split]
         tables.append((seats[0].user, seats[1].user, seats[2].user, seats[3].user))
     return tables
+
+
+def _groups_of_four(ordered: Sequence[Free]) -> list[list[Free]]:
+    """Neighbours in ``ordered``, four by four, none kept ``apart`` from
+    another of their four (who fits no group waits for the next pairing).
+
+    >>> [[p.user for p in g] for g in _groups_of_four([Free(i, 0, 0) for i in range(9)])]
+    [[0, 1, 2, 3], [4, 5, 6, 7]]
+    >>> people = [Free(0, 0, 0, apart=(1,)), *[Free(i, 0, 0) for i in range(1, 5)]]
+    >>> [[p.user for p in g] for g in _groups_of_four(people)]
+    [[0, 2, 3, 4]]
+    >>> people = [Free(0, 0, 0, apart=(1, 2, 3)), *[Free(i, 0, 0) for i in range(1, 5)]]
+    >>> [[p.user for p in g] for g in _groups_of_four(people)]
+    [[1, 2, 3, 4]]
+    """
+    left = list(ordered)
+    groups = []
+    while len(left) >= 4:
+        group = [left[0]]
+        for other in left[1:]:
+            if len(group) < 4 and not any(_apart(other, member) for member in group):
+                group.append(other)
+        if len(group) == 4:
+            groups.append(group)
+            left = [p for p in left if p not in group]
+        else:  # the first fits no four: they wait, the others are tried without them
+            left.pop(0)
+    return groups
 
 
 def _repeats(group: Sequence[Free], split: tuple[int, int, int, int]) -> bool:

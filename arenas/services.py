@@ -26,7 +26,8 @@ from arenas.pairing import Free, duel_pairs, four_tables
 from arenas.scoring import rank_players, score_match
 from games.models import Match
 from games.world import now_or, world
-from records.selectors import cooldown_for, shown_rating
+from records import rulebook
+from records.selectors import shown_rating
 from rooms import services as rooms
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
@@ -226,7 +227,9 @@ def _finish_match(arena: Arena, am: ArenaMatch, match: Match | None, now: dateti
         p.user_id: p
         for p in ArenaPlayer.objects.select_for_update().filter(arena=arena, user__in=am.users)
     }
-    if match is not None and not match.annulled:
+    # Points only for a lineup that could be rated (records.rulebook): two
+    # accounts of one address earn nothing, whatever the result.
+    if match is not None and not match.annulled and rulebook.scores_standings(match):
         am.winners, am.points = score_match(am, match, players)
     am.ended_at = now
     am.save(update_fields=["winners", "points", "ended_at"])
@@ -268,11 +271,11 @@ def _pair(arena: Arena, now: datetime) -> bool:
     )
     # A player serving the cool-down of "Play with people" (an abandoned rated
     # match) is not paired until it ends (docs/site.md, "Arenas").
-    free = [p for p in free if p.user_id not in busy and cooldown_for(user=p.user, now=now) is None]
+    free = [p for p in free if p.user_id not in busy and rulebook.may_be_paired(p.user, now)]
     if len(free) < arena.seats:
         return False
     by_user = {p.user_id: p for p in free}
-    candidates = [_free_of(arena, p, now) for p in free]
+    candidates = [_free_of(arena, p, free, now) for p in free]
     if arena.seats == 2:
         tables: list[tuple[int, ...]] = list(
             duel_pairs(candidates, rematch_after=rematch_seconds())
@@ -291,8 +294,15 @@ def _pair(arena: Arena, now: datetime) -> bool:
     return bool(opened)
 
 
-def _free_of(arena: Arena, player: ArenaPlayer, now: datetime) -> Free:
+def _free_of(arena: Arena, player: ArenaPlayer, free: list[ArenaPlayer], now: datetime) -> Free:
+    """``player`` as the pairing sees them; ``apart``: the free accounts the
+    rulebook never pairs them with (one address)."""
     waited = (now - player.free_since).total_seconds() if player.free_since else 0.0
+    apart = tuple(
+        other.user_id
+        for other in free
+        if other.user_id != player.user_id and not rulebook.may_meet(player.ip_hash, other.ip_hash)
+    )
     return Free(
         user=player.user_id,
         score=player.score,
@@ -300,6 +310,7 @@ def _free_of(arena: Arena, player: ArenaPlayer, now: datetime) -> Free:
         last=tuple(player.last_opponents or ()),
         partner=player.last_partner,
         waited=waited,
+        apart=apart,
     )
 
 

@@ -74,6 +74,7 @@ class Round(models.Model):
         WALKOVER = "walkover", _("Walkover")
         PASS = "pass", _("Automatic pass")
         READY = "ready", _("Ready deadline")
+        RESUME = "resume", _("A pause lapses")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     # Denormalised from match.room: the service locks "the room's current round".

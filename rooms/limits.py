@@ -13,7 +13,7 @@ cost CPU).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -43,15 +43,23 @@ def rooms_opened_from(ip_hash: str, now: datetime | None = None) -> int:
     return Room.objects.filter(created_at__gte=since, created_ip_hash=ip_hash).count()
 
 
-def solo_tables_open_from(ip_hash: str) -> int:
+# A "play alone" table still waiting for its person's seed this long was never
+# opened: the sweeper closes it, and it no longer counts against its address.
+UNSEEDED_CLOSE_AFTER = timedelta(minutes=2)
+
+
+def solo_tables_open_from(ip_hash: str, now: datetime | None = None) -> int:
     """Rooms opened from this address that have a bot seated and may be playing:
-    not closed, and not paused for want of a connected person (the sweeper
-    pauses a table its people left: its bots then cost nothing)."""
+    not closed, not paused for want of a connected person (the sweeper pauses a
+    table its people left: its bots then cost nothing), and not a "play alone"
+    table whose seed never came (`UNSEEDED_CLOSE_AFTER`)."""
     with_bots = Seat.objects.filter(kind=Seat.Kind.BOT).values("room_id")
+    stale = now_or(now) - UNSEEDED_CLOSE_AFTER
     return (
         Room.objects.filter(created_ip_hash=ip_hash, pk__in=with_bots)
         .exclude(status=Room.Status.CLOSED)
         .exclude(paused=True, paused_by="empty")
+        .exclude(status=Room.Status.WAITING, start_on_seeds=True, created_at__lte=stale)
         .count()
     )
 
@@ -80,6 +88,6 @@ def room_create_refusal(
             "opening another.",
             limit,
         ) % {"n": limit, "minutes": minutes}
-    if solo and ip_hash and solo_tables_open_from(ip_hash) >= settings.SOLO_TABLES_PER_ADDRESS:
+    if solo and ip_hash and solo_tables_open_from(ip_hash, now) >= settings.SOLO_TABLES_PER_ADDRESS:
         return _("Too many tables with bots are open from your address: close one first.")
     return None

@@ -83,9 +83,12 @@ class Room(models.Model):
     # Sockets watching the table without a seat (rows of `Watcher`), counted when
     # one joins or leaves, so that snapshots read it with the room row.
     watchers = models.PositiveIntegerField(_("watchers"), default=0)
-    # "host" (the host's pause) or "empty" (no connected human; undone on reconnect).
+    # "host" (the host's pause), "empty" (no connected human; undone on reconnect)
+    # or "player" (a person's pause at a match at stake, from their budget:
+    # records.rulebook; ``paused_seat`` is theirs).
     paused_by = models.CharField(_("paused by"), max_length=8, blank=True, default="")
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    paused_seat = models.SmallIntegerField(_("paused by seat"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     # The server seed of the round this room deals next (docs/rules.md, "Verifiable
     # deals"): drawn at the room's creation and anew at each deal; only its
@@ -199,6 +202,11 @@ class Seat(models.Model):
     # The person's client seed for the next deal (protocol ``seed``), sent after
     # its commitment was published: every deal empties it, and so does a new person.
     client_seed = models.CharField(_("client seed"), max_length=64, blank=True, default="")
+    # At a match at stake (records.rulebook): since when its connected person lets
+    # the clock play their turns (cleared when they act), and how much of their
+    # pause budget this match they have used.
+    idle_since = models.DateTimeField(_("idle since"), null=True, blank=True)
+    pause_used_ms = models.PositiveIntegerField(_("pause used (ms)"), default=0)
 
     class Meta:
         verbose_name = _("seat")
@@ -267,6 +275,8 @@ class Seat(models.Model):
         self.seated_at = None
         self.ip_hash = ""
         self.client_seed = ""
+        self.idle_since = None
+        self.pause_used_ms = 0
 
     def clear_reservation(self) -> None:
         self.reserved_user = None

@@ -97,6 +97,8 @@ TABLE: tuple[str, ...] = (
     _("Whoever opens this link may sit at the first free seat, no account needed."),
     _("Leave the seat"),
     _("Propose to annul the match"),
+    _("Pause (%(n)s s left)"),
+    _("%(name)s paused the game: it goes on by itself at %(time)s."),
     _("Withdraw my annulment vote"),
     _("Stand up (not ready)"),
     _("Be ready within %(n)s s, or your seat is freed."),

@@ -14,7 +14,7 @@ with `compose_state` without a query.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from domino_site.guests import guest_key
 from games.models import Move, Round
+from records import rulebook
 from records.models import RoundPlayer
 from records.selectors import (
     abandoned_seats,
@@ -34,7 +35,7 @@ from records.selectors import (
 from rooms.annulment import annul_person, annul_voters, standing_votes
 from rooms.lobby import NO_CLOCK, Entry, View
 from rooms.models import Room, Seat, waits_for_both
-from rooms.services.due import ready_deadline, ready_phase
+from rooms.services.due import pause_lapse, ready_deadline, ready_phase
 
 
 def room_for_code(code: str) -> Room | None:
@@ -185,6 +186,9 @@ def _room_part(
         "move_seconds": room.move_seconds,
         "status": room.status,
         "paused": room.paused,
+        # Who paused, and when a person's pause at a match at stake ends by itself
+        # (docs/rated-play.md, "The rulebook").
+        "pause": _pause_part(room, seats),
         "host_seat": room.host_seat,
         "watchers": room.watchers,  # sockets watching without a seat (rooms.watchers)
         "invite_url": room.invite_path if show_invite else None,
@@ -196,6 +200,22 @@ def _room_part(
         "next_fair": room.next_fair(),
         # Play alone: the first deal waits for this table's people's seeds.
         "start_on_seeds": room.start_on_seeds,
+    }
+
+
+def pause_left_s(seat: Seat) -> int:
+    used = timedelta(milliseconds=seat.pause_used_ms)
+    return int(max(rulebook.PAUSE_BUDGET - used, timedelta(0)).total_seconds())
+
+
+def _pause_part(room: Room, seats: Sequence[Seat] | None) -> dict[str, Any] | None:
+    if not room.paused:
+        return None
+    ends = pause_lapse(room, seats)[0] if seats is not None else None
+    return {
+        "by": room.paused_by or "host",
+        "seat": room.paused_seat,
+        "ends_at": iso_utc(ends) if ends is not None else None,
     }
 
 
@@ -229,6 +249,8 @@ def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, An
         "leaving": seat.leaving,
         "ready": seat.ready or seat.is_bot,
         "auto": seat.auto,  # automatic mode: the "automático" badge
+        # What is left of the person's pause budget at a match at stake.
+        "pause_left_s": pause_left_s(seat) if seat.is_human else 0,
         # A person away since (shown as "esperando <nome> voltar" in a private duel).
         "away_since": iso_utc(away)
         if seat.is_human and not seat.connected and (away := seat.disconnected_at or seat.seated_at)

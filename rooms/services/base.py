@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Round
-from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated, rule_error_message
 from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat
 from rooms.services.table_rows import LOCK_ROOM, SEATS
@@ -192,15 +191,3 @@ def bind_socket(seat: Seat, channel_name: str, now: datetime) -> str | None:
     seat.last_seen = now
     seat.disconnected_at = None
     return old or None
-
-
-def check_no_cooldown(user: Any, now: datetime) -> None:
-    """Refuse ``cooldown`` (with ``until``) when ``user`` serves an abandonment
-    cool-down (docs/rated-play.md): no rated table, no quick-match queue."""
-    if not is_user(user):
-        return
-    cooldown = records_read.cooldown_for(user=user, now=now)
-    if cooldown is not None:
-        raise ServiceError(
-            "cooldown", cooldown.message, extra={"until": cooldown.until.isoformat()}
-        )

@@ -16,6 +16,7 @@ from django.conf import settings
 
 from games import services as games
 from games.models import Round
+from records import rulebook
 from rooms.models import Room, Seat, waits_for_both
 
 AUTO_MOVE_AFTER = timedelta(seconds=30)  # a disconnected human's turn, no clock
@@ -36,8 +37,11 @@ def seat_due(room: Room, seat: Seat, start: datetime) -> tuple[datetime, str] | 
         return None
     if seat.auto:  # automatic mode: the timeout move, at once
         return start, Round.DueKind.AUTO
-    if room.move_seconds:
-        return start + timedelta(seconds=room.move_seconds), Round.DueKind.CLOCK
+    limit = rulebook.turn_limit(
+        move_seconds=room.move_seconds, stake=rulebook.marked_at_stake(room)
+    )
+    if limit is not None and (seat.connected or room.move_seconds):
+        return start + limit, Round.DueKind.CLOCK
     if not seat.connected:
         since = max(seat.disconnected_at or start, start)
         return since + AUTO_MOVE_AFTER, Round.DueKind.AUTO
@@ -75,9 +79,12 @@ def waiting_for(room: Room, seat: Seat, seats: Sequence[Seat]) -> bool:
 def compute_due(
     room: Room, rnd: Round, seats: Sequence[Seat]
 ) -> tuple[datetime | None, str | None]:
-    """The round's next due action: ``(due_at, due_kind)``, or ``(None, None)``."""
-    if room.paused or room.is_closed:
+    """The round's next due action: ``(due_at, due_kind)``, or ``(None, None)``.
+    A paused room's only one is a person's pause lapsing (`records.rulebook`)."""
+    if room.is_closed:
         return None, None
+    if room.paused:
+        return pause_lapse(room, seats)
     if rnd.finished_at is not None or rnd.engine().is_over:
         if walkover_pending(room, rnd, seats):
             return rnd.turn_started_at + WALKOVER_AFTER, Round.DueKind.WALKOVER
@@ -90,6 +97,17 @@ def compute_due(
     if not dues:
         return None, None
     return dues[0][0], dues[0][1]
+
+
+def pause_lapse(room: Room, seats: Sequence[Seat]) -> tuple[datetime | None, str | None]:
+    """When a person's pause at a match at stake ends by itself (their budget's end)."""
+    index = room.paused_seat
+    if room.paused_by != rulebook.PAUSED_BY_PLAYER or room.paused_at is None or index is None:
+        return None, None
+    used = (
+        timedelta(milliseconds=seats[index].pause_used_ms) if index < len(seats) else timedelta(0)
+    )
+    return rulebook.pause_lapses_at(paused_at=room.paused_at, used=used), Round.DueKind.RESUME
 
 
 def refresh_due(room: Room, rnd: Round | None, seats: Sequence[Seat]) -> None:
@@ -153,8 +171,11 @@ def ready_pending(room: Room, rnd: Round, seats: Sequence[Seat]) -> bool:
 def due_now(room: Room, rnd: Round, seats: Sequence[Seat], now: datetime) -> tuple[str, int] | None:
     """``(kind, seat index)`` of what is due at ``now`` from these rows, or None
     (index -1: the walkover, which is nobody's turn)."""
-    if room.is_closed or room.paused or rnd.due_at is None or rnd.due_at > now:
+    if room.is_closed or rnd.due_at is None or rnd.due_at > now:
         return None
+    if room.paused:
+        lapsing = rnd.due_kind == Round.DueKind.RESUME and pause_lapse(room, seats)[0] is not None
+        return (Round.DueKind.RESUME, -1) if lapsing else None
     if rnd.due_kind == Round.DueKind.WALKOVER:
         return (Round.DueKind.WALKOVER, -1) if walkover_pending(room, rnd, seats) else None
     if rnd.due_kind == Round.DueKind.READY:

@@ -9,13 +9,14 @@ single-game table (``duelo``) starts the next game once both players accept.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from games import services as games
 from games.models import Round
+from records import rulebook
 from rooms.annulment import annul_period, annul_person, annul_voters, standing_votes
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
@@ -24,7 +25,6 @@ from rooms.services.base import (
     all_filled,
     bad,
     bot_name,
-    check_no_cooldown,
     host_seat,
     match_over,
     paused,
@@ -35,6 +35,7 @@ from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import clear_due, refresh_due
 from rooms.services.rounds import (
     SUBSTITUTE_LEVEL,
+    at_stake_locked,
     begin_if_seeded_locked,
     begin_match_locked,
     deal_if_all_ready_locked,
@@ -85,11 +86,8 @@ def match_start(
     elif not match_over(rnd):
         raise wrong_phase()
     _check_startable(seats)
-    if room.competitive and not any(s.bot_plays for s in seats):  # it may be rated
-        for seat in seats:
-            check_no_cooldown(seat.user, table.now)
     clear_due(rnd)
-    begin_match_locked(table)
+    begin_match_locked(table, actor=host)  # the rulebook's cool-down is checked there
     return table.dealt
 
 
@@ -155,6 +153,8 @@ def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:
     seat = player_seat(seats, actor)
     if room.paused:
         raise paused()
+    if rulebook.may_be_rated(seats=seats, competitive=room.competitive):
+        rulebook.check_no_cooldown(seat.user_id, table.now)  # not even a pending "yes"
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
@@ -164,7 +164,7 @@ def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:
         refresh_due(room, table.rnd, seats)  # the ready deadline now counts
         return
     clear_due(table.rnd)
-    begin_match_locked(table)  # the deal clears every ready flag
+    begin_match_locked(table, actor=seat)  # the deal clears every ready flag
 
 
 @room_command(lobby=True)
@@ -220,15 +220,23 @@ def room_pause(
     actor: Seat | None,
     now: datetime | None = None,
 ) -> None:
-    """The host freezes the clock, the bots and the dealing; the time left is kept."""
+    """The host freezes the clock, the bots and the dealing; the time left is
+    kept. At a match at stake every person may pause, from their own budget,
+    and the pause lapses by itself (`records.rulebook`)."""
     room = table.room
-    host_seat(room, table.seats, actor)
+    seat = player_seat(table.seats, actor)
+    stake = at_stake_locked(table)
+    used = timedelta(milliseconds=seat.pause_used_ms) if stake else timedelta(0)
+    rulebook.check_may_pause(stake=stake, host=room.host_seat == seat.index, used=used)
     if room.paused:
-        if room.paused_by == "host":  # nothing would change: say so (every message is answered)
+        if room.paused_by != "empty":  # nothing would change: say so (every message is answered)
             raise ServiceError("paused", _("The game is already paused."))
         room.paused_by = "host"  # paused for want of people: now the host's pause
         return
-    pause_locked(table, "host")
+    if stake:
+        pause_locked(table, rulebook.PAUSED_BY_PLAYER, seat=seat.index)
+    else:
+        pause_locked(table, "host")
 
 
 @room_command()
@@ -239,8 +247,15 @@ def room_resume(
     actor: Seat | None,
     now: datetime | None = None,
 ) -> None:
-    """The host resumes: the clock continues from the remaining time."""
-    host_seat(table.room, table.seats, actor)
+    """The host resumes (a person's pause at a match at stake: its pauser); the
+    clock continues from the remaining time."""
+    room = table.room
+    seat = player_seat(table.seats, actor)
+    rulebook.check_may_resume(
+        by_player=room.paused and room.paused_by == rulebook.PAUSED_BY_PLAYER,
+        pauser=room.paused_seat == seat.index,
+        host=room.host_seat == seat.index,
+    )
     if not table.room.paused:  # nothing would change: say so (every message is answered)
         raise bad("not_paused", _("The game is not paused."))
     resume_locked(table)

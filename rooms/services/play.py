@@ -24,7 +24,6 @@ from games import engine
 from games import services as games
 from games.models import Move, Round
 from games.world import now_or, world
-from records import selectors as records_read
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import seats_of, update_humans_since
@@ -33,7 +32,9 @@ from rooms.services.due import compute_due, due_now, not_ready
 from rooms.services.rounds import (
     SUBSTITUTE_LEVEL,
     TIMEOUTS,
+    at_stake_locked,
     forfeit_locked,
+    resume_locked,
     round_ended_locked,
     walkover_locked,
 )
@@ -87,6 +88,9 @@ def action_apply(
     move = play_locked(table, seat_index, parsed, by)
     if by == Move.By.PERSON and seats[seat_index].auto:
         _auto_off_locked(table, seats[seat_index])
+    if by == Move.By.PERSON and seats[seat_index].idle_since is not None:
+        seats[seat_index].idle_since = None  # they act again: no longer idle
+        seats[seat_index].save(update_fields=["idle_since"])
     return move
 
 
@@ -108,7 +112,11 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
     engine decides, the rows remember, then the seats and the next due time follow."""
     room, rnd, seats = table.room, table.rnd, table.seats
     assert rnd is not None
+    turn_began = rnd.turn_started_at
+    idle = by == Move.By.TIMEOUT and seats[seat_index].connected and at_stake_locked(table)
     move = games.apply_action(rnd=rnd, seat_index=seat_index, action=action, by=by, now=table.now)
+    if idle:
+        _mark_idle(seats[seat_index], turn_began)
     if rnd.finished_at is not None:
         round_ended_locked(table)
         table.lobby = True
@@ -125,12 +133,20 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
 TIMEOUTS_IN_A_ROW = 3  # the clock ran out on this many of a person's turns: an abandonment
 
 
+def _mark_idle(seat: Seat, turn_began: datetime) -> None:
+    """A connected person whose turn the clock played, at a match at stake, is
+    idle since that turn began: away, as if disconnected (`records.rulebook`)."""
+    if seat.idle_since is None:
+        seat.idle_since = turn_began
+        seat.save(update_fields=["idle_since"])
+
+
 def _timed_out_in_a_row(table: Table, index: int) -> bool:
     """The seat's last turns of this rated match were all played by the clock
     (automatic passes, which need no decision, are left out)."""
     rnd = table.rnd
     assert rnd is not None
-    if not records_read.match_rated(match=rnd.match, seats=table.seats):
+    if not at_stake_locked(table):
         return False
     last = list(
         Move.objects.filter(round__match_id=rnd.match_id, seat=index)
@@ -174,6 +190,8 @@ def round_due_fire(*, round_id: int, version: int, now: datetime | None = None) 
             return _fire_walkover(due, now)
         if due.kind == Round.DueKind.READY:
             return _stand_up_not_ready(room=due.rnd.room_id, now=now, due=due)
+        if due.kind == Round.DueKind.RESUME:
+            return _pause_lapses(room=due.rnd.room_id, now=now, due=due)
         action, by = _server_action(due.rnd, due.seat, due.kind)
         outcome = _apply_due(due, action, by, now)
         if outcome != "stale":
@@ -283,6 +301,23 @@ def _stand_up_not_ready(
     for seat in not_ready(table.seats):
         leave_locked(table, seat, "left", absent=True)
     update_humans_since(table.room, table.seats, table.now)
+    return True
+
+
+@room_command(open_only=False)
+def _pause_lapses(
+    table: Table,
+    *,
+    room: RoomRef,
+    due: _Due,
+    now: datetime | None = None,
+) -> bool:
+    """A person's pause at a match at stake reached its budget's end: the game
+    goes on by itself (docs/rated-play.md, "The rulebook")."""
+    if not _still_due(table, due):
+        table.unchanged()
+        return False
+    resume_locked(table)
     return True
 
 

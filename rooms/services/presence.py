@@ -11,13 +11,14 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 
 from games.world import now_or
+from records import rulebook
 from rooms.chat import CHAT_EVERY
 from rooms.errors import not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import bind_socket, seat_at, update_humans_since
 from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import refresh_due
-from rooms.services.rounds import pause_locked, resume_locked
+from rooms.services.rounds import at_stake_locked, pause_locked, resume_locked
 from rooms.services.seating import give_back_locked
 
 
@@ -77,7 +78,12 @@ def seat_disconnected(
     seat.last_seen = now
     seat.save()
     update_humans_since(room, seats, now)
-    if room.no_humans_since is not None and not room.paused and room.status != Room.Status.WAITING:
+    if (
+        room.no_humans_since is not None
+        and not room.paused
+        and room.status != Room.Status.WAITING
+        and rulebook.pauses_when_empty(stake=at_stake_locked(table))
+    ):
         pause_locked(table, "empty")
     else:
         refresh_due(room, table.rnd, seats)

@@ -24,13 +24,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.world import now_or
+from records import rulebook
 from records import selectors as records_read
 from rooms import pairing, quick_selectors
 from rooms.errors import ServiceError
 from rooms.events import deliver
 from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, QuickEntry, Room
 from rooms.selectors import viewer_seat
-from rooms.services.base import check_no_cooldown
 from rooms.services.bots import bot_add
 from rooms.services.flow import match_start
 from rooms.services.seating import seat_take
@@ -85,7 +85,7 @@ def quick_join(
     ``until``), ``already_seated`` (with ``room``: they play a match there)."""
     now = now_or(now)
     check_choice(preset, move_seconds, people_only)
-    check_no_cooldown(user, now)
+    rulebook.check_no_cooldown(user, now)
     code = quick_selectors.seated_in_play(user)
     if code is not None:
         raise ServiceError(
@@ -185,7 +185,7 @@ def _still_free(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
     free = []
     for entry in entries:
         try:
-            check_no_cooldown(entry.user, now)
+            rulebook.check_no_cooldown(entry.user, now)
             code = quick_selectors.seated_in_play(entry.user)
             if code is not None:
                 raise ServiceError("already_seated", _("You are in the middle of a match."))

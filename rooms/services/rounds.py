@@ -20,7 +20,7 @@ from games import services as games
 from games.models import Match
 from games.signals import match_over
 from games.world import new_server_seed
-from records import selectors as records_read
+from records import rulebook
 from records import services as records
 from records.models import Cooldown
 from rooms.models import Room, Seat
@@ -56,8 +56,20 @@ def client_seeds_of(seats: Sequence[Seat]) -> list[str]:
 # ---------------------------------------------------------------------- dealing
 
 
-def begin_match_locked(table: Table) -> None:
-    """A new match at the table, and its first round dealt."""
+def begin_match_locked(table: Table, actor: Seat | None = None) -> None:
+    """A new match at the table, and its first round dealt: every path that
+    starts one comes here, and the rulebook's cool-down is checked here
+    (``actor``: who started it, told their own sentence)."""
+    rulebook.check_match_start(
+        seats=table.seats,
+        competitive=table.room.competitive,
+        now=table.now,
+        actor_user=actor.user_id if actor is not None else None,
+    )
+    for seat in table.seats:  # a new match: nobody idle, every pause budget whole
+        if seat.idle_since is not None or seat.pause_used_ms:
+            seat.idle_since, seat.pause_used_ms = None, 0
+            seat.save(update_fields=["idle_since", "pause_used_ms"])
     table.room.start_on_seeds = False  # whoever started it, nothing waits any more
     match = games.match_begin(room=table.room, now=table.now)
     records.match_started(match=match, seats=table.seats, competitive=table.room.competitive)
@@ -166,10 +178,16 @@ FORFEIT = "abandono"  # a rated match left before its end (the match record's en
 LEFT, ABSENT, TIMEOUTS = Cooldown.Reason.LEFT, Cooldown.Reason.ABSENT, Cooldown.Reason.TIMEOUTS
 
 
+def at_stake_locked(table: Table) -> bool:
+    """The table's match is at stake (`records.rulebook.at_stake`)."""
+    rnd = table.rnd
+    return rnd is not None and rulebook.at_stake(match=rnd.match, seats=table.seats)
+
+
 def walkover_locked(table: Table, losers: set[int], why: str = ABSENT) -> None:
     """The arena's W.O.: the seats in ``losers`` lose the series (at a rated
     match an abandonment too: ``why``, a `records.models.Cooldown.Reason`)."""
-    if records_read.match_rated(match=_match(table), seats=table.seats):
+    if at_stake_locked(table):
         _abandoned_locked(table, losers, why)
     _lose_locked(table, losers, "walkover")
 
@@ -204,6 +222,8 @@ def _lose_locked(table: Table, losers: set[int], reason: str) -> None:
     ratings see the people the match was played by); the round stops."""
     rnd = table.rnd
     assert rnd is not None
+    if table.room.paused and table.room.paused_by == rulebook.PAUSED_BY_PLAYER:
+        _unpause(table.room)  # a person's pause ends with the match it paused
     rules = table.room.ruleset
     losing_sides = {rules.side_of(i) for i in losers}
     others = [side for side in range(rules.sides) if side not in losing_sides]
@@ -244,35 +264,55 @@ def seats_after_round_locked(table: Table) -> None:
 # ---------------------------------------------------------------------- pausing
 
 
-def pause_locked(table: Table, by: str) -> None:
-    """Freeze the clock, the bots and the dealing; the time left is kept."""
+def pause_locked(table: Table, by: str, seat: int | None = None) -> None:
+    """Freeze the clock, the bots and the dealing; the time left is kept. A
+    person's pause (``by`` `rulebook.PAUSED_BY_PLAYER`, ``seat`` theirs) is due
+    to lapse when their budget ends."""
     room, rnd, now = table.room, table.rnd, table.now
     room.paused = True
     room.paused_by = by
     room.paused_at = now
+    room.paused_seat = seat
     if rnd is not None:
         rnd.remaining_ms = None
         if rnd.due_at is not None:
             left = (rnd.due_at - now).total_seconds() * 1000
             rnd.remaining_ms = max(0, int(left))
-        rnd.due_at, rnd.due_kind = None, None
+        rnd.due_at, rnd.due_kind = compute_due(room, rnd, table.seats)
         rnd.save(update_fields=["due_at", "due_kind", "remaining_ms"])
 
 
-def resume_locked(table: Table) -> None:
-    """Continue from the same remaining time: the turn's start moves by the pause."""
-    room, rnd, now = table.room, table.rnd, table.now
-    paused_for = now - room.paused_at if room.paused_at else timedelta(0)
+def _unpause(room: Room) -> None:
     room.paused = False
     room.paused_by = ""
     room.paused_at = None
-    _shift_absences(table.seats, max(paused_for, timedelta(0)))
+    room.paused_seat = None
+
+
+def resume_locked(table: Table) -> None:
+    """Continue from the same remaining time: the turn's start moves by the pause.
+    A person's pause is charged to their budget, and froze no absence."""
+    room, rnd, now = table.room, table.rnd, table.now
+    paused_for = max(now - room.paused_at if room.paused_at else timedelta(0), timedelta(0))
+    if rulebook.absence_runs_while_paused(room.paused_by):
+        _charge_pause(table.seats, room.paused_seat, paused_for)
+    else:
+        _shift_absences(table.seats, paused_for)
+    _unpause(room)
     if rnd is not None:
-        rnd.turn_started_at += max(paused_for, timedelta(0))
+        rnd.turn_started_at += paused_for
         rnd.remaining_ms = None
         rnd.due_at, rnd.due_kind = compute_due(room, rnd, table.seats)
         rnd.save(update_fields=["turn_started_at", "remaining_ms", "due_at", "due_kind"])
     deal_if_all_ready_locked(table)
+
+
+def _charge_pause(seats: Sequence[Seat], index: int | None, paused_for: timedelta) -> None:
+    """The pauser's budget is used by as long as their pause lasted."""
+    if index is not None and 0 <= index < len(seats):
+        seat = seats[index]
+        seat.pause_used_ms += int(paused_for.total_seconds() * 1000)
+        seat.save(update_fields=["pause_used_ms"])
 
 
 def _shift_absences(seats: Sequence[Seat], paused_for: timedelta) -> None:

@@ -12,14 +12,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from records import selectors as records_read
+from records import rulebook
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import (
     actor_seat,
     bad,
     bind_socket,
-    check_no_cooldown,
     ensure_host,
     host_seat,
     is_user,
@@ -159,7 +158,7 @@ def sit_locked(
             "seat_taken", _("You already have a seat here."), reason="already_seated"
         )
     if room.competitive and mine is None:  # a rated table: not while cooling down
-        check_no_cooldown(user, now)
+        rulebook.check_no_cooldown(user, now)
     if target.is_human:
         if not (playing and target.leaving and target.substitute):
             raise ServiceError("seat_taken", _("That seat is taken."))
@@ -267,7 +266,12 @@ def leave_locked(table: Table, seat: Seat, reason: str, absent: bool = False) ->
     room, rnd = table.room, table.rnd
     why = ABSENT if absent or reason == "away" else LEFT
     if _rated_match_running(table):
-        forfeit_locked(table, {seat.index}, why)
+        charged = {seat.index}
+        if why == LEFT:  # nobody is charged for leaving a side that is away
+            charged = rulebook.charged_for_leaving(
+                leaver=seat, seats=table.seats, side_of=room.ruleset.side_of, now=table.now
+            )
+        forfeit_locked(table, charged, why if charged == {seat.index} else ABSENT)
     if round_in_play(room):
         _stand_in_locked(table, seat, reason)
         return
@@ -291,7 +295,7 @@ def _rated_match_running(table: Table) -> bool:
     return (
         rnd is not None
         and table.room.preset not in WALKOVER_PRESETS
-        and records_read.match_rated(match=rnd.match, seats=table.seats)
+        and rulebook.at_stake(match=rnd.match, seats=table.seats)
     )
 
 

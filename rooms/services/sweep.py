@@ -22,20 +22,22 @@ from django.db.models.functions import StrIndex, Substr
 from domino_site import liveness
 from games.models import Round
 from games.world import now_or
+from records import rulebook
 from rooms import watchers as watching
+from rooms.limits import UNSEEDED_CLOSE_AFTER
 from rooms.models import Room, Seat, Watcher
 from rooms.services.base import update_humans_since
 from rooms.services.command import RoomRef, Table, lock_table, room_command
 from rooms.services.due import waiting_for
 from rooms.services.play import round_due_fire
 from rooms.services.presence import seat_disconnected
-from rooms.services.rounds import pause_locked
+from rooms.services.rounds import at_stake_locked, pause_locked
 from rooms.services.seating import leave_locked
 from rooms.services.tables import room_close
 
 log = logging.getLogger(__name__)
 
-TAKEOVER_AFTER = timedelta(minutes=2)  # away this long: a bot takes the seat
+TAKEOVER_AFTER = rulebook.AWAY_LIMIT  # away this long: a bot takes the seat
 PUBLIC_EMPTY_CLOSE_AFTER = timedelta(minutes=2)
 PRIVATE_EXPIRE_AFTER = timedelta(days=7)
 IN_PLAY = (Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS)
@@ -48,20 +50,14 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for room_id, index, channel_name in _seats_of_dead_processes(now):
         done["dead_sockets"] += _safely(_sweep_dead_socket, room_id, index, channel_name, now)
     _safely(_sweep_dead_watchers, now)
-    due = Round.objects.filter(
-        due_at__lte=now, room__status__in=IN_PLAY, room__paused=False
-    ).values_list("id", "version")
+    due = (
+        Round.objects.filter(due_at__lte=now, room__status__in=IN_PLAY)
+        .filter(Q(room__paused=False) | Q(due_kind=Round.DueKind.RESUME))
+        .values_list("id", "version")
+    )
     for round_id, version in list(due):
         done["fired"] += _safely(round_due_fire, round_id=round_id, version=version, now=now)
-    away = Seat.objects.filter(
-        kind=Seat.Kind.HUMAN,
-        substitute=False,
-        connected=False,
-        disconnected_at__lte=now - TAKEOVER_AFTER,
-        room__status__in=IN_PLAY,
-        room__paused=False,
-    ).values_list("room_id", "index")
-    for room_id, index in list(away):
+    for room_id, index in _away_too_long(now):
         done["takeovers"] += _safely(_sweep_takeover, room_id, index, now)
     open_rooms = Room.objects.exclude(status=Room.Status.CLOSED)
     connected = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, connected=True)
@@ -78,11 +74,36 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
             visibility=Room.Visibility.PRIVATE, last_activity_at__lte=now - PRIVATE_EXPIRE_AFTER
         ).values_list("pk", flat=True)
     )
+    unseeded = list(
+        open_rooms.filter(
+            status=Room.Status.WAITING,
+            start_on_seeds=True,
+            created_at__lte=now - UNSEEDED_CLOSE_AFTER,
+        ).values_list("pk", flat=True)
+    )
+    for room_id in unseeded:
+        done["closed"] += _safely(_close_if, room_id, now, "unseeded", _never_seeded)
     for room_id in stale:
         done["closed"] += _safely(_close_if, room_id, now, "empty", _public_empty_for)
     for room_id in expired:
         done["closed"] += _safely(_close_if, room_id, now, "expired", _private_expired)
     return done
+
+
+def _away_too_long(now: datetime) -> list[tuple[int, int]]:
+    """``(room, seat)`` of the people away (disconnected, or idle at a match at
+    stake) for `TAKEOVER_AFTER`, the longest away first: where both sides are
+    away, the first to have gone loses (`records.rulebook`). A person's pause
+    does not stop the absence; any other pause does."""
+    cut = now - TAKEOVER_AFTER
+    rows = (
+        Seat.objects.filter(kind=Seat.Kind.HUMAN, substitute=False, room__status__in=IN_PLAY)
+        .filter(Q(connected=False, disconnected_at__lte=cut) | Q(idle_since__lte=cut))
+        .filter(Q(room__paused=False) | Q(room__paused_by=rulebook.PAUSED_BY_PLAYER))
+        .only("room_id", "index", "connected", "disconnected_at", "idle_since")
+    )
+    away = sorted(rows, key=lambda s: (rulebook.away_since(s) or now, s.room_id, s.index))
+    return [(seat.room_id, seat.index) for seat in away]
 
 
 def _safely(func: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
@@ -175,12 +196,11 @@ def _take_over_away_seat(
     seat = table.seats[index]
     if (
         room.status not in IN_PLAY
-        or room.paused
+        or (room.paused and not rulebook.absence_runs_while_paused(room.paused_by))
         or not seat.is_human
         or seat.substitute
-        or seat.connected
-        or seat.disconnected_at is None
-        or seat.disconnected_at > now - TAKEOVER_AFTER
+        or not rulebook.away_too_long(seat, now)
+        or (seat.connected and not at_stake_locked(table))  # idle counts at stake only
         or waiting_for(room, seat, table.seats)  # a private duel waits (its player may call a bot)
     ):
         table.unchanged()
@@ -208,7 +228,11 @@ def _pause_empty_room(
         return False
     changed = room.no_humans_since is None
     update_humans_since(room, seats, table.now)
-    paused = not room.paused and room.status != Room.Status.WAITING
+    paused = (
+        not room.paused
+        and room.status != Room.Status.WAITING
+        and rulebook.pauses_when_empty(stake=at_stake_locked(table))
+    )
     if paused:
         pause_locked(table, "empty")
     if not (changed or paused):
@@ -222,6 +246,16 @@ def _public_empty_for(room: Room, seats: Sequence[Seat], now: datetime) -> bool:
         and not any(s.is_human and s.connected for s in seats)
         and room.no_humans_since is not None
         and room.no_humans_since <= now - PUBLIC_EMPTY_CLOSE_AFTER
+    )
+
+
+def _never_seeded(room: Room, seats: Sequence[Seat], now: datetime) -> bool:
+    """A "play alone" table whose first deal never got its person's seed: its
+    page was never opened (docs/rated-play.md, "Addresses")."""
+    return (
+        room.status == Room.Status.WAITING
+        and room.start_on_seeds
+        and room.created_at <= now - UNSEEDED_CLOSE_AFTER
     )
 
 

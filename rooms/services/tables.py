@@ -10,13 +10,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games.world import now_or
+from records import rulebook
 from rooms.errors import not_seated
 from rooms.events import room_changed
 from rooms.models import Room, Seat, new_room_code
 from rooms.services.base import (
     bad,
     check_move_seconds,
-    check_no_cooldown,
     host_seat,
     is_user,
     match_over,
@@ -56,7 +56,7 @@ def room_create(
     if visibility not in Room.Visibility.values:
         raise bad("bad_visibility", _("A room is public or private."))
     if competitive and visibility == Room.Visibility.PUBLIC:
-        check_no_cooldown(user, now)  # a public competitive table is a rated one
+        rulebook.check_no_cooldown(user, now)  # a public competitive table is a rated one
     if not is_user(user):
         if visibility == Room.Visibility.PUBLIC:
             raise bad("login_required", _("Log in to open a public room."))

@@ -127,8 +127,10 @@ export function renderHost() {
     const b = [];
     if (status === "waiting") b.push(actionButton("start", t("Start"), "primary"));
     if (status === "waiting") b.push(...aloneButton());
-    if (status === "playing" && !s.room.paused) b.push(actionButton("pause", t("Pause")));
-    if (s.room.paused) b.push(actionButton("resume", t("Resume"), "primary"));
+    if (!atStake()) {
+      if (status === "playing" && !s.room.paused) b.push(actionButton("pause", t("Pause")));
+      if (s.room.paused) b.push(actionButton("resume", t("Resume"), "primary"));
+    }
     const levels = BOT_LEVELS.map(
       (l) => html`<option value=${l} .selected=${l === state.botLevel}>${levelName(l)}</option>`,
     );
@@ -146,8 +148,32 @@ export function renderHost() {
       ${hint(t("Whoever opens this link may sit at the first free seat, no account needed."))}</div>`);
   }
   const seated = mySeat() !== null;
-  if (seated) parts.push(html`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost small")}${annulButton()}</div>${annulNote()}`);
+  if (seated) parts.push(html`<div class="row">${actionButton("leave", t("Leave the seat"), "ghost small")}${annulButton()}${stakePauseButton()}</div>${annulNote()}`);
+  parts.push(pauseNote());
   render(parts, $("[data-host]"));
+}
+
+// A rated match in progress (docs/rated-play.md, "The rulebook"): every player
+// may pause from their own budget, and the pause ends by itself.
+function atStake() {
+  const s = snap();
+  return !!(s.room.rated && s.match && !s.match.over);
+}
+
+function stakePauseButton() {
+  const s = snap();
+  const me = s.seats[mySeat()];
+  if (!atStake() || !me || me.kind !== "human" || s.room.status === "closed") return nothing;
+  if (s.room.paused) return s.room.pause?.seat === mySeat() ? actionButton("resume", t("Resume"), "primary small") : nothing;
+  if (!(me.pause_left_s > 0)) return nothing;
+  return actionButton("pause", t("Pause (%(n)s s left)", { n: me.pause_left_s }), "ghost small");
+}
+
+function pauseNote() {
+  const p = snap().room.pause;
+  if (!p?.ends_at) return nothing;
+  const when = new Date(p.ends_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return hint(t("%(name)s paused the game: it goes on by itself at %(time)s.", { name: seatName(p.seat), time: when }));
 }
 
 // A friendly annulment: every person bound to a seat agrees and the match counts

@@ -1,0 +1,229 @@
+"""The rulebook of rated play: what a match that counts allows, decided here
+and nowhere else (docs/rated-play.md, "The rulebook").
+
+Every way to start, pause, pair, leave or score a match asks this module: the
+rooms' services (opening a table, taking a seat, starting a match, accepting
+a duelo's next game, pausing and resuming, the sweeper's takeover, leaving),
+the quick-match queue, the arenas' pairing and scoring. None of them decides
+a rated rule for itself. The rules read plain facts (seats, addresses, times)
+and answer with a value or a refusal (`games.errors.ServiceError`); the rows
+are written by the callers.
+
+A match is **at stake** while it is in progress, its lineup rated and still
+played by the people it started with (`at_stake`): leaving it, pausing it and
+idling at it follow the rules below.
+
+>>> may_meet("a1", "b2"), may_meet("a1", "a1"), may_meet("", "")
+(True, False, True)
+>>> turn_limit(move_seconds=None, stake=True) == IDLE_TURN
+True
+>>> turn_limit(move_seconds=None, stake=False) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.errors import ServiceError
+from records import selectors as records_read
+from records.models import MatchLineup
+from records.services import table_rated
+
+# A person's pauses at a match at stake: this much in all, per match.
+PAUSE_BUDGET = timedelta(seconds=90)
+# A connected person's turn at a match at stake without a move clock: the
+# server plays it (a timeout) after this long, and the person is idle.
+IDLE_TURN = timedelta(seconds=60)
+# Away (disconnected, or idle) this long: the seat is given up (a forfeit).
+AWAY_LIMIT = timedelta(minutes=2)
+# Whoever leaves while someone of the other side has been away this long is not
+# charged: the one away is (a network blip of a few seconds does not count).
+AWAY_EXCUSES_AFTER = timedelta(seconds=30)
+
+PAUSED_BY_PLAYER = "player"  # a pause from a person's budget (Room.paused_by)
+
+
+# ---------------------------------------------------------------------- stakes
+
+
+def at_stake(*, match: Any, seats: Sequence[Any]) -> bool:
+    """The match is in progress, rated, still played by its lineup, and they
+    still make a rated table (two who now connect from one address do not:
+    such a match would finish unrated, so nothing in it is at stake)."""
+    return (
+        match is not None
+        and table_rated(seats)[0]
+        and records_read.match_rated(match=match, seats=seats)
+    )
+
+
+def marked_at_stake(room: Any) -> bool:
+    """`at_stake` as the play path reads it without a query: the room's rated
+    marker (`records.selectors.table_marker`, kept with every change of its
+    seats: its people make a rated table and its match is still theirs)."""
+    return bool(room.rated and room.competitive)
+
+
+def may_be_rated(*, seats: Sequence[Any], competitive: bool) -> bool:
+    """A match started now by these seats would be rated."""
+    return table_rated(seats, competitive=competitive)[0]
+
+
+# ---------------------------------------------------------------------- cool-down
+
+
+def check_no_cooldown(user: Any, now: datetime) -> None:
+    """Refuse ``cooldown`` (with ``until``) while ``user`` serves an abandonment
+    cool-down: no rated table, no quick-match queue, no arena pairing."""
+    cooldown = records_read.cooldown_for(user=user, now=now)
+    if cooldown is not None:
+        raise ServiceError(
+            "cooldown", cooldown.message, extra={"until": cooldown.until.isoformat()}
+        )
+
+
+def check_match_start(
+    *, seats: Sequence[Any], competitive: bool, now: datetime, actor_user: Any = None
+) -> None:
+    """Every match start, whatever the path (the host's ``start``, the last
+    acceptance of a duelo's next game, a quick-match or arena table): a match
+    that would be rated does not start while one of its people serves a
+    cool-down. The person in cool-down reads their own sentence; the others
+    read who holds the table back."""
+    if not may_be_rated(seats=seats, competitive=competitive):
+        return
+    actor_id = getattr(actor_user, "pk", actor_user)
+    for seat in seats:
+        cooldown = records_read.cooldown_for(user=seat.user_id, now=now)
+        if cooldown is None:
+            continue
+        message = cooldown.message
+        if seat.user_id != actor_id:
+            message = _(
+                "%(name)s left a rated match before its end and may not play rated matches yet."
+            ) % {"name": seat.display_name}
+        raise ServiceError("cooldown", message, extra={"until": cooldown.until.isoformat()})
+
+
+# ---------------------------------------------------------------------- pairing
+
+
+def may_be_paired(user: Any, now: datetime) -> bool:
+    """The site may seat ``user`` at a rated table it makes (an arena's): not
+    while they serve a cool-down."""
+    return records_read.cooldown_for(user=user, now=now) is None
+
+
+def may_meet(address: str, other: str) -> bool:
+    """Two accounts may be paired by the site (an arena) unless they connect
+    from one address: such a lineup could never be rated.
+
+    An unknown address ("") meets anyone; its lineups are not rated either.
+    """
+    return not (address and address == other)
+
+
+def scores_standings(match: Any) -> bool:
+    """Whether an arena match's result earns points: only a lineup that could
+    be rated does (every seat an account, no two at one address). A rated match
+    that counted for nobody because someone never moved still scores (the
+    arena's walkover for absence)."""
+    row = MatchLineup.objects.filter(match=match).values_list("rated", "reason").first()
+    return row is not None and (row[0] or row[1] == MatchLineup.Reason.NO_MOVE)
+
+
+# ---------------------------------------------------------------------- pauses
+
+
+def check_may_pause(*, stake: bool, host: bool, used: timedelta) -> None:
+    """Who may pause: at a match at stake, every person playing their seat,
+    from their own budget; elsewhere the host alone, for as long as they like."""
+    if stake:
+        if used >= PAUSE_BUDGET:
+            raise ServiceError(
+                "bad_message",
+                _("Your pause time for this match is used up."),
+                reason="no_pause_left",
+            )
+        return
+    if not host:
+        raise ServiceError("not_host", _("Only the host can do that."))
+
+
+def check_may_resume(*, by_player: bool, pauser: bool, host: bool) -> None:
+    """A person's pause (at a match at stake) is resumed by its pauser, or
+    lapses by itself; any other pause by the host."""
+    if by_player and not pauser:
+        raise ServiceError(
+            "not_host", _("Only who paused can resume: the game resumes by itself soon.")
+        )
+    if not by_player and not host:
+        raise ServiceError("not_host", _("Only the host can do that."))
+
+
+def pause_lapses_at(*, paused_at: datetime, used: timedelta) -> datetime:
+    """When a person's pause ends by itself: their budget's end."""
+    return paused_at + max(PAUSE_BUDGET - used, timedelta(0))
+
+
+def absence_runs_while_paused(paused_by: str) -> bool:
+    """A person's pause does not stop their absence: who pauses and leaves is
+    given up as anyone away is. The host's pause of a table that is not at
+    stake, and the pause for want of people, freeze it."""
+    return paused_by == PAUSED_BY_PLAYER
+
+
+def pauses_when_empty(*, stake: bool) -> bool:
+    """A table nobody is connected to pauses, unless its match is at stake:
+    there the absences run, and the first to have left loses."""
+    return not stake
+
+
+# ---------------------------------------------------------------------- idle and away
+
+
+def turn_limit(*, move_seconds: int | None, stake: bool) -> timedelta | None:
+    """How long a connected person's turn may last before the server plays it:
+    the table's move clock, else at a match at stake `IDLE_TURN`."""
+    if move_seconds:
+        return timedelta(seconds=move_seconds)
+    return IDLE_TURN if stake else None
+
+
+def away_since(seat: Any) -> datetime | None:
+    """Since when ``seat``'s person is away: disconnected, or idle (connected,
+    their turns played by the clock at a match at stake) — the earlier."""
+    times = [seat.idle_since] if seat.idle_since is not None else []
+    if not seat.connected and seat.disconnected_at is not None:
+        times.append(seat.disconnected_at)
+    return min(times) if times else None
+
+
+def away_too_long(seat: Any, now: datetime) -> bool:
+    """Away `AWAY_LIMIT` or longer: the seat is given up."""
+    since = away_since(seat)
+    return since is not None and since <= now - AWAY_LIMIT
+
+
+def charged_for_leaving(
+    *, leaver: Any, seats: Sequence[Any], side_of: Any, now: datetime
+) -> set[int]:
+    """Who loses a match at stake that ``leaver`` leaves: the leaver, unless
+    someone of another side has been away `AWAY_EXCUSES_AFTER` or longer (idle
+    or disconnected): then those away lose it, and the leaver is not charged."""
+    cut = now - AWAY_EXCUSES_AFTER
+    mine = side_of(leaver.index)
+    away = {
+        seat.index
+        for seat in seats
+        if side_of(seat.index) != mine
+        and seat.kind == "human"
+        and (since := away_since(seat)) is not None
+        and since <= cut
+    }
+    return away or {leaver.index}
