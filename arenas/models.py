@@ -113,6 +113,10 @@ class ArenaPlayer(models.Model):
     )
     # The keyed hash of the address the player joined from (the rated-table rule).
     ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
+    # The player's latest joins and leaves (ISO times, the last ARENA_TOGGLES):
+    # each one sends the standings to every watcher, so they are limited
+    # (arenas.limits).
+    toggles = models.JSONField(_("latest joins and leaves"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("arena player")

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from arenas import events
+from arenas import events, limits
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.pairing import Free, duel_pairs, four_tables
 from arenas.scoring import rank_players, score_match
@@ -93,7 +93,8 @@ def arena_create(
 def arena_join(
     *, arena: Arena | int, user: Any, ip_hash: str = "", now: datetime | None = None
 ) -> ArenaPlayer:
-    """``user`` joins (or joins again after leaving) an arena that has not ended."""
+    """``user`` joins (or joins again after leaving) an arena that has not ended;
+    ``rate_limited`` after too many joins and leaves (`arenas.limits`)."""
     now = now_or(now)
     if not getattr(user, "is_authenticated", False):
         raise ServiceError("login_required", _("Log in to join an arena."))
@@ -105,6 +106,10 @@ def arena_join(
     )
     if not created and player.active:
         return player
+    refusal = limits.join_refusal(player, now)
+    if refusal is not None:
+        raise refusal
+    limits.count_toggle(player, now)
     player.active = True
     player.ip_hash = ip_hash or player.ip_hash
     if player.table_id is None:
@@ -116,13 +121,16 @@ def arena_join(
 
 @transaction.atomic
 def arena_leave(*, arena: Arena | int, user: Any, now: datetime | None = None) -> None:
-    """``user`` leaves: never paired again (a match being played goes on and counts)."""
+    """``user`` leaves: never paired again (a match being played goes on and
+    counts). Never refused, but it counts toward the joins' limit (`arenas.limits`)."""
+    now = now_or(now)
     arena = lock_arena(arena)
     player = ArenaPlayer.objects.filter(arena=arena, user=user, active=True).first()
     if player is None:
         return
     player.active = False
-    player.save(update_fields=["active"])
+    limits.count_toggle(player, now)
+    player.save(update_fields=["active", "toggles"])
     events.arena_changed(arena)
 
 

@@ -78,7 +78,8 @@ def _join(request: HttpRequest, arena: Arena) -> HttpResponse:
     except ServiceError as exc:
         arena.refresh_from_db()
         join_url = reverse("arenas:join", args=[arena.pk])
-        return _render(request, arena, join_url, status=409, error=exc.message)
+        status = 429 if exc.code == "rate_limited" else 409  # too many joins: wait, or over
+        return _render(request, arena, join_url, status=status, error=exc.message)
     return _back(arena)
 
 

@@ -366,6 +366,10 @@ SOLO_TABLES_PER_ADDRESS = int(os.environ.get("SOLO_TABLES_PER_ADDRESS") or 4)
 # Accounts signed up per address and window.
 SIGNUP_LIMIT_PER_ADDRESS = int(os.environ.get("SIGNUP_LIMIT_PER_ADDRESS") or 5)
 SIGNUP_WINDOW = timedelta(hours=1)
+# Joins and leaves of one arena per person and window: each sends the standings
+# to every watcher (arenas.limits).
+ARENA_TOGGLES = int(os.environ.get("ARENA_TOGGLES") or 6)
+ARENA_TOGGLE_WINDOW = timedelta(minutes=1)
 
 # --- i18n -----------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Arenas through real sockets (docs/site.md, "Arenas"): accounts on the arena
 socket, playing every table it gives them over the table socket, on the
-embedded server (the in-process ticker pairs, scores and ends the arena)."""
+embedded server (the in-process ticker pairs, scores and ends the arena); the
+watchers hear nothing of a join refused for joining and leaving too often."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.test import Client
 
 from arenas import services
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
@@ -202,3 +204,29 @@ async def test_a_private_arena_socket_is_for_its_players_and_answers_ping(live, 
     assert (await mine.receive()) == {"type": "pong", "ref": 7}
     await mine.send({"type": "join"})
     assert (await mine.receive())["code"] == "bad_message"
+
+
+async def test_a_join_refused_for_joining_and_leaving_too_often_sends_the_watchers_nothing(
+    live, django_user_model
+):
+    """Every join or leave is one frame to every watcher; the refused one, none."""
+
+    def make():
+        ana = django_user_model.objects.create_user("ana", password="x")
+        arena = services.arena_create(
+            name="Arena", preset="duelo", starts_at=world().now() + timedelta(hours=1), minutes=30
+        )
+        client = Client()
+        client.force_login(ana)
+        return arena, client
+
+    arena, client = await sync_to_async(make)()
+    watcher = await ArenaSocket.open(arena.pk)  # anyone may watch a public arena
+    post = sync_to_async(client.post)
+    for what in ("join", "leave") * 3:
+        assert (await post(f"/torneios/{arena.pk}/{what}/")).status_code == 302
+        frame = await watcher.next_frame()
+        shown = [row["player"] for row in frame["standings"]]  # who is in, or played
+        assert shown == (["ana"] if what == "join" else [])
+    assert (await post(f"/torneios/{arena.pk}/join/")).status_code == 429
+    assert await watcher.nothing(timeout=0.5)

@@ -352,3 +352,67 @@ def test_an_arena_table_links_back_to_its_arena_even_once_closed(django_user_mod
     services.arena_tick(arena=arena, now=T0 + timedelta(minutes=1))
     closed = client.get(f"/r/{code}/")
     assert closed.status_code == 410 and f'data-arena-link="{arena.pk}"' in closed.content.decode()
+
+
+# ------------------------------------------------------- joining and leaving often
+
+
+def _member(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _toggle(client: Client, arena, what: str):
+    return client.post(f"/torneios/{arena.pk}/{what}/", HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_a_join_after_six_joins_and_leaves_within_a_minute_waits_and_changes_nothing(
+    django_user_model,
+):
+    """Each join or leave sends the standings to every watcher."""
+    (ana,) = _users(django_user_model, "ana")
+    arena = services.arena_create(name="Aberta", preset="duelo", starts_at=_tomorrow(), minutes=30)
+    client = _member(ana)
+    for what in ("join", "leave") * 3:
+        assert _toggle(client, arena, what).status_code == 302
+        world().advance(5)
+    version = Arena.objects.get(pk=arena.pk).version
+    refused = _toggle(client, arena, "join")  # 30 s after the first of the six
+    assert refused.status_code == 429
+    assert (
+        "You joined and left this arena too often: wait 30 seconds before joining again."
+        in refused.content.decode()
+    )
+    assert not _player(arena, ana).active
+    assert Arena.objects.get(pk=arena.pk).version == version  # nothing told to the watchers
+    world().advance(30)  # the first of the six is a minute old
+    assert _toggle(client, arena, "join").status_code == 302
+    assert _player(arena, ana).active
+
+
+def test_a_leave_is_never_refused_but_counts(django_user_model):
+    (ana,) = _users(django_user_model, "ana")
+    arena = services.arena_create(name="Aberta", preset="duelo", starts_at=_tomorrow(), minutes=30)
+    client = _member(ana)
+    _toggle(client, arena, "join")
+    world().advance(61)
+    for what in ("leave", "join") * 3:
+        assert _toggle(client, arena, what).status_code == 302
+    assert _toggle(client, arena, "leave").status_code == 302  # the seventh: still out
+    assert not _player(arena, ana).active
+    assert _toggle(client, arena, "join").status_code == 429
+
+
+def test_the_limit_is_per_person_and_arena(django_user_model):
+    ana, bia = _users(django_user_model, "ana", "bia")
+    arenas = [
+        services.arena_create(name=n, preset="duelo", starts_at=_tomorrow(), minutes=30)
+        for n in ("Uma", "Outra")
+    ]
+    ana_client = _member(ana)
+    for what in ("join", "leave") * 3:
+        _toggle(ana_client, arenas[0], what)
+    assert _toggle(ana_client, arenas[0], "join").status_code == 429
+    assert _toggle(ana_client, arenas[1], "join").status_code == 302
+    assert _toggle(_member(bia), arenas[0], "join").status_code == 302
