@@ -5,9 +5,11 @@ Every way to start, pause, pair, leave or score a match asks this module: the
 rooms' services (opening a table, taking a seat, starting a match, accepting
 a duelo's next game, pausing and resuming, the sweeper's takeover, leaving),
 the quick-match queue, the arenas' pairing and scoring. None of them decides
-a rated rule for itself. The rules read plain facts (seats, addresses, times)
-and answer with a value or a refusal (`games.errors.ServiceError`); the rows
-are written by the callers.
+a rated rule for itself. The records' own writes ask it too: whether a lineup
+is rated (`table_rated`, at the start, every deal and the finish) and whether
+it counts (`everyone_moved`) before ratings and experience move. The rules
+read plain facts (seats, addresses, times) and answer with a value or a
+refusal (`games.errors.ServiceError`); the rows are written by the callers.
 
 A match is **at stake** while it is in progress, its lineup rated and still
 played by the people it started with (`at_stake`): leaving it, pausing it and
@@ -24,15 +26,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from games.errors import ServiceError
-from records import selectors as records_read
-from records.models import MatchLineup
-from records.services import table_rated
+from games.models import Match, Move
+from games.world import now_or
+from records.models import Cooldown, MatchLineup
 
 # A person's pauses at a match at stake: this much in all, per match.
 PAUSE_BUDGET = timedelta(seconds=90)
@@ -48,6 +53,102 @@ AWAY_EXCUSES_AFTER = timedelta(seconds=30)
 PAUSED_BY_PLAYER = "player"  # a pause from a person's budget (Room.paused_by)
 
 
+# ---------------------------------------------------------------------- who counts
+
+
+def table_rated(
+    seats: Sequence[Any], *, allow_empty: bool = False, competitive: bool = True
+) -> tuple[bool, str]:
+    """``(rated, why not)`` for these seats: every seat a human with an account,
+    each with a known address and no two with the same one. ``allow_empty``: empty
+    seats do not count against it (the lobby's marker for a table still filling;
+    a match only starts with every seat taken). A friendly table (not
+    ``competitive``, the creator's choice) is never rated."""
+    if not competitive:
+        return False, MatchLineup.Reason.FRIENDLY
+    hashes = []
+    for seat in seats:
+        if seat.kind == "empty":
+            if allow_empty:
+                continue
+            return False, MatchLineup.Reason.EMPTY
+        if seat.kind != "human":
+            return False, MatchLineup.Reason.BOT
+        if not seat.user_id:
+            return False, MatchLineup.Reason.GUEST
+        if not seat.ip_hash:
+            return False, MatchLineup.Reason.UNKNOWN_IP
+        hashes.append(seat.ip_hash)
+    if not hashes:
+        return False, MatchLineup.Reason.EMPTY
+    if len(set(hashes)) != len(hashes):
+        return False, MatchLineup.Reason.SHARED_IP
+    return True, ""
+
+
+def lineup_of(seats: Sequence[Any]) -> list[int | None]:
+    """The account playing each seat (None: a bot, a guest or nobody)."""
+    return [seat.user_id if seat.kind == "human" else None for seat in seats]
+
+
+def match_rated(*, match: Match, seats: Sequence[Any]) -> bool:
+    """A match in progress that is rated and still played by the people it
+    started with: leaving it before its end is a forfeit (docs/rated-play.md)."""
+    if match.over:
+        return False
+    lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
+    return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
+
+
+def everyone_moved(match_id: int, users: Sequence[int | None]) -> bool:
+    """Whether every seat of the lineup made at least one move of the match
+    themselves (``by="person"``)."""
+    moved = set(
+        Move.objects.filter(round__match_id=match_id, by=Move.By.PERSON)
+        .values_list("seat", flat=True)
+        .distinct()
+    )
+    return all(index in moved for index in range(len(users)))
+
+
+# ---------------------------------------------------------------------- cool-down
+
+
+@dataclass(frozen=True)
+class ActiveCooldown:
+    """A person's running abandonment cool-down: until when, why (a
+    `Cooldown.Reason` value) and the sentence the pages show."""
+
+    until: datetime
+    reason: str
+    message: str
+
+
+def cooldown_for(*, user: Any, now: datetime | None = None) -> ActiveCooldown | None:
+    """The cool-down ``user`` is serving now (the one ending last), or None: they
+    may join the quick-match queue and rated tables (docs/rated-play.md)."""
+    if not getattr(user, "is_authenticated", False) and not isinstance(user, int):
+        return None
+    user_id = user if isinstance(user, int) else user.pk
+    row = (
+        Cooldown.objects.filter(user_id=user_id, lifted_at__isnull=True, until__gt=now_or(now))
+        .order_by("-until")
+        .first()
+    )
+    if row is None:
+        return None
+    return ActiveCooldown(until=row.until, reason=row.reason, message=cooldown_message(row))
+
+
+def cooldown_message(row: Cooldown) -> str:
+    """ "Você abandonou…: pode voltar às 14:30." in the reader's language."""
+    until = timezone.localtime(row.until)
+    when = formats.date_format(until, "SHORT_DATETIME_FORMAT")
+    return gettext(
+        "You %(reason)s: you may join rated tables and the quick-match queue again at %(until)s."
+    ) % {"reason": Cooldown.Reason(row.reason).label, "until": when}
+
+
 # ---------------------------------------------------------------------- stakes
 
 
@@ -55,11 +156,7 @@ def at_stake(*, match: Any, seats: Sequence[Any]) -> bool:
     """The match is in progress, rated, still played by its lineup, and they
     still make a rated table (two who now connect from one address do not:
     such a match would finish unrated, so nothing in it is at stake)."""
-    return (
-        match is not None
-        and table_rated(seats)[0]
-        and records_read.match_rated(match=match, seats=seats)
-    )
+    return match is not None and table_rated(seats)[0] and match_rated(match=match, seats=seats)
 
 
 def marked_at_stake(room: Any) -> bool:
@@ -74,13 +171,10 @@ def may_be_rated(*, seats: Sequence[Any], competitive: bool) -> bool:
     return table_rated(seats, competitive=competitive)[0]
 
 
-# ---------------------------------------------------------------------- cool-down
-
-
 def check_no_cooldown(user: Any, now: datetime) -> None:
     """Refuse ``cooldown`` (with ``until``) while ``user`` serves an abandonment
     cool-down: no rated table, no quick-match queue, no arena pairing."""
-    cooldown = records_read.cooldown_for(user=user, now=now)
+    cooldown = cooldown_for(user=user, now=now)
     if cooldown is not None:
         raise ServiceError(
             "cooldown", cooldown.message, extra={"until": cooldown.until.isoformat()}
@@ -99,7 +193,7 @@ def check_match_start(
         return
     actor_id = getattr(actor_user, "pk", actor_user)
     for seat in seats:
-        cooldown = records_read.cooldown_for(user=seat.user_id, now=now)
+        cooldown = cooldown_for(user=seat.user_id, now=now)
         if cooldown is None:
             continue
         message = cooldown.message
@@ -116,7 +210,7 @@ def check_match_start(
 def may_be_paired(user: Any, now: datetime) -> bool:
     """The site may seat ``user`` at a rated table it makes (an arena's): not
     while they serve a cool-down."""
-    return records_read.cooldown_for(user=user, now=now) is None
+    return cooldown_for(user=user, now=now) is None
 
 
 def may_meet(address: str, other: str) -> bool:

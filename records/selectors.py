@@ -8,20 +8,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Q
-from django.utils import formats, timezone
-from django.utils.translation import gettext
 
 from games.models import Match, Round
-from games.world import now_or
 from records import rating
 from records.models import ALL_PRESETS, Cooldown, MatchLineup, Rating, RatingChange, Signup
-from records.services import lineup_of, table_rated
+from records.rulebook import (  # noqa: F401 - read here by the pages too
+    ActiveCooldown,
+    cooldown_for,
+    cooldown_message,
+    lineup_of,
+    match_rated,
+    table_rated,
+)
 
 RECENT_MATCHES = 10
 RANKING_PAGE_SIZE = 25
@@ -48,15 +51,6 @@ def table_marker(*, seats: Sequence[Any], match: Match | None, competitive: bool
         return False
     if match is None or match.over:
         return True
-    lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
-    return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
-
-
-def match_rated(*, match: Match, seats: Sequence[Any]) -> bool:
-    """A match in progress that is rated and still played by the people it
-    started with: leaving it before its end is a forfeit (docs/rated-play.md)."""
-    if match.over:
-        return False
     lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
     return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
 
@@ -360,41 +354,6 @@ def signups_from(ip_hash: str, *, since: Any) -> int:
 
 
 # ------------------------------------------------------------------ cool-down
-
-
-@dataclass(frozen=True)
-class ActiveCooldown:
-    """A person's running abandonment cool-down: until when, why (a
-    `Cooldown.Reason` value) and the sentence the pages show."""
-
-    until: datetime
-    reason: str
-    message: str
-
-
-def cooldown_for(*, user: Any, now: datetime | None = None) -> ActiveCooldown | None:
-    """The cool-down ``user`` is serving now (the one ending last), or None: they
-    may join the quick-match queue and rated tables (docs/rated-play.md)."""
-    if not is_user(user) and not isinstance(user, int):
-        return None
-    user_id = user if isinstance(user, int) else user.pk
-    row = (
-        Cooldown.objects.filter(user_id=user_id, lifted_at__isnull=True, until__gt=now_or(now))
-        .order_by("-until")
-        .first()
-    )
-    if row is None:
-        return None
-    return ActiveCooldown(until=row.until, reason=row.reason, message=cooldown_message(row))
-
-
-def cooldown_message(row: Cooldown) -> str:
-    """ "Você abandonou…: pode voltar às 14:30." in the reader's language."""
-    until = timezone.localtime(row.until)
-    when = formats.date_format(until, "SHORT_DATETIME_FORMAT")
-    return gettext(
-        "You %(reason)s: you may join rated tables and the quick-match queue again at %(until)s."
-    ) % {"reason": Cooldown.Reason(row.reason).label, "until": when}
 
 
 def abandoned_seats(*, match: Match) -> list[int]:

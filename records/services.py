@@ -11,9 +11,9 @@ transactions (so a record never disagrees with the game that made it):
   rated for a game they never played (docs/rated-play.md).
 
 A table is rated when every seat is a human with an account and no two of them
-connect from one address (`table_rated`; the seats' keyed address hashes,
-`domino_site.client_ip`). The rule is checked when the match starts, at every
-deal and once more when it finishes.
+connect from one address (`records.rulebook.table_rated`; the seats' keyed
+address hashes, `domino_site.client_ip`). The rule is checked when the match
+starts, at every deal and once more when it finishes.
 """
 
 from __future__ import annotations
@@ -25,9 +25,8 @@ from typing import Any
 from django.db import transaction
 
 from domino_site.guests import guest_key
-from games.models import Move
 from games.world import now_or
-from records import rating
+from records import rating, rulebook
 from records.models import (
     ALL_PRESETS,
     Cooldown,
@@ -37,44 +36,10 @@ from records.models import (
     RoundPlayer,
     Signup,
 )
+from records.rulebook import lineup_of, table_rated
 
 WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at the table
 LOSS_POINTS = 5  # every loser earns 5
-
-
-def table_rated(
-    seats: Sequence[Any], *, allow_empty: bool = False, competitive: bool = True
-) -> tuple[bool, str]:
-    """``(rated, why not)`` for these seats: every seat a human with an account,
-    each with a known address and no two with the same one. ``allow_empty``: empty
-    seats do not count against it (the lobby's marker for a table still filling;
-    a match only starts with every seat taken). A friendly table (not
-    ``competitive``, the creator's choice) is never rated."""
-    if not competitive:
-        return False, MatchLineup.Reason.FRIENDLY
-    hashes = []
-    for seat in seats:
-        if seat.kind == "empty":
-            if allow_empty:
-                continue
-            return False, MatchLineup.Reason.EMPTY
-        if seat.kind != "human":
-            return False, MatchLineup.Reason.BOT
-        if not seat.user_id:
-            return False, MatchLineup.Reason.GUEST
-        if not seat.ip_hash:
-            return False, MatchLineup.Reason.UNKNOWN_IP
-        hashes.append(seat.ip_hash)
-    if not hashes:
-        return False, MatchLineup.Reason.EMPTY
-    if len(set(hashes)) != len(hashes):
-        return False, MatchLineup.Reason.SHARED_IP
-    return True, ""
-
-
-def lineup_of(seats: Sequence[Any]) -> list[int | None]:
-    """The account playing each seat (None: a bot, a guest or nobody)."""
-    return [seat.user_id if seat.kind == "human" else None for seat in seats]
 
 
 @transaction.atomic
@@ -136,7 +101,7 @@ def match_finished(
     lineup = _keep_rated_only_if_same(match.pk, seats)
     if lineup is None:
         return []
-    if not _everyone_moved(match.pk, lineup.users):
+    if not rulebook.everyone_moved(match.pk, lineup.users):
         lineup.rated = False
         lineup.reason = MatchLineup.Reason.NO_MOVE
         lineup.save(update_fields=["rated", "reason"])
@@ -184,17 +149,6 @@ def match_finished(
                     )
                 )
     return RatingChange.objects.bulk_create(changes)
-
-
-def _everyone_moved(match_id: int, users: Sequence[int | None]) -> bool:
-    """Whether every seat of the lineup made at least one move of the match
-    themselves (``by="person"``)."""
-    moved = set(
-        Move.objects.filter(round__match_id=match_id, by=Move.By.PERSON)
-        .values_list("seat", flat=True)
-        .distinct()
-    )
-    return all(index in moved for index in range(len(users)))
 
 
 def _skill(row: Rating) -> rating.Skill:

@@ -88,6 +88,17 @@ def pytest_collection_modifyitems(config, items):
                 break
 
 
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A request with Accept-Language leaves its language active in the thread
+    (Django's LocaleMiddleware does not undo it): the next test starts from the
+    site's default again, whatever the last one asked for."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture
 def redis_up_for_a_while():
     """Redis has held its data for longer than any heartbeat TTL: its epoch marker
