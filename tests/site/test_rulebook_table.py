@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "rated-play.md"
+DOC = ROOT / "docs/rated-play.md"
 TEST_NAME = re.compile(r"`(test_\w+)`")
 RULES = ["Cool-down", "Same address", "Pause", "Idle and away", "Forfeits"]
 

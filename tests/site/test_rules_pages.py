@@ -4,6 +4,7 @@ RuleSet, with a worked example scored by the engine, in pt-BR and English."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 from django.test import Client
 
 from games.engine import PRESETS, RuleSet
@@ -44,7 +45,9 @@ def test_english_when_asked():
 
 
 def text(rules: RuleSet) -> str:
-    return " ".join(line for s in sections(rules) for line in s["lines"])
+    """The page's lines, in English (the source texts these tests quote)."""
+    with translation.override("en"):
+        return " ".join(str(line) for s in sections(rules) for line in s["lines"])
 
 
 def test_the_pages_follow_the_knobs_not_a_copy():

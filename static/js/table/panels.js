@@ -173,7 +173,8 @@ function pauseNote() {
   const p = snap().room.pause;
   if (!p?.ends_at) return nothing;
   const when = new Date(p.ends_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  return hint(t("%(name)s paused the game: it goes on by itself at %(time)s.", { name: seatName(p.seat), time: when }));
+  const text = t("%(name)s paused the game: it goes on by itself at %(time)s.", { name: seatName(p.seat), time: when });
+  return html`<p class="hint" data-pause-note>${text}</p>`;
 }
 
 // A friendly annulment: every person bound to a seat agrees and the match counts
