@@ -4,8 +4,8 @@ RuleSet, with a worked example scored by the engine, in pt-BR and English."""
 from __future__ import annotations
 
 import pytest
-from django.utils import translation
 from django.test import Client
+from django.utils import translation
 
 from games.engine import PRESETS, RuleSet
 from rooms.rules_pages import sections, worked_example
