@@ -305,19 +305,29 @@ def away_too_long(seat: Any, now: datetime) -> bool:
 
 
 def charged_for_leaving(
-    *, leaver: Any, seats: Sequence[Any], side_of: Any, now: datetime
+    *,
+    leaver: Any,
+    seats: Sequence[Any],
+    side_of: Any,
+    now: datetime,
+    paused_seat: int | None = None,
 ) -> set[int]:
     """Who loses a match at stake that ``leaver`` leaves: the leaver, unless
     someone of another side has been away `AWAY_EXCUSES_AFTER` or longer (idle
-    or disconnected): then those away lose it, and the leaver is not charged."""
+    or disconnected), or paused the game (``paused_seat``) and went away: then
+    those away lose it, and the leaver is not charged."""
     cut = now - AWAY_EXCUSES_AFTER
     mine = side_of(leaver.index)
+
+    def gone(seat: Any) -> bool:
+        since = away_since(seat)
+        if since is None:
+            return False
+        return since <= cut or (seat.index == paused_seat and not seat.connected)
+
     away = {
         seat.index
         for seat in seats
-        if side_of(seat.index) != mine
-        and seat.kind == "human"
-        and (since := away_since(seat)) is not None
-        and since <= cut
+        if side_of(seat.index) != mine and seat.kind == "human" and gone(seat)
     }
     return away or {leaver.index}

@@ -98,6 +98,7 @@ TABLE: tuple[str, ...] = (
     _("Leave the seat"),
     _("Propose to annul the match"),
     _("Pause (%(n)s s left)"),
+    _("%(n)s s per move (rated match)"),
     _("%(name)s paused the game: it goes on by itself at %(time)s."),
     _("Withdraw my annulment vote"),
     _("Stand up (not ready)"),

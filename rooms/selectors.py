@@ -184,6 +184,9 @@ def _room_part(
         "options": room.options,
         "rules": room.rules,
         "move_seconds": room.move_seconds,
+        # The turn's limit where there is one: the move clock, or at a match at
+        # stake without one the rulebook's (docs/rated-play.md, "The rulebook").
+        "turn_seconds": _turn_seconds(room),
         "status": room.status,
         "paused": room.paused,
         # Who paused, and when a person's pause at a match at stake ends by itself
@@ -201,6 +204,12 @@ def _room_part(
         # Play alone: the first deal waits for this table's people's seeds.
         "start_on_seeds": room.start_on_seeds,
     }
+
+
+def _turn_seconds(room: Room) -> int | None:
+    stake = rulebook.marked_at_stake(room)
+    limit = rulebook.turn_limit(move_seconds=room.move_seconds, stake=stake)
+    return int(limit.total_seconds()) if limit is not None else None
 
 
 def pause_left_s(seat: Seat) -> int:

@@ -269,7 +269,11 @@ def leave_locked(table: Table, seat: Seat, reason: str, absent: bool = False) ->
         charged = {seat.index}
         if why == LEFT:  # nobody is charged for leaving a side that is away
             charged = rulebook.charged_for_leaving(
-                leaver=seat, seats=table.seats, side_of=room.ruleset.side_of, now=table.now
+                leaver=seat,
+                seats=table.seats,
+                side_of=room.ruleset.side_of,
+                now=table.now,
+                paused_seat=room.paused_seat if room.paused else None,
             )
         forfeit_locked(table, charged, why if charged == {seat.index} else ABSENT)
     if round_in_play(room):

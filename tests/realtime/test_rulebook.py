@@ -289,3 +289,16 @@ async def test_an_arena_match_at_one_address_scores_nothing(live, django_user_mo
         ArenaPlayer.objects.filter(arena=arena).values_list("score", "matches")
     )
     assert players == [(0, 0), (0, 0)]
+
+
+async def test_leaving_a_pauser_who_went_away_charges_the_pauser(live, django_user_model):
+    room, ana, bruno, host, guest = await _started(django_user_model)
+    await host.send({"type": "pause"})
+    await guest.until(lambda s: s["room"]["paused"])
+    await host.close()  # paused, then gone: away at once for whoever leaves
+    await guest.until(lambda s: not s["seats"][0]["connected"])
+    await guest.send({"type": "leave"})
+    over = await _over(guest)
+    assert over["match"]["ended_by"] == "abandono" and over["match"]["winner"] == 1
+    assert await _cooldown(bruno) is None
+    assert (await _cooldown(ana)).reason == "absent"

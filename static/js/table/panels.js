@@ -101,7 +101,11 @@ export function renderScores() {
     goalText,
     m ? t("Match %(n)s", { n: m.number }) : "",
     roundNo ? t("Round %(n)s", { n: roundNo }) : "",
-    s.room.move_seconds ? t("%(n)s s per move", { n: s.room.move_seconds }) : t("No move clock"),
+    s.room.move_seconds
+      ? t("%(n)s s per move", { n: s.room.move_seconds })
+      : s.room.turn_seconds
+        ? t("%(n)s s per move (rated match)", { n: s.room.turn_seconds })
+        : t("No move clock"),
   ].filter(Boolean);
   render(html`<ul class="scores">${rows}</ul><p class="match-info">${bits.join(" · ")}</p>`, $("[data-scores]"));
   // Phones: the side panel is below the table, so a one-line score stays on top.

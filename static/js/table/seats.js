@@ -73,7 +73,8 @@ function clockRing(turn) {
   const s = snap();
   const r = s.round;
   if (!turn || !r) return nothing;
-  const total = s.room.move_seconds;
+  // A rated match without a move clock still limits a turn (docs/rated-play.md).
+  const total = s.room.turn_seconds ?? s.room.move_seconds;
   if (!total || !r.deadline) return html`<svg class="ring idle" viewBox="0 0 44 44" aria-hidden="true"><circle cx="22" cy="22" r="20"/></svg>`;
   // A running CSS animation keeps its start: the ring of one deadline is drawn
   // once, with its delay as of then; a new deadline gets a new ring.
