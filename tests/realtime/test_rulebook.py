@@ -17,7 +17,7 @@ from games.models import Match
 from games.world import world
 from records import rulebook, selectors
 from records import services as records
-from records.models import Cooldown, MatchLineup
+from records.models import Cooldown, MatchLineup, RatingChange
 from rooms import services
 from rooms.models import Room
 from tests.realtime.conftest import (
@@ -302,3 +302,17 @@ async def test_leaving_a_pauser_who_went_away_charges_the_pauser(live, django_us
     assert over["match"]["ended_by"] == "abandono" and over["match"]["winner"] == 1
     assert await _cooldown(bruno) is None
     assert (await _cooldown(ana)).reason == "absent"
+
+
+async def test_a_match_two_come_to_play_from_one_address_rates_nobody(live, django_user_model):
+    room, ana, bruno, host, guest = await _started(
+        django_user_model, preset="duelo", move_seconds=10
+    )
+    await guest.close()  # bruno comes back from ana's address
+    same = await Player.table(room.code, await sync_to_async(session_cookie)(bruno), ANA_IP)
+    await host.until(lambda s: s["seats"][1]["connected"] and s["room"]["rated"] is False)
+    over = await play_against_the_clock(host, move_seconds=10, others=(same,))
+    assert over["match"]["over"] and over["match"]["ended_by"] != "abandono"
+    assert not await db_async(RatingChange.objects.filter(match__room=room).exists)()
+    lineup = await db_async(MatchLineup.objects.get)(match__room=room)
+    assert (lineup.rated, lineup.reason) == (False, "shared_ip")

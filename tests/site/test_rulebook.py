@@ -12,6 +12,7 @@ from django.test import Client
 from arenas import services as arenas
 from arenas.models import ArenaMatch, ArenaPlayer
 from games.world import world
+from records import services as records
 from rooms.limits import UNSEEDED_CLOSE_AFTER
 from rooms.models import Room
 from rooms.services import rooms_sweep
@@ -67,3 +68,13 @@ def test_unseeded_play_alone_tables_stop_counting_and_close(settings, seeded_wor
         "unseeded"
     }
     assert Room.objects.exclude(status=Room.Status.CLOSED).count() == 1
+
+
+def test_an_arena_does_not_pair_someone_cooling_down(make_user):
+    ana, bia, caio = make_user("ana"), make_user("bia"), make_user("caio")
+    records.abandonment_recorded(user=ana, reason="left")
+    arena = arenas.arena_create(name="Noite", preset="duelo", starts_at=world().now(), minutes=60)
+    for user, address in ((ana, HOME), (bia, ELSEWHERE), (caio, "192.0.2.9")):
+        _joined(arena, user, address)
+    arenas.arena_tick(arena=arena, now=world().now())
+    assert _tables(arena) == [{"bia", "caio"}]
