@@ -37,8 +37,13 @@ def test_join_a_public_arena_get_seated_play_and_see_the_standings_move(browser,
     name = unique("Arena ")
     arena_id = _public_arena(env, name)
     pages = []
-    for who in ("ana", "bia"):
-        page = browser.new_context(locale="pt-BR").new_page()
+    # Two homes (through the test server's trusted proxy): an arena never pairs
+    # two accounts of one address (docs/rated-play.md, "The rulebook").
+    for who, address in (("ana", "198.51.100.41"), ("bia", "198.51.100.42")):
+        context = browser.new_context(
+            locale="pt-BR", extra_http_headers={"X-Forwarded-For": address}
+        )
+        page = context.new_page()
         sign_up(page, base, unique(who))
         page.goto(base + "/torneios/")
         page.get_by_role("link", name=name).click()

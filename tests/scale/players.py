@@ -92,15 +92,22 @@ class Client:
         self._pinger = asyncio.get_running_loop().create_task(ping())
 
     @classmethod
-    async def open(cls, server: Any, path: str, cookie: str | None = None) -> Client:
+    async def open(
+        cls, server: Any, path: str, cookie: str | None = None, address: str | None = None
+    ) -> Client:
+        """``address``: a loopback address of its own (127.0.0.x) to connect
+        from, as a person at another home would (every 127/8 address is this
+        machine's): two accounts of one address are never at stake together."""
         from websockets.asyncio.client import connect
 
         headers = {"Cookie": cookie} if cookie else None
+        extra: dict[str, Any] = {"local_addr": (address, 0)} if address else {}
         ws = await connect(
             server.url(path),
             origin=f"http://127.0.0.1:{server.port}",
             additional_headers=headers,
             open_timeout=10,
+            **extra,
         )
         return cls(ws)
 

@@ -57,8 +57,14 @@ async def _arena_frame(sock: Client, predicate, timeout: float = 60) -> dict:
             return msg
 
 
-async def _play(server, code: str, cookie: str) -> None:
-    table = await Client.open(server, f"/ws/rooms/{code}/", cookie)
+def _home(user_id: int) -> str:
+    """Each account plays from a loopback address of its own (two homes: an
+    arena scores only a lineup that could be rated, docs/rated-play.md)."""
+    return f"127.0.0.{10 + user_id % 200}"
+
+
+async def _play(server, code: str, cookie: str, user_id: int) -> None:
+    table = await Client.open(server, f"/ws/rooms/{code}/", cookie, _home(user_id))
     try:
         for _ in range(400):
             state = await table.until(
@@ -96,7 +102,7 @@ async def _bot(server, arena_id: int, account: tuple[int, str], tables: list[str
     "Sair"), and plays out a table given meanwhile. Nobody leaves earlier: the
     arena would seat the others with someone gone."""
     user_id, cookie = account
-    sock = await Client.open(server, f"/ws/arenas/{arena_id}/", cookie)
+    sock = await Client.open(server, f"/ws/arenas/{arena_id}/", cookie, _home(user_id))
     try:
         while not everyone.done.is_set():
             frame = asyncio.ensure_future(_arena_frame(
@@ -109,12 +115,12 @@ async def _bot(server, arena_id: int, account: tuple[int, str], tables: list[str
                 frame.cancel()
                 break
             tables.append(frame.result()["you"]["table"])
-            await _play(server, tables[-1], cookie)
+            await _play(server, tables[-1], cookie, user_id)
             everyone.played(user_id)
         await db_async(_leave)(user_id, arena_id)
         while code := await db_async(_new_table)(user_id, arena_id, tables):
             tables.append(code)
-            await _play(server, code, cookie)
+            await _play(server, code, cookie, user_id)
     finally:
         await sock.close()
 
