@@ -12,6 +12,7 @@ seated no longer free. ``now`` is injectable; after commit the change is told
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -43,13 +44,25 @@ def _bad(reason: str, message: str) -> ServiceError:
 
 
 def lock_arena(arena: Arena | int) -> Arena:
-    """The arena row, locked for this transaction. The first statement writes
-    (the version), so that SQLite, which has no row locks, takes its write lock
-    before anything is read."""
+    """The arena row, locked for this transaction (``SELECT ... FOR UPDATE``;
+    SQLite, which has no row locks, took its write lock at ``BEGIN IMMEDIATE``,
+    settings.SQLITE_OPTIONS, as for the rooms' `lock_table`). Locking writes
+    nothing: the version grows with a change only (`_changed`), so a tick with
+    nothing to do is no frame to the watchers."""
     pk = arena.pk if isinstance(arena, Arena) else arena
-    if not Arena.objects.filter(pk=pk).update(version=F("version") + 1):
+    locked = Arena.objects.select_for_update().filter(pk=pk).first()
+    if locked is None:
         raise ServiceError("not_found", _("This arena does not exist."))
-    return Arena.objects.select_for_update().get(pk=pk)
+    return locked
+
+
+def _changed(arena: Arena, *, due: Sequence[datetime] = ()) -> None:
+    """The locked ``arena`` changed: its version grows (the sockets send no
+    frame older than one they sent) and the change is told after the commit,
+    with the next ticks asked for (``due``)."""
+    Arena.objects.filter(pk=arena.pk).update(version=F("version") + 1)
+    arena.version += 1
+    events.arena_changed(arena, due=due)
 
 
 @transaction.atomic
@@ -115,7 +128,7 @@ def arena_join(
     if player.table_id is None:
         player.free_since = now
     player.save()
-    events.arena_changed(arena, due=[now])
+    _changed(arena, due=[now])
     return player
 
 
@@ -131,7 +144,7 @@ def arena_leave(*, arena: Arena | int, user: Any, now: datetime | None = None) -
     player.active = False
     limits.count_toggle(player, now)
     player.save(update_fields=["active", "toggles"])
-    events.arena_changed(arena)
+    _changed(arena)
 
 
 @transaction.atomic
@@ -144,7 +157,7 @@ def arena_cancel(*, arena: Arena | int, now: datetime | None = None) -> Arena:
     arena.status = Arena.Status.CANCELLED
     arena.save(update_fields=["status"])
     ArenaPlayer.objects.filter(arena=arena).update(table=None, free_since=None)
-    events.arena_changed(arena)
+    _changed(arena)
     return arena
 
 
@@ -176,7 +189,7 @@ def _tick(*, arena: Arena | int, now: datetime) -> bool:
         changed |= _store_ranks(arena)
     if changed:
         arena.save(update_fields=["status"])
-        events.arena_changed(arena, due=_next_due(arena, now))
+        _changed(arena, due=_next_due(arena, now))
     return changed
 
 

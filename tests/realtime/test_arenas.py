@@ -15,6 +15,7 @@ from django.test import Client
 
 from arenas import services
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
+from domino_site.asyncdb import db_async
 from games.world import world
 from tests.realtime.arena_bots import ArenaBot, ArenaSocket
 from tests.realtime.conftest import Player, advance, session_cookie
@@ -230,3 +231,29 @@ async def test_a_join_refused_for_joining_and_leaving_too_often_sends_the_watche
         assert shown == (["ana"] if what == "join" else [])
     assert (await post(f"/torneios/{arena.pk}/join/")).status_code == 429
     assert await watcher.nothing(timeout=0.5)
+
+
+async def test_ticks_with_nothing_to_do_send_the_watchers_nothing(live, django_user_model):
+    """Issue 40: the version rose with every tick (the sweeper's, the timers')
+    though nothing changed. A tick that changes nothing tells nobody and leaves
+    the version as it was; a change still reaches every watcher."""
+    arena, _cookies, _users = await sync_to_async(_arena)(
+        "duelo", ["t0", "t1"], django_user_model, minutes=30
+    )
+    watcher = await ArenaSocket.open(arena.pk)
+    seated = await watcher.wait_arena(
+        lambda f: f["status"] == "running" and all(r["playing"] for r in f["standings"])
+    )
+    tick, sweep_arenas = db_async(services.arena_tick), db_async(services.arenas_sweep)
+    for seconds in (1, 10, 19):  # both at their table, the end far away
+        now = world().now() + timedelta(seconds=seconds)
+        assert not await tick(arena=arena.pk, now=now)
+        assert await sweep_arenas(now=now) == 0
+    assert await watcher.nothing(timeout=0.5)
+    stored = await sync_to_async(Arena.objects.get)(pk=arena.pk)
+    assert stored.version == seated["version"]
+    late = await sync_to_async(django_user_model.objects.create_user)("t2", password="x")
+    await sync_to_async(services.arena_join)(arena=arena.pk, user=late, ip_hash="ip9")
+    frame = await watcher.next_frame()
+    assert frame["version"] == seated["version"] + 1
+    assert "t2" in [row["player"] for row in frame["standings"]]

@@ -416,3 +416,21 @@ def test_the_limit_is_per_person_and_arena(django_user_model):
     assert _toggle(ana_client, arenas[0], "join").status_code == 429
     assert _toggle(ana_client, arenas[1], "join").status_code == 302
     assert _toggle(_member(bia), arenas[0], "join").status_code == 302
+
+
+# ------------------------------------------- issue 40: on time, new opponents, quiet ticks
+
+
+def test_a_tick_with_nothing_to_do_leaves_the_version_as_it_was(django_user_model):
+    a, b = _users(django_user_model, "a", "b")
+    arena = _arena([a, b], minutes=10)
+    services.arena_tick(arena=arena, now=T0)
+    version = Arena.objects.get(pk=arena.pk).version
+    for seconds in (1, 20, 45):
+        assert not services.arena_tick(arena=arena, now=T0 + timedelta(seconds=seconds))
+        assert services.arenas_sweep(now=T0 + timedelta(seconds=seconds)) == 0
+    assert Arena.objects.get(pk=arena.pk).version == version
+    (am,) = _open(arena)
+    _win(am, a)
+    assert services.arena_tick(arena=arena, now=T0 + timedelta(seconds=60))
+    assert Arena.objects.get(pk=arena.pk).version == version + 1
