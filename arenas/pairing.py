@@ -2,7 +2,8 @@
 the free players, no Django.
 
 Free players are ordered by arena score, then rating; each takes the nearest
-one below it that it did not just play. In parceria four neighbours make a
+one below it that it did not just play, and two who just met meet again only
+when neither has anyone else to play. In parceria four neighbours make a
 table and the partners are drawn at random, avoiding last match's partners.
 Two players the rulebook keeps ``apart`` (one address: records.rulebook) are
 never seated together, however long they wait.
@@ -54,30 +55,49 @@ def duel_pairs(
 ) -> list[tuple[int, int]]:
     """Pairs of accounts to seat at two-player tables, closest first.
 
-    Two players who just met wait for someone else, unless both have waited
-    ``rematch_after`` seconds (an arena with nobody else free).
+    Each takes the nearest below it that it did not just meet. Two who just met
+    are paired again only when neither has anyone else left to play (everyone
+    else free just met them, is kept ``apart`` from them, or was seated), and
+    both have waited ``rematch_after`` seconds.
 
-    >>> duel_pairs([Free(1, 0, 1500, last=(2,), waited=9), Free(2, 0, 1500, last=(1,), waited=9)],
-    ...            rematch_after=5)
+    >>> a, b = Free(1, 0, 1500, last=(2,), waited=30), Free(2, 0, 1500, last=(1,), waited=30)
+    >>> duel_pairs([a, b], rematch_after=20)
     [(1, 2)]
+    >>> duel_pairs([a, b, Free(3, 0, 1400, last=(1,))], rematch_after=20)  # 3 is new to 2
+    [(2, 3)]
+    >>> duel_pairs([a, b, Free(3, 0, 1400, apart=(1,))], rematch_after=20)
+    [(2, 3)]
     >>> duel_pairs([Free(1, 0, 1500, apart=(2,)), Free(2, 0, 1500), Free(3, 0, 1400)])
     [(1, 3)]
     """
     left = order(free)
     pairs: list[tuple[int, int]] = []
-    while len(left) >= 2:
+    unpaired: list[Free] = []
+    while left:
         a = left.pop(0)
         j = next((i for i, b in enumerate(left) if not _met(a, b) and not _apart(a, b)), None)
         if j is None:
-            long_wait = a.waited >= rematch_after
-            j = next(
-                (
-                    i
-                    for i, b in enumerate(left)
-                    if long_wait and b.waited >= rematch_after and not _apart(a, b)
-                ),
-                None,
-            )
+            unpaired.append(a)
+        else:
+            pairs.append((a.user, left.pop(j).user))
+    return pairs + _rematches(unpaired, rematch_after)
+
+
+def _rematches(unpaired: Sequence[Free], rematch_after: float) -> list[tuple[int, int]]:
+    """Among those nobody new was found for, two who just met and have both
+    waited ``rematch_after`` seconds. (Any two of them just met or are kept
+    apart: had they not, the first would have taken the other.)
+
+    >>> _rematches([Free(1, 0, 0, last=(2,), waited=5), Free(2, 0, 0, last=(1,), waited=9)], 5)
+    [(1, 2)]
+    >>> _rematches([Free(1, 0, 0, last=(2,), waited=4), Free(2, 0, 0, last=(1,), waited=9)], 5)
+    []
+    """
+    left = [p for p in unpaired if p.waited >= rematch_after]
+    pairs: list[tuple[int, int]] = []
+    while left:
+        a = left.pop(0)
+        j = next((i for i, b in enumerate(left) if not _apart(a, b)), None)
         if j is not None:
             pairs.append((a.user, left.pop(j).user))
     return pairs

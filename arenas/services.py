@@ -220,7 +220,8 @@ def _next_due(arena: Arena, now: datetime) -> list[datetime]:
 
 
 def rematch_seconds() -> float:
-    """How long two players who just met wait before they may meet again."""
+    """How long two players who just met wait before they may meet again (when
+    nobody else is free for either of them: `arenas.pairing.duel_pairs`)."""
     return float(getattr(settings, "ARENA_REMATCH_SECONDS", 20))
 
 

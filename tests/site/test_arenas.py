@@ -6,13 +6,14 @@ does with a result."""
 
 from __future__ import annotations
 
+import doctest
 from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from arenas import services
+from arenas import pairing, services
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.selectors import arena_frame
 from games.models import Match
@@ -421,6 +422,30 @@ def test_the_limit_is_per_person_and_arena(django_user_model):
 # ------------------------------------------- issue 40: on time, new opponents, quiet ticks
 
 
+def test_two_who_just_met_are_not_paired_again_while_someone_is_free_for_one_of_them(
+    django_user_model, settings
+):
+    """The page says a new opponent whenever anyone else is free: here d (who
+    plays from a's address, so never meets a) is free for b."""
+    settings.ARENA_REMATCH_SECONDS = 20
+    a, b, d = _users(django_user_model, "a", "b", "d")
+    arena = _arena([a, b])
+    services.arena_tick(arena=arena, now=T0)
+    (ab,) = _open(arena)
+    _win(ab, a)
+    services.arena_tick(arena=arena, now=T0 + timedelta(seconds=60))
+    assert _pairs(arena) == []
+    later = T0 + timedelta(seconds=90)  # a and b have waited long enough to meet again
+    services.arena_join(arena=arena, user=d, ip_hash="ip0", now=later)
+    services.arena_tick(arena=arena, now=later)
+    assert _pairs(arena) == [{"b", "d"}]
+    assert _player(arena, a).table_id is None
+
+
+def test_the_pairing_docstring_examples():
+    assert doctest.testmod(pairing).failed == 0
+
+
 def test_a_tick_with_nothing_to_do_leaves_the_version_as_it_was(django_user_model):
     a, b = _users(django_user_model, "a", "b")
     arena = _arena([a, b], minutes=10)
@@ -434,3 +459,15 @@ def test_a_tick_with_nothing_to_do_leaves_the_version_as_it_was(django_user_mode
     _win(am, a)
     assert services.arena_tick(arena=arena, now=T0 + timedelta(seconds=60))
     assert Arena.objects.get(pk=arena.pk).version == version + 1
+
+
+def test_the_arena_page_states_the_rematch_rule_it_plays_by(settings):
+    settings.ARENA_REMATCH_SECONDS = 45
+    arena = services.arena_create(name="Aberta", preset="duelo", starts_at=_tomorrow(), minutes=30)
+    page = Client().get(f"/torneios/{arena.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-arena-rematch="45"' in page
+    assert "never the same opponent twice in a row" not in page
+    assert (
+        "the two of you meet again only when nobody else can, once both have waited 45 seconds"
+        in page
+    )
