@@ -9,19 +9,18 @@ broken by performance, then by fewer matches.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from arenas.models import ArenaMatch, ArenaPlayer
 from arenas.pairing import draw_points, performance_of, win_points
 
 
 def score_match(
-    am: ArenaMatch, match: Any, players: dict[int, ArenaPlayer]
+    am: ArenaMatch, winner: int | None, players: dict[int, ArenaPlayer]
 ) -> tuple[list[int], dict[str, int]]:
-    """Apply ``match``'s result to its players (saved by the caller); returns
-    the winners and the points each earned. Sides: seat index modulo 2 (the
-    duelo's two seats, the parceria's partnerships)."""
-    winner = match.winner
+    """Apply the result (``winner``: the winning side, None a draw) to the
+    match's players (saved by the caller); returns the winners and the points
+    each earned. Sides: seat index modulo 2 (the duelo's two seats, the
+    parceria's partnerships)."""
     winners: list[int] = []
     points: dict[str, int] = {}
     for index, user in enumerate(am.users):

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
 from arenas import events, limits
@@ -186,6 +186,7 @@ def _tick(*, arena: Arena | int, now: datetime) -> bool:
     if arena.status == Arena.Status.RUNNING:
         changed |= _pair(arena, now)
     if arena.status == Arena.Status.FINISHED:
+        changed |= _end_overdue(arena, now)
         changed |= _store_ranks(arena)
     if changed:
         arena.save(update_fields=["status"])
@@ -216,6 +217,8 @@ def _next_due(arena: Arena, now: datetime) -> list[datetime]:
         return [arena.starts_at]
     if arena.status == Arena.Status.RUNNING:
         return [arena.ends_at, now + timedelta(seconds=rematch_seconds())]
+    if arena.status == Arena.Status.FINISHED and _unfinished(arena).exists():
+        return [arena.ends_at + overtime()]
     return []
 
 
@@ -225,6 +228,16 @@ def rematch_seconds() -> float:
     return float(getattr(settings, "ARENA_REMATCH_SECONDS", 20))
 
 
+def overtime() -> timedelta:
+    """How long after the arena's end a match may still be played: then it is
+    ended as it stands (`_end_overdue`)."""
+    return getattr(settings, "ARENA_OVERTIME", timedelta(minutes=5))
+
+
+def _unfinished(arena: Arena) -> QuerySet[ArenaMatch]:
+    return ArenaMatch.objects.filter(arena=arena, ended_at=None)
+
+
 # ---------------------------------------------------------------------- scoring
 
 
@@ -232,11 +245,11 @@ def _score_ended(arena: Arena, now: datetime) -> bool:
     """Score every match of the arena whose room's match is over (or whose room
     closed without a result, which scores nothing); free its players."""
     changed = False
-    for am in ArenaMatch.objects.filter(arena=arena, ended_at=None).select_related("room"):
-        match = Match.objects.filter(room_id=am.room_id).order_by("-number").first()
+    for am in _unfinished(arena).select_related("room"):
+        match = _match_of(am)
         if match is not None and match.over:
             scored = arena.status != Arena.Status.CANCELLED
-            _finish_match(arena, am, match if scored else None, now)
+            _finish_match(arena, am, match if scored else None, now, winner=match.winner)
             changed = True
         elif am.room.status == Room.Status.CLOSED:
             _finish_match(arena, am, None, now)
@@ -244,7 +257,75 @@ def _score_ended(arena: Arena, now: datetime) -> bool:
     return changed
 
 
-def _finish_match(arena: Arena, am: ArenaMatch, match: Match | None, now: datetime) -> None:
+def _match_of(am: ArenaMatch) -> Match | None:
+    return Match.objects.filter(room_id=am.room_id).order_by("-number").first()
+
+
+def _end_overdue(arena: Arena, now: datetime) -> bool:
+    """`overtime` after the end, every match still being played is ended as it
+    stands (`_as_it_stands`), so that the podium never waits for a table whose
+    people went away from a paused game, or play on and on. The arena scores
+    it; the match itself never finished, so it is not rated."""
+    if now < arena.ends_at + overtime():
+        return False
+    overdue = list(_unfinished(arena).select_related("room"))
+    for am in overdue:
+        match = _match_of(am)
+        seats = list(Seat.objects.filter(room_id=am.room_id).order_by("index"))
+        winner = _as_it_stands(match, seats, now) if match is not None else None
+        _finish_match(arena, am, match, now, winner=winner)
+    return bool(overdue)
+
+
+def _as_it_stands(match: Match, seats: list[Seat], now: datetime) -> int | None:
+    """The winning side of a match stopped by the arena's end: against the side
+    of whoever went away first (away for `AWAY_EXCUSES_AFTER` at least, so a
+    blip does not count, as in `records.rulebook`); with nobody away, the side
+    ahead on the match's points (level: a draw, None)."""
+    cut = now - rulebook.AWAY_EXCUSES_AFTER
+    away = sorted(
+        (since, seat.index % 2)
+        for seat in seats
+        if (since := _absent_since(seat)) is not None and since <= cut
+    )
+    if away:
+        return 1 - away[0][1]
+    return _leader(match)
+
+
+def _absent_since(seat: Seat) -> datetime | None:
+    """Since when the person of ``seat`` is not playing it: away (disconnected or
+    idle, `records.rulebook.away_since`), replaced by a bot, or never connected."""
+    if not seat.is_human:
+        return None
+    since = rulebook.away_since(seat)
+    if since is None and (seat.substitute or not seat.connected):
+        since = seat.disconnected_at or seat.seated_at
+    return since
+
+
+def _leader(match: Match) -> int | None:
+    """The side ahead on the match's points (the fewest at a "goat" match), or
+    None when the best is shared."""
+    scores = match.scores
+    if not scores:
+        return None
+    best = min(scores) if match.engine().rules.scoring == "goat" else max(scores)
+    leaders = [side for side, score in enumerate(scores) if score == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _finish_match(
+    arena: Arena,
+    am: ArenaMatch,
+    match: Match | None,
+    now: datetime,
+    *,
+    winner: int | None = None,
+) -> None:
+    """``am`` ends at ``now``: ``winner``'s side (None: a draw) earns its points
+    when ``match`` counts (None: nothing scored); its players are free again
+    and its room closes."""
     players = {
         p.user_id: p
         for p in ArenaPlayer.objects.select_for_update().filter(arena=arena, user__in=am.users)
@@ -252,7 +333,7 @@ def _finish_match(arena: Arena, am: ArenaMatch, match: Match | None, now: dateti
     # Points only for a lineup that could be rated (records.rulebook): two
     # accounts of one address earn nothing, whatever the result.
     if match is not None and not match.annulled and rulebook.scores_standings(match):
-        am.winners, am.points = score_match(am, match, players)
+        am.winners, am.points = score_match(am, winner, players)
     am.ended_at = now
     am.save(update_fields=["winners", "points", "ended_at"])
     for player in players.values():
@@ -265,7 +346,7 @@ def _finish_match(arena: Arena, am: ArenaMatch, match: Match | None, now: dateti
 
 def _store_ranks(arena: Arena) -> bool:
     """At the end, once every match is scored: each player's final rank."""
-    if ArenaMatch.objects.filter(arena=arena, ended_at=None).exists():
+    if _unfinished(arena).exists():
         return False
     players = list(ArenaPlayer.objects.filter(arena=arena, rank=None, matches__gt=0))
     if not players:
@@ -354,6 +435,7 @@ def _open_table(
         move_seconds=arena.move_seconds,
         ip_hash=first.ip_hash,
         competitive=True,
+        opened_by_arena=True,  # nobody waits for an absent player here (rooms.models)
         now=now,
     )
     for index, player in enumerate(players[1:], start=1):

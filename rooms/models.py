@@ -80,6 +80,10 @@ class Room(models.Model):
     # The creator's choice (the portal's marker): "Competitiva" may be rated when
     # the seated people make a rated table; "Amistosa" (False) never is.
     competitive = models.BooleanField(_("competitive"), default=True)
+    # A table an arena opened (`arenas`, which sets it at the creation): its
+    # people were seated by the pairing and nobody there may call a bot, so an
+    # absence runs as at any table, private or not (`waits_for_both`).
+    opened_by_arena = models.BooleanField(_("opened by an arena"), default=False)
     # Sockets watching the table without a seat (rows of `Watcher`), counted when
     # one joins or leaves, so that snapshots read it with the room row.
     watchers = models.PositiveIntegerField(_("watchers"), default=0)
@@ -307,9 +311,11 @@ class Watcher(models.Model):
 
 def waits_for_both(room: Room, seats: Sequence[Seat]) -> bool:
     """A private room with two people seated (docs/table-rules.md, "A private duel waits for
-    both"): an absent one's turn waits for them instead of the public grace."""
+    both"): an absent one's turn waits for them instead of the public grace. Not an
+    arena's table: its two were paired, not invited, and the arena must end on time."""
     return (
         room.is_private
+        and not room.opened_by_arena
         and len(seats) == 2
         and all(s.is_human and s.substitute_reason != "left" for s in seats)
     )

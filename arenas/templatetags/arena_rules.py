@@ -1,6 +1,6 @@
 """``{% arena_rules %}``: the arena's rules as its page states them, with the
-numbers the services play by (the rematch wait), so that the text and the
-pairing never disagree."""
+numbers the services play by (the rematch wait, the time a match may run past
+the end), so that the text and the pairing never disagree."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from arenas.services import rematch_seconds
+from arenas.services import overtime, rematch_seconds
 
 register = template.Library()
 
@@ -17,4 +17,5 @@ register = template.Library()
 def arena_rules() -> dict[str, Any]:
     return {
         "rematch_seconds": round(rematch_seconds()),
+        "overtime_minutes": round(overtime().total_seconds() / 60),
     }

@@ -43,12 +43,13 @@ def room_create(
     move_seconds: int | None = None,
     ip_hash: str = "",
     competitive: bool = True,
+    opened_by_arena: bool = False,
     now: datetime | None = None,
 ) -> Room:
     """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
     hash of the creator's address (domino_site.client_ip), for the rated-table rule.
     ``competitive``: "Competitiva" (rated where the rule allows) or "Amistosa"
-    (never rated)."""
+    (never rated). ``opened_by_arena``: an arena's table (`Room.opened_by_arena`)."""
     now = now_or(now)
     options = dict(options or {})
     rules = rules_for(preset, options)
@@ -82,6 +83,7 @@ def room_create(
                     last_activity_at=now,
                     no_humans_since=now,
                     competitive=bool(competitive),
+                    opened_by_arena=bool(opened_by_arena),
                 )
             break
         except IntegrityError:  # a code collision: draw another

@@ -19,8 +19,11 @@ from arenas.selectors import arena_frame
 from games.models import Match
 from games.world import world
 from records.models import MatchLineup
+from rooms import services as rooms
 from rooms.models import Room, Seat
+from rooms.selectors import room_state
 from tests.site.conftest import T0
+from tests.site.helpers import current
 
 pytestmark = pytest.mark.django_db
 
@@ -422,6 +425,102 @@ def test_the_limit_is_per_person_and_arena(django_user_model):
 # ------------------------------------------- issue 40: on time, new opponents, quiet ticks
 
 
+def _room_of(am: ArenaMatch) -> Room:
+    return Room.objects.get(pk=am.room_id)
+
+
+def _connect(am: ArenaMatch, index: int, now, ip_hash: str = "") -> None:
+    rooms.seat_connected(
+        room=_room_of(am), index=index, channel_name=f"chan-{index}", ip_hash=ip_hash, now=now
+    )
+
+
+def _disconnect(am: ArenaMatch, index: int, now) -> None:
+    rooms.seat_disconnected(room=_room_of(am), index=index, channel_name=f"chan-{index}", now=now)
+
+
+def _to_act(am: ArenaMatch) -> int:
+    return current(_room_of(am)).engine().turn
+
+
+def _podium(arena) -> list[str]:
+    return [r["player"] for r in arena_frame(Arena.objects.get(pk=arena.pk))["podium"]]
+
+
+def test_a_private_arena_table_does_not_wait_for_the_absent_player(django_user_model):
+    """A private two-seat room waits for both, but not an arena's: two minutes
+    away, the absent player's seat is given up (a forfeit) and the arena scores
+    the match."""
+    a, b = _users(django_user_model, "a", "b")
+    arena = _arena([a, b], visibility="private", created_by=a)
+    services.arena_tick(arena=arena, now=T0)
+    (am,) = _open(arena)
+    assert _room_of(am).is_private
+    _connect(am, 0, T0)
+    _connect(am, 1, T0)
+    absent = _to_act(am)
+    _disconnect(am, absent, T0 + timedelta(seconds=1))
+    assert not room_state(room=_room_of(am), viewer=None)["room"]["waits_for_both"]
+    assert current(_room_of(am)).due_kind == "auto"  # the public grace, then the automatic move
+    rooms.rooms_sweep(now=T0 + timedelta(minutes=2, seconds=2))
+    services.arena_tick(arena=arena, now=T0 + timedelta(minutes=2, seconds=3))
+    present = (a, b)[1 - absent]
+    assert ArenaMatch.objects.get(pk=am.pk).winners == [present.pk]
+    assert _player(arena, present).score == 2
+
+
+def test_a_finished_arena_ends_a_table_both_left_paused_and_stores_its_podium(
+    django_user_model,
+):
+    """Issue 40: the last table of a private arena, paused with both players
+    away, held the podium back for as long as the room lived (7 days). Five
+    minutes after the end it is ended as it stands: the first to go loses."""
+    a, b = _users(django_user_model, "a", "b")
+    arena = _arena([a, b], minutes=10, visibility="private", created_by=a)
+    services.arena_tick(arena=arena, now=T0)
+    (am,) = _open(arena)
+    # Both now play from one address: the match is no longer at stake, so the
+    # empty room pauses and the absences stop running.
+    _connect(am, 0, T0, ip_hash="home")
+    _connect(am, 1, T0, ip_hash="home")
+    first, last = _to_act(am), 1 - _to_act(am)
+    _disconnect(am, first, T0 + timedelta(minutes=1))
+    _disconnect(am, last, T0 + timedelta(minutes=2))
+    assert _room_of(am).paused
+    end = T0 + timedelta(minutes=10)
+    for minutes in (0, 4):
+        rooms.rooms_sweep(now=end + timedelta(minutes=minutes))
+        services.arenas_sweep(now=end + timedelta(minutes=minutes))
+        assert _open(arena) and _podium(arena) == []  # its people may still come back
+    assert services.arenas_sweep(now=end + timedelta(minutes=5)) == 1
+    assert not _open(arena) and _room_of(am).status == "closed"
+    winner = (a, b)[last]
+    assert ArenaMatch.objects.get(pk=am.pk).winners == [winner.pk]
+    assert _podium(arena) == [winner.username, (a, b)[first].username]
+    assert [_player(arena, u).rank for u in (winner, (a, b)[first])] == [1, 2]
+
+
+def test_five_minutes_after_the_end_a_match_still_played_ends_as_it_stands(django_user_model):
+    """Both still there: the side ahead on the match's points wins; level, a draw."""
+    a, b, c, d = _users(django_user_model, "a", "b", "c", "d")
+    arena = _arena([a, b, c, d], minutes=10)
+    services.arena_tick(arena=arena, now=T0)
+    ab, cd = _open(arena)
+    for am in (ab, cd):
+        _connect(am, 0, T0)
+        _connect(am, 1, T0)
+    match = Match.objects.get(room_id=ab.room_id)
+    match.state = {**match.state, "scores": [3, 12]}  # seat 1's side leads
+    match.save()
+    end = T0 + timedelta(minutes=10)
+    services.arenas_sweep(now=end + timedelta(minutes=4, seconds=59))
+    assert len(_open(arena)) == 2
+    services.arenas_sweep(now=end + timedelta(minutes=5))
+    assert ArenaMatch.objects.get(pk=ab.pk).winners == [ab.users[1]]
+    assert ArenaMatch.objects.get(pk=cd.pk).points == {str(u): 1 for u in cd.users}  # a draw
+    assert len(_podium(arena)) == 3
+
+
 def test_two_who_just_met_are_not_paired_again_while_someone_is_free_for_one_of_them(
     django_user_model, settings
 ):
@@ -461,11 +560,12 @@ def test_a_tick_with_nothing_to_do_leaves_the_version_as_it_was(django_user_mode
     assert Arena.objects.get(pk=arena.pk).version == version + 1
 
 
-def test_the_arena_page_states_the_rematch_rule_it_plays_by(settings):
+def test_the_arena_page_states_the_rematch_rule_and_the_overtime_it_plays_by(settings):
     settings.ARENA_REMATCH_SECONDS = 45
+    settings.ARENA_OVERTIME = timedelta(minutes=7)
     arena = services.arena_create(name="Aberta", preset="duelo", starts_at=_tomorrow(), minutes=30)
     page = Client().get(f"/torneios/{arena.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert 'data-arena-rematch="45"' in page
+    assert 'data-arena-rematch="45"' in page and 'data-arena-overtime="7"' in page
     assert "never the same opponent twice in a row" not in page
     assert (
         "the two of you meet again only when nobody else can, once both have waited 45 seconds"
