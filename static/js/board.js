@@ -1,6 +1,7 @@
 // The chain on the felt as SVG markup, shared by the table page (table.js) and
 // the round replay page (replay.js): the snake of chain_layout.js, tiles of tiles.js,
-// the A/B end markers, the last tile highlighted. No DOM: a lit-html template.
+// the A/B end markers, the last tile highlighted. A lit-html template; of the DOM
+// it reads only <html>'s data-tile-size (tileZoom).
 
 import { layoutChain } from "./chain_layout.js";
 import { html, unsafeSVG } from "./lit.js";
@@ -15,6 +16,13 @@ export function fitBox(b, aspect, half) {
   return { x: b.x + b.w / 2 - w / 2, y: b.y + b.h / 2 - h / 2, w, h };
 }
 
+// Large tiles (static/js/table_theme.js sets data-tile-size on <html>): a short
+// chain's rows hold fewer tiles, so each is drawn larger.
+export const LARGE_ZOOM = 1.35;
+export function tileZoom() {
+  return document.documentElement.dataset.tileSize === "large" ? LARGE_ZOOM : 1;
+}
+
 export function markerPoint(e) {
   return { x: e.x + (e.dx || 0) * 0.75, y: e.y + (e.dy || 0) * 0.75 };
 }
@@ -24,7 +32,7 @@ export function markerPoint(e) {
 // Returns {svg, lay, box}: the template, chain_layout.js's layout and the view box.
 // `bends`: the round's layout (chain index -> "left" | "right", "ajustar a fila").
 export function chainSVG(chain, aspect, { hot = [], label = "", bends = {} } = {}) {
-  const lay = layoutChain(chain, aspect, bends);
+  const lay = layoutChain(chain, aspect, bends, tileZoom());
   const box = fitBox(lay.box, aspect, lay.half);
   const last = chain.length - 1;
   const tiles = lay.tiles

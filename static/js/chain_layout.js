@@ -25,11 +25,13 @@ function otherHalf(tile, n) {
 
 // Pick a row width (in units) that fills a box of this aspect ratio: with a
 // chain `length` units long folded into rows of width W, the height is about
-// 2 * length / W, and we want W / height to match the box.
-export function rowWidth(aspect, length) {
+// 2 * length / W, and we want W / height to match the box. `zoom` > 1 (large
+// tiles, docs/table-feel.md) shortens the comfortable row, so a short chain's
+// tiles are drawn that much larger; a long chain still fills the box.
+export function rowWidth(aspect, length, zoom = 1) {
   const a = Math.max(0.5, Math.min(aspect, 4));
   const balanced = a + Math.sqrt(a * a + 2 * a * length);
-  const comfortable = Math.min(8 * a + 2, 22);
+  const comfortable = Math.min(8 * a + 2, 22) / zoom;
   return Math.max(6, Math.min(Math.max(balanced, comfortable), 26));
 }
 
@@ -87,25 +89,25 @@ function corner(arm, w, across = false) {
 // `bends` is the round's layout ({"<index>": "left" | "right"}). A bend that
 // would make the chain leave the table or run over itself (now or later) is not
 // drawn: the latest such bend is dropped and the chain laid out again; `bent`
-// lists the bends drawn.
-export function layoutChain(chain, aspect, bends = {}) {
+// lists the bends drawn. `zoom`: as in rowWidth.
+export function layoutChain(chain, aspect, bends = {}, zoom = 1) {
   const active = { ...(bends || {}) };
   for (;;) {
-    const lay = layoutOnce(chain, aspect, active);
+    const lay = layoutOnce(chain, aspect, active, zoom);
     const keys = Object.keys(active).map(Number);
     if (lay.clean || !keys.length) return { ...lay, bent: active };
     delete active[String(Math.max(...keys))];
   }
 }
 
-function layoutOnce(chain, aspect, bends) {
+function layoutOnce(chain, aspect, bends, zoom) {
   const tiles = [];
   let clean = true;
   if (!chain.length) {
     return { tiles, ends: {}, box: { x: -4, y: -2, w: 8, h: 4 }, half: 4, clean: true };
   }
   const length = chain.reduce((sum, l) => sum + (isDouble(l.tile) ? 1 : 2) + GAP, 0);
-  const half = rowWidth(aspect, length) / 2;
+  const half = rowWidth(aspect, length, zoom) / 2;
   const halfV = Math.max(6, (1.5 * half) / Math.max(0.5, Math.min(aspect, 4)));
   const first = chain[0];
   const [lo, hi] = first.tile.split("-").map(Number);

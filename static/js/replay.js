@@ -140,7 +140,7 @@ function renderResult(pos) {
   }
   const headline = res.winner === null || res.winner === undefined ? t("Round drawn: nobody scores.") : t("%(name)s won the round", { name: sideName(res.winner) });
   const points = (res.points ?? []).map((p, side) => html`<li><span>${sideName(side)}</span><strong>+${p}</strong></li>`);
-  draw(html`<h3>${headline}</h3><p class="reason">${res.reason === "domino" ? t("Domino!") : t("Blocked game")}</p><ul class="points">${points}</ul>`, box);
+  draw(html`<h2>${headline}</h2><p class="reason">${res.reason === "domino" ? t("Domino!") : t("Blocked game")}</p><ul class="points">${points}</ul>`, box);
 }
 
 // --- stepping -----------------------------------------------------------------
@@ -180,6 +180,7 @@ ready(() => {
   document.addEventListener("keydown", onKey);
   $("[data-replay-slider]", root).addEventListener("input", (event) => go(Number(event.target.value)));
   new ResizeObserver(() => renderBoard(positions()[step])).observe($("[data-board]", root));
+  document.addEventListener("domino:table-theme", () => renderBoard(positions()[step])); // large tiles (table_theme.js)
   step = new URLSearchParams(location.hash.slice(1)).get("step") === "end" ? last() : 0;
   render();
   root.dataset.ready = "1";

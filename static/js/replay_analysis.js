@@ -47,7 +47,7 @@ function renderPlayers(box) {
       : t("round %(r)s · match %(m)s", { r: `${num(p.accuracy)}%`, m: `${num(p.match_accuracy)}%` });
     return html`<li data-accuracy-seat=${p.seat}><span>${seatName(p.seat)}</span> <strong>${text}</strong></li>`;
   });
-  draw(html`<h3>${t("Accuracy")}</h3><ul class="analysis-accuracy">${items}</ul>`, box);
+  draw(html`<h2>${t("Accuracy")}</h2><ul class="analysis-accuracy">${items}</ul>`, box);
 }
 
 function renderMove(box, decision) {
@@ -71,7 +71,7 @@ function renderMove(box, decision) {
   draw(
     html`<p class="analysis-mark mark-${decision.label || "none"}" data-mark=${decision.label || ""}>${labelText(decision)}</p>
       ${lossLine}
-      <h4>${t("Expected points of each choice")}</h4>
+      <h3>${t("Expected points of each choice")}</h3>
       <ol class="analysis-options">${bars}</ol>
       <p class="hint">${t("Points for the mover's side, from what the mover could see.")}</p>`,
     box,

@@ -416,6 +416,7 @@ ready(() => {
   const toggle = $("[data-hints-toggle]");
   if (toggle) toggle.checked = state.hints;
   new ResizeObserver(() => snap() && renderBoard()).observe($("[data-board]"));
+  document.addEventListener("domino:table-theme", () => snap() && renderBoard()); // large tiles (table_theme.js)
   document.addEventListener("visibilitychange", tick);
   if (page.boot.snapshot) onMessage({ type: "room", ...page.boot.snapshot });
   start(onMessage);
