@@ -150,4 +150,7 @@ def test_the_table_and_the_replay_in_every_table_look(
         _look(page, *look)
         wait_for_table(page)
         _check(page, f"table {look}", problems)
+        felt, tiles, large = look
+        size = "large" if large else "normal"
+        page.screenshot(path=artifacts / f"a11y-{scheme}-{felt}-{tiles}-{size}.png")
     assert not problems, problems
