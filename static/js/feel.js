@@ -58,10 +58,17 @@ function moved(e, prev, next) {
     fly(el, box(".boneyard") || box("[data-board]"));
     sound("draw");
   } else if (e.type === "pass") {
+    // The mark sits on the seat's edge toward the board, never on its name.
     const at = seatBox(e.seat);
-    if (at) mark(t("passed"), at, "pass");
+    if (at) mark(t("passed"), passPoint(at, e.seat === next.you?.seat), "pass");
     sound("pass");
   }
+}
+
+// Just under a seat's box (just over it for the player's own seat, under which the hand lies).
+function passPoint(at, mine) {
+  const y = mine ? at.top - 16 : at.bottom + 16;
+  return new DOMRect(at.left, y - 1, at.width, 2);
 }
 
 // A new round: the hand fans out from the middle of the felt.
