@@ -42,9 +42,12 @@ export function mark(text, rect, cls, ms = 1200) {
   el.setAttribute("aria-hidden", "true");
   el.textContent = text;
   const [x, y] = mid(rect);
-  el.style.left = `${Math.round(x + scrollX)}px`;
   el.style.top = `${Math.round(y + scrollY)}px`;
   document.body.append(el);
+  // Kept inside the screen's width: a mark by an edge seat never makes the page scroll sideways.
+  const half = el.offsetWidth / 2 + 4;
+  const room = document.documentElement.clientWidth;
+  el.style.left = `${Math.round(Math.min(Math.max(x, half), room - half) + scrollX)}px`;
   run(el, [{ opacity: 0, scale: "0.6" }, { opacity: 1, scale: "1" }], { duration: 220 });
   setTimeout(() => el.remove(), ms);
 }

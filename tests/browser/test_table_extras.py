@@ -117,10 +117,10 @@ def test_nothing_fits_and_the_server_passes_by_itself(
         if tile.count():
             before = version(page)
             try:
-                tile.click(timeout=2_000)
+                tile.click(timeout=5_000)
                 if page.locator("[data-end]").count():
-                    page.locator("[data-end]").first.click(timeout=2_000)
-                wait_for_change(page, before, timeout=5_000)
+                    page.locator("[data-end]").first.click(timeout=5_000)
+                wait_for_change(page, before, timeout=15_000)
             except Exception:  # noqa: BLE001 - the page re-rendered: look again
                 pass
         else:  # our pass (if any) is the server's to make: wait for the next change
@@ -228,7 +228,7 @@ def test_one_switch_turns_every_hint_off(page: Page, server_url: str, artifacts:
     page.wait_for_function(  # the transition's end
         "sel => getComputedStyle(document.querySelector(sel)).transform === 'none'",
         arg=PLAYABLE,
-        timeout=5_000,
+        timeout=15_000,  # a loaded machine
     )
     if page.locator("svg.chain .half").count():
         page.hover("svg.chain .half-hit")
@@ -375,7 +375,7 @@ def test_a_chat_phrase_reaches_the_other_seat_and_mute(
     expect(friend.locator("[data-log]")).to_contain_text("Boa!")
     friend.wait_for_function(  # the bubble's pop-in, to its end
         "() => getComputedStyle(document.querySelector('[data-bubble=\"0\"]')).opacity === '1'",
-        timeout=5_000,
+        timeout=15_000,  # a loaded machine
     )
     friend.screenshot(path=artifacts / "chat-phone.png")
     host.screenshot(path=artifacts / "chat-desktop.png")
