@@ -110,3 +110,19 @@ def test_the_catalog_is_a_same_origin_script_loaded_before_the_modules(client):
     catalog_at = page.index('<script defer src="/jsi18n/"></script>')
     assert catalog_at < page.index('<script type="module"')  # deferred scripts run in order
     assert "script-src 'self'" in client.get("/")["Content-Security-Policy"]
+
+
+@pytest.mark.django_db
+def test_zero_is_plural_in_portuguese_for_the_pages_and_the_scripts(client):
+    """Brazilian Portuguese says "0 pedras", "0 pontos": our catalogs' rule is
+    n != 1 (Django's own pt_BR catalogs say n > 1; ours must win)."""
+    with translation.override("pt-br"):
+        assert translation.ngettext("%(n)d arena cancelled.", "%(n)d arenas cancelled.", 0) == (
+            "%(n)d arenas canceladas."
+        )
+        assert "canceladas" not in translation.ngettext(
+            "%(n)d arena cancelled.", "%(n)d arenas cancelled.", 1
+        )
+    script = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    assert "(n != 1)" in script
+    assert "(n > 1)" not in script
