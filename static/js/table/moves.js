@@ -14,14 +14,10 @@ export function moveText(entry, name, t, other = entry.type) {
         : t("%(name)s opened with %(tile)s", { name, tile: entry.tile });
       break;
     case "draw":
-      text = entry.ends
-        ? t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
-        : t("%(name)s drew a tile", { name });
+      text = entry.ends ? missing(entry.ends, name, t, "drew") : t("%(name)s drew a tile", { name });
       break;
     case "pass":
-      text = entry.ends
-        ? t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: entry.ends.A, b: entry.ends.B })
-        : t("%(name)s passed", { name });
+      text = entry.ends ? missing(entry.ends, name, t, "passed") : t("%(name)s passed", { name });
       break;
     case "pick":
       text = t("%(name)s picked a face-down tile", { name });
@@ -33,4 +29,18 @@ export function moveText(entry, name, t, other = entry.type) {
   else if (entry.by === "substitute") text += " — " + t("played by the bot standing in");
   else if (entry.by === "auto") text += " — " + t("automatic move");
   return text;
+}
+
+// A draw or a pass names the numbers the seat lacks: once when both ends show
+// the same number ("no 6", not "no 6, no 6").
+function missing(ends, name, t, verb) {
+  const same = ends.A === ends.B;
+  if (verb === "drew") {
+    return same
+      ? t("%(name)s drew a tile (no %(a)s)", { name, a: ends.A })
+      : t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: ends.A, b: ends.B });
+  }
+  return same
+    ? t("%(name)s passed (no %(a)s)", { name, a: ends.A })
+    : t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: ends.A, b: ends.B });
 }
