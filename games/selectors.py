@@ -75,6 +75,10 @@ def replay_export(rnd: Round) -> dict[str, Any]:
             for m in moves
         ],
         "result": rnd.result,
+        # The line's bends as the table drew them (`layout`) and who set each and
+        # after which move (`adjustments`): a replay draws the line as it was.
+        "layout": rnd.layout,
+        "adjustments": rnd.adjustments or [],
         # The verifiable deal, revealed (docs/rules.md): `python -m games.fairness verify`.
         "fair": rnd.fair_view(),
         "started_at": rnd.started_at.isoformat(),

@@ -77,3 +77,15 @@ def test_a_finished_rounds_json_checks_out_and_a_changed_one_does_not(make_user,
     assert any("material" in p for p in check_round(other_room))
     hidden = {**data, "fair": {**data["fair"], "server_seed": None}}
     assert check_round(hidden) == ["the server seed is not revealed yet (the round has not ended)"]
+
+
+def test_a_finished_rounds_json_keeps_the_lines_bends(make_user, clock):
+    room, ana, bruno = two_humans(make_user, clock())
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    rnd = play_round(room, clock())
+    bend = {"after": 3, "seat": 0, "at": "2026-12-04T13:00:00+00:00", "bend": {"2": "up"}}
+    rnd.layout, rnd.adjustments = {"adjust": {"2": "up"}}, [bend]
+    rnd.save(update_fields=["layout", "adjustments"])
+    data = replay_export(rnd)
+    assert data["layout"] == {"adjust": {"2": "up"}}
+    assert data["adjustments"] == [bend]
