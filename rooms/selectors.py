@@ -127,8 +127,11 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
         "match": _match_part(rnd, seats),
         "round": _round_part(rnd, view, room) if rnd is not None else None,
         "log": _log(rnd, view) if rnd is not None else [],
-        # For seated viewers only (compose_state pops it); public rooms have none.
-        "_invite": room.invite_path if room.visibility == Room.Visibility.PRIVATE else None,
+        # For seated viewers only (compose_state pops it); public rooms have none,
+        # nor an arena's private table (its seats are the arena's to fill).
+        "_invite": room.invite_path
+        if room.visibility == Room.Visibility.PRIVATE and not room.opened_by_arena
+        else None,
     }
 
 

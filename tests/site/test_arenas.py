@@ -571,3 +571,16 @@ def test_the_arena_page_states_the_rematch_rule_and_the_overtime_it_plays_by(set
         "the two of you meet again only when nobody else can, once both have waited 45 seconds"
         in page
     )
+
+
+def test_a_private_arenas_table_shows_no_invite_link(django_user_model):
+    from rooms.selectors import room_state
+
+    a, b = _users(django_user_model, "a", "b")
+    arena = _arena([a, b], visibility="private", created_by=a)
+    services.arena_tick(arena=arena, now=T0)
+    (am,) = _open(arena)
+    room = Room.objects.get(pk=am.room_id)
+    assert room.visibility == "private"
+    seated = Seat.objects.get(room=room, index=0)
+    assert room_state(room=room, viewer=seated)["room"]["invite_url"] is None
