@@ -181,6 +181,9 @@ class Cooldown(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The name its seat showed when the person abandoned (the table says "X
+    # abandonou a partida" with it once the seat is empty); "" on older rows.
+    name = models.CharField(_("name at the table"), max_length=80, blank=True, default="")
     step = models.PositiveSmallIntegerField(_("escalation step"), default=0)
     started_at = models.DateTimeField(_("abandoned at"), default=timezone.now, db_index=True)
     until = models.DateTimeField(_("cooling down until"), db_index=True)

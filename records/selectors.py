@@ -359,8 +359,14 @@ def signups_from(ip_hash: str, *, since: Any) -> int:
 def abandoned_seats(*, match: Match) -> list[int]:
     """The seats of ``match``'s lineup whose person abandoned it (the table says
     "abandonou" next to them)."""
-    users = set(Cooldown.objects.filter(match=match).values_list("user_id", flat=True))
-    if not users:
+    return [index for index, _name in abandonments(match=match)]
+
+
+def abandonments(*, match: Match) -> list[tuple[int, str]]:
+    """``(seat, name)`` for each person of ``match``'s lineup who abandoned it,
+    in seat order: the name their seat showed then ("" where none was kept)."""
+    names = dict(Cooldown.objects.filter(match=match).values_list("user_id", "name"))
+    if not names:
         return []
     lineup = MatchLineup.objects.filter(match=match).values_list("users", flat=True).first() or []
-    return [index for index, user in enumerate(lineup) if user in users]
+    return [(index, names[user]) for index, user in enumerate(lineup) if user in names]

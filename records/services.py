@@ -218,11 +218,17 @@ def _next_step(last: Cooldown | None, now: datetime) -> int:
 
 @transaction.atomic
 def abandonment_recorded(
-    *, user: Any, reason: str, match: Any = None, now: datetime | None = None
+    *,
+    user: Any,
+    reason: str,
+    match: Any = None,
+    name: str = "",
+    now: datetime | None = None,
 ) -> Cooldown | None:
     """``user`` abandoned a rated match (``reason``: a `Cooldown.Reason`): a
     cool-down from ``now``, escalated by the recent ones. Once per match and
-    person (a forfeit that is seen twice records one). None for a guest."""
+    person (a forfeit that is seen twice records one). None for a guest.
+    ``name``: the one their seat showed, kept for the table's "X abandoned"."""
     now = now_or(now)
     user_id = getattr(user, "pk", user)
     if not user_id:
@@ -239,7 +245,13 @@ def abandonment_recorded(
     if last is not None and last.until > until:  # never shorten a running one
         until = last.until
     return Cooldown.objects.create(
-        user_id=user_id, reason=reason, match=match, step=step, started_at=now, until=until
+        user_id=user_id,
+        reason=reason,
+        match=match,
+        name=name[:80],
+        step=step,
+        started_at=now,
+        until=until,
     )
 
 

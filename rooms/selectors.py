@@ -26,7 +26,7 @@ from games.models import Move, Round
 from records import rulebook
 from records.models import RoundPlayer
 from records.selectors import (
-    abandoned_seats,
+    abandonments,
     is_admin,
     is_user,
     match_note,
@@ -280,6 +280,9 @@ def _match_part(rnd: Round | None, seats: Sequence[Seat]) -> dict[str, Any] | No
     standing = {v["person"] for v in standing_votes(rnd)} if not match.over else set()
     state = match.state
     rules = state.get("rules", {})
+    # The people who abandoned the rated match: their seats, and the names those
+    # seats showed then (the seats are empty by now).
+    abandoned = abandonments(match=match) if match.ended_by == "abandono" else []
     return {
         "number": match.number,
         "scores": list(state.get("scores", [])),
@@ -299,8 +302,9 @@ def _match_part(rnd: Round | None, seats: Sequence[Seat]) -> dict[str, Any] | No
         # Why a finished match that started rated counted for nobody ("no_move":
         # a person never made a move themselves), else None.
         "note": match_note(match) if match.over else None,
-        # The seats whose person abandoned the rated match (the table says "abandonou").
-        "abandoned": abandoned_seats(match=match) if match.ended_by == "abandono" else [],
+        # The seats whose person abandoned the rated match (the table says "X abandonou").
+        "abandoned": [index for index, _name in abandoned],
+        "abandoned_names": [name for _index, name in abandoned],
     }
 
 

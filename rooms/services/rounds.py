@@ -213,7 +213,11 @@ def _abandoned_locked(table: Table, losers: set[int], why: str) -> None:
         seat = table.seats[index]
         if seat.user_id:
             records.abandonment_recorded(
-                user=seat.user_id, reason=why, match=_match(table), now=table.now
+                user=seat.user_id,
+                reason=why,
+                match=_match(table),
+                name=seat.display_name,
+                now=table.now,
             )
 
 

@@ -93,6 +93,25 @@ async def test_leaving_a_rated_match_blocks_the_queue_and_rated_tables_until_it_
     assert (await queue.next("queue"))["waiting"] == 1
 
 
+async def test_the_table_names_who_abandoned_not_their_empty_seat(live, django_user_model):
+    """docs/protocol.md, "Server to client": ``match.abandoned_names`` holds the name the
+    seat showed when its person abandoned, kept with the abandonment: the seat is
+    empty by then, and a page opened later reads the same name."""
+    room, ana, bruno, host, guest = await _pair(django_user_model)
+    await host.send({"type": "start"})
+    await guest.until(lambda s: s["round"] is not None)
+    await guest.send({"type": "leave"})
+    over = await host.until(lambda s: bool(s["match"] and s["match"]["over"]))
+    assert over["match"]["ended_by"] == "abandono"
+    assert over["seats"][1]["kind"] == "empty"  # "Cadeira 2" would name nobody
+    assert over["match"]["abandoned"] == [1]
+    assert over["match"]["abandoned_names"] == ["bruno"]
+
+    reloaded = await Player.table(room.code, await sync_to_async(session_cookie)(ana), ANA_IP)
+    again = await reloaded.until(lambda s: bool(s["match"] and s["match"]["over"]))
+    assert again["match"]["abandoned_names"] == ["bruno"]
+
+
 def _page(user, path: str) -> str:
     client = Client()
     client.force_login(user)

@@ -514,7 +514,7 @@ function walkoverPanel(panel) {
       : t("The match ended: a player abandoned it.");
     return endedPanel(panel, `ab:${m.number}`, html`<h2 id="result-title">${headline}</h2>
       <p class="reason">${t("Abandonment")}</p>
-      ${(m.abandoned || []).map((i) => html`<p class="hint" data-abandoned-seat=${i}>${t("%(name)s abandoned the match.", { name: seatName(i) })}</p>`)}
+      ${(m.abandoned || []).map((i, k) => html`<p class="hint" data-abandoned-seat=${i}>${t("%(name)s abandoned the match.", { name: abandonerName(m, i, k) })}</p>`)}
       ${ratingLines()}${noteLine()}`, "abandoned");
   }
   if (m.ended_by !== "walkover") return false;
@@ -525,6 +525,12 @@ function walkoverPanel(panel) {
     <p class="reason">${t("Walkover")}</p>`, "walkover");
   tickCountdowns();
   return true;
+}
+
+// Who abandoned: the name their seat showed then (kept by the server: the seat
+// is empty by now, docs/protocol.md), else the seat's own name.
+function abandonerName(m, index, k) {
+  return (m.abandoned_names || [])[k] || seatName(index);
 }
 
 // The panel of a match that ended without its last round: `body`, then the buttons.
