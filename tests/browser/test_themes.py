@@ -36,12 +36,23 @@ def _felt(page: Page) -> str:
     return page.evaluate("() => getComputedStyle(document.querySelector('.felt')).backgroundImage")
 
 
+# The chain's first tile's width over the board's height. The chain is drawn to
+# the board's shape (board.js), and the board's height moves with what else the
+# page shows (a status that wraps, a notice) while a loaded machine catches up:
+# this ratio is what large tiles change, whatever the board's height.
+CHAIN_TILE = """() => {
+  const board = document.querySelector('svg.chain').getBoundingClientRect();
+  return document.querySelector('svg.chain [data-chain] .tile-face').getBoundingClientRect().width
+    / board.height;
+}"""
+
+
 def _widths(page: Page) -> tuple[float, float]:
-    """A hand tile's width and the chain's first tile's width, in CSS pixels."""
-    return page.evaluate(
-        """() => [document.querySelector('[data-hand] [data-tile]').getBoundingClientRect().width,
-                  document.querySelector('svg.chain [data-chain] .tile-face').getBoundingClientRect().width]"""
+    """A hand tile's width in CSS pixels, and the chain's tile size (CHAIN_TILE)."""
+    hand = page.evaluate(
+        "() => document.querySelector('[data-hand] [data-tile]').getBoundingClientRect().width"
     )
+    return hand, page.evaluate(CHAIN_TILE)
 
 
 def _pip(page: Page, n: int) -> str:
@@ -82,10 +93,7 @@ def test_a_table_look_is_chosen_kept_and_applied_before_the_first_paint(
     page.select_option("[data-table-theme=tiles]", "colour")
     page.locator("[data-table-theme=tileSize]").check()
     expect(page.locator("html")).to_have_attribute("data-tile-size", "large")
-    page.wait_for_function(
-        "w => document.querySelector('svg.chain [data-chain] .tile-face').getBoundingClientRect().width > w * 1.2",
-        arg=chain,
-    )
+    page.wait_for_function(f"w => ({CHAIN_TILE})() > w * 1.2", arg=chain)
     assert _widths(page)[0] > hand * 1.2
     assert no_horizontal_scroll(page)
 
