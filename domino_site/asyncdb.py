@@ -40,6 +40,17 @@ def db_executor() -> ThreadPoolExecutor:
     return _executor
 
 
+def drain_db_executor() -> None:
+    """Wait until every call on the database threads has ended, then let the
+    next call start a fresh pool. For the end of a test (its sockets' last
+    queries must not outlive it: the next flush would meet them) and of a
+    process."""
+    global _executor
+    executor, _executor = _executor, None
+    if executor is not None:
+        executor.shutdown(wait=True)
+
+
 class _Caller(threading.local):
     loop: asyncio.AbstractEventLoop | None = None
 

@@ -3,7 +3,8 @@
 * ``live`` -- use it in every test that opens sockets: the in-process scheduler
   (the ticker), stopped at the end on the test's own event loop (which empties
   its heap), in a world whose clock the test moves (`advance`, `sweep`);
-  database connections closed afterwards (Postgres). It yields that world.
+  every database thread's call ended and connections closed afterwards
+  (Postgres). It yields that world.
 * ``Player`` -- a ``WebsocketCommunicator`` on ``domino_site.asgi.application``
   that keeps every frame it received (for the hidden-information checks).
 """
@@ -24,7 +25,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from domino_site.asgi import application
-from domino_site.asyncdb import db_async
+from domino_site.asyncdb import db_async, drain_db_executor
 from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 from domino_site.liveness import heartbeat
 from games.world import use_world, world
@@ -62,6 +63,9 @@ async def live(settings, request):
             pass
     Player.open.clear()
     await ticker.stop()
+    # A consumer's last query (its disconnect, a cancelled call) may still run on
+    # a database thread: it must end before the next test's flush truncates.
+    await asyncio.wait_for(asyncio.to_thread(drain_db_executor), 30)
     use_world(previous)
     await heartbeat.stop()  # Redis layer: this loop's heartbeat (domino_site.liveness)
     await asyncio.wait_for(_close_channel_layers(), 5)
