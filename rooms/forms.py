@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from domino_site.validators import validate_visible_text
@@ -53,9 +53,17 @@ def describe_rules(rules: RuleSet) -> str:
     parts.append(str(_("with boneyard")) if rules.draw else str(_("no boneyard")))
     if rules.goal == "points":
         if rules.scoring == "goat":
-            parts.append(str(_("reaching %(n)s points loses")) % {"n": rules.target})
+            parts.append(
+                ngettext(
+                    "reaching %(n)s point loses", "reaching %(n)s points loses", rules.target or 0
+                )
+                % {"n": rules.target}
+            )
         else:
-            parts.append(str(_("match to %(n)s points")) % {"n": rules.target})
+            parts.append(
+                ngettext("match to %(n)s point", "match to %(n)s points", rules.target or 0)
+                % {"n": rules.target}
+            )
     elif rules.goal == "best_of":
         parts.append(str(_("best of %(n)s rounds")) % {"n": rules.rounds})
     else:

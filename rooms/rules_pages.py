@@ -76,10 +76,21 @@ def _deal(rules: RuleSet) -> list[str]:
         % {"n": rules.hand_size}
     ]
     if left and rules.draw:
-        lines.append(_("The other %(n)s tiles form the boneyard to draw from.") % {"n": left})
+        lines.append(
+            ngettext(
+                "The other tile forms the boneyard to draw from.",
+                "The other %(n)s tiles form the boneyard to draw from.",
+                left,
+            )
+            % {"n": left}
+        )
     elif left:
         lines.append(
-            _("The other %(n)s tiles sleep face down: nobody draws them or ever sees them.")
+            ngettext(
+                "The other tile sleeps face down: nobody draws it or ever sees it.",
+                "The other %(n)s tiles sleep face down: nobody draws them or ever sees them.",
+                left,
+            )
             % {"n": left}
         )
     else:
@@ -197,11 +208,15 @@ def _ties(rules: RuleSet) -> list[str]:
 
 def _goal(rules: RuleSet) -> list[str]:
     if rules.goal == "points" and rules.scoring == "goat":
-        lines = [_("Points add up from round to round; whoever reaches %(n)s points first "
-                   "loses the match.") % {"n": rules.target}]  # fmt: skip
+        lines = [ngettext("Points add up from round to round; whoever reaches %(n)s point first "
+                          "loses the match.",
+                          "Points add up from round to round; whoever reaches %(n)s points first "
+                          "loses the match.", rules.target or 0) % {"n": rules.target}]  # fmt: skip
     elif rules.goal == "points":
-        lines = [_("Points add up from round to round; the first side to reach %(n)s points "
-                   "wins the match.") % {"n": rules.target}]  # fmt: skip
+        lines = [ngettext("Points add up from round to round; the first side to reach %(n)s point "
+                          "wins the match.",
+                          "Points add up from round to round; the first side to reach %(n)s points "
+                          "wins the match.", rules.target or 0) % {"n": rules.target}]  # fmt: skip
     elif rules.goal == "best_of":
         lines = [_("Best of %(n)s rounds: the first to win %(k)s rounds wins the series.")
                  % {"n": rules.rounds, "k": (rules.rounds or 1) // 2 + 1}]  # fmt: skip

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from analysis import selectors as analysis
@@ -140,8 +141,9 @@ def rules_href(preset: str, options: dict[str, Any]) -> str:
 
 
 def _row_for_people(row: dict[str, Any]) -> dict[str, Any]:
-    """A lobby row as the page renders it without JavaScript: the preset and the
-    status in the reader's language, like the live list (static/js/lobby.js)."""
+    """A lobby row as the page renders it without JavaScript: the preset, the
+    status and who sits ("1 pessoa, 0 bots") in the reader's language, like the
+    live list (static/js/lobby.js)."""
     if row["paused"]:
         status = _("paused")
     else:
@@ -154,6 +156,12 @@ def _row_for_people(row: dict[str, Any]) -> dict[str, Any]:
         **row,
         "preset_label": PRESET_LABELS.get(row["preset"], row["preset"]),
         "status_label": status,
+        "people_label": ", ".join(
+            (
+                ngettext("%(n)s person", "%(n)s people", row["humans"]) % {"n": row["humans"]},
+                ngettext("%(n)s bot", "%(n)s bots", row["bots"]) % {"n": row["bots"]},
+            )
+        ),
     }
 
 

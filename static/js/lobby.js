@@ -3,7 +3,7 @@
 // and the create form's preset-dependent options.
 
 import { html, nothing, render } from "./lit.js";
-import { makeT, ready } from "./util.js";
+import { makeT, ngettext, ready } from "./util.js";
 
 let t;
 let boot;
@@ -23,7 +23,7 @@ function statusLabel(room) {
 
 function roomRow(room) {
   const preset = boot.presets[room.preset]?.label ?? room.preset;
-  const people = t("%(humans)s people, %(bots)s bots", { humans: room.humans, bots: room.bots });
+  const people = peopleText(room);
   const clock = room.move_seconds ? t("%(n)s s a move", { n: room.move_seconds }) : t("no clock");
   const pips = Array.from({ length: room.seats }, (_, i) => {
     const kind = i < room.humans ? "human" : i < room.humans + room.bots ? "bot" : "free";
@@ -45,6 +45,12 @@ function roomRow(room) {
     </div>
     <div class="row-actions">${sit}${watch}</div>
   </li>`;
+}
+
+// Who sits at the table, each count in its language's plural ("1 pessoa, 0 bots",
+// "2 pessoas, 1 bot"): the server's rows say the same (rooms/views.py).
+export function peopleText(room) {
+  return `${ngettext("%(n)s person", "%(n)s people", room.humans)}, ${ngettext("%(n)s bot", "%(n)s bots", room.bots)}`;
 }
 
 // A seat a person can take: empty, or a bot's.

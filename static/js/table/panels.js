@@ -93,7 +93,7 @@ export function renderScores() {
     return html`<li class="score${side === mySide ? " mine" : ""}"><span class="score-name">${sideName(side)}${you}</span><span class="score-value">${score}</span><span class="bar"><span ${css(`width: ${pct.toFixed(0)}%;`)}></span></span></li>`;
   });
   let goalText = "";
-  if (goal === "points") goalText = rules.scoring === "goat" ? t("Whoever reaches %(n)s points loses", { n: target }) : t("Match to %(n)s points", { n: target });
+  if (goal === "points") goalText = targetText(target, rules.scoring);
   else if (goal === "best_of") goalText = t("Best of %(n)s rounds", { n: rules.rounds });
   else if (goal === "single") goalText = t("A single round");
   const roundNo = s.round?.number;
@@ -381,8 +381,16 @@ function replayLink() {
   return html`<p class="replay-link"><a href=${url} data-replay-link>${t("Watch the replay of this round")}</a></p>`;
 }
 
-function pipsText(n) {
+// A count of pips in words ("0 pontos", "1 ponto"): the result panel's hands.
+export function pipsText(n) {
   return ngettext("%(n)s pip", "%(n)s pips", n);
+}
+
+// The scoreboard's goal of a match to points, through the plural like every count.
+export function targetText(target, scoring) {
+  return scoring === "goat"
+    ? ngettext("Whoever reaches %(n)s point loses", "Whoever reaches %(n)s points loses", target)
+    : ngettext("Match to %(n)s point", "Match to %(n)s points", target);
 }
 
 function explain(res, rules) {

@@ -19,6 +19,11 @@ export function redrawRings() {
   renderSeats();
 }
 
+// A seat's tiles in words ("0 pedras" before the deal, "1 pedra"); nothing for an empty seat.
+export function tileCountText(seat) {
+  return seat.kind === "empty" ? "" : ngettext("%(n)s tile", "%(n)s tiles", seat.tile_count ?? 0);
+}
+
 export function renderSeats() {
   const s = snap();
   const at = new Map(s.seats.map((seat) => [position(seat.index), seat]));
@@ -55,7 +60,7 @@ function seatView(seat) {
       ? html`<span class="dot ${seat.connected ? "on" : "off"}" title=${seat.connected ? t("online") : t("offline")}></span>`
       : nothing;
   const fan = me ? nothing : html`<div class="fan" aria-hidden="true">${unsafeHTML(BACK.repeat(Math.min(count, 14)))}</div>`;
-  const countText = seat.kind === "empty" ? "" : ngettext("%(n)s tile", "%(n)s tiles", count);
+  const countText = tileCountText(seat);
   const label = `${t("Seat %(n)s", { n: seat.index + 1 })}: ${seat.kind === "empty" ? t("Empty seat") : seatName(seat.index)}${turn ? ", " + t("to play") : ""}`;
   const initial = seat.kind === "empty" ? "+" : seat.kind === "bot" ? String(seat.index + 1) : (seat.name || "?").slice(0, 1).toUpperCase();
   return html`<section class=${classes.join(" ")} data-seat=${seat.index} aria-label=${label}>${page.chat.bubble(seat.index)}
