@@ -251,7 +251,10 @@ def _create_failed(
     if wants_json:
         errors = {field: [str(e) for e in errs] for field, errs in form.errors.items()}
         return JsonResponse({"error": code, "errors": errors}, status=status)
-    return lobby(request, form=form, status=status)
+    # A form to correct is not a failed request: the lobby again (200), each error
+    # beside its field; a 400 is logged as an error by the browser. Too many
+    # tables stays a 429, as every limit does (docs/protocol.md).
+    return lobby(request, form=form, status=429 if code == "rate_limited" else 200)
 
 
 def _fill_with_bots_and_start(room: Any, user: Any, token: str | None, level: str) -> None:

@@ -40,3 +40,27 @@ def test_the_lobby_filters_and_pages_the_public_list(browser, server_url):
     expect(lobby.locator("[data-empty=rooms]")).to_be_visible()
     for context in (hosts[1], viewer):
         context.close()
+
+
+def test_a_room_form_to_correct_comes_back_with_its_error_and_no_failed_request(
+    browser, server_url
+):
+    """docs/protocol.md, ``POST /rooms/``: a bad field gets the lobby again, 200,
+    the error beside its field; the browser logs no failed request."""
+    context = browser.new_context(locale="pt-BR")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    sign_up(page, server_url, unique("form"))
+    form = page.locator("[data-form=create-room]")
+    form.locator("input[name=name]").fill("Mesa\u202eda Ana")  # a bidi override
+    with page.expect_response(lambda r: r.url.endswith("/rooms/")) as answer:
+        form.locator("[data-action=create]").click()
+    assert answer.value.status == 200
+    name_field = page.locator("[data-form=create-room] .field.has-error")
+    expect(name_field.locator(".field-error")).to_be_visible()
+    expect(page.locator("[data-form=create-room] input[name=name]")).to_have_value(
+        "Mesa\u202eda Ana"
+    )
+    assert errors == []
+    context.close()
