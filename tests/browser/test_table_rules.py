@@ -238,9 +238,9 @@ def test_the_tie_break_picks_are_shown_face_up_with_their_sums(
     first = reveals.locator('[data-pick-round="1"] [data-pick-reveal]')
     expect(first).to_have_count(2)
     expect(first.nth(0)).to_contain_text("3 pontos")
-    # (Brazilian Portuguese's plural rule in the catalog, n > 1: "0 ponto".)
+    # Brazilian Portuguese says the plural at zero (docs/site.md): "0 pontos".
     expect(reveals.locator('[data-pick-round="2"] [data-pick-reveal="0-0"]')).to_contain_text(
-        "0 ponto"
+        "0 pontos"
     )
     me.screenshot(path=artifacts / "pick-reveals.png")
     me.goto(f"{server_url}/r/{code}/rounds/1/?match=1")
