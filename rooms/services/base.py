@@ -132,6 +132,45 @@ def match_over(rnd: Round | None) -> bool:
     return rnd is None or rnd.match.over
 
 
+def new_game_by_both(room: Room, rnd: Round | None) -> bool:
+    """Single-round matches (``duelo``) after a game: every human accepts the
+    next one (a seat's ``ready``), instead of the host alone starting it
+    (docs/site.md, "Rounds and the clock")."""
+    return (
+        room.status == Room.Status.BETWEEN_ROUNDS
+        and rnd is not None
+        and rnd.match.over
+        and room.ruleset.goal == "single"
+    )
+
+
+def pending_yes_terms(room: Room, rnd: Round | None, seats: Sequence[Seat]) -> Any:
+    """What a pending "yes" to a duelo's next game was given to: who sits where,
+    the move clock and the rules. None when no "yes" is pending."""
+    if not new_game_by_both(room, rnd) or not any(s.ready for s in seats):
+        return None
+    people = tuple((s.kind, s.user_id, s.guest_token) for s in seats)
+    return people, room.move_seconds, dict(room.rules)
+
+
+def pending_yes_withdrawn_locked(
+    room: Room, rnd: Round | None, seats: Sequence[Seat], terms: Any
+) -> bool:
+    """A pending "yes" stands for the game it was given to: once the people at
+    the table or its settings differ from ``terms`` (`pending_yes_terms`), every
+    "yes" is withdrawn, and each player accepts again (docs/site.md, "Rounds and
+    the clock"). Whether any was."""
+    if terms is None or not new_game_by_both(room, rnd):
+        return False
+    if pending_yes_terms(room, rnd, seats) in (None, terms):
+        return False
+    for seat in seats:
+        if seat.ready:
+            seat.ready = False
+            seat.save(update_fields=["ready"])
+    return True
+
+
 def all_filled(seats: Sequence[Seat]) -> bool:
     return all(not s.is_empty and not s.leaving for s in seats)
 

@@ -19,6 +19,11 @@ the change is told after commit (`rooms.events.room_changed`); when it
 raises, nothing was written and nobody is told. A command that finds nothing
 to change says so with `Table.unchanged`. Nobody has to remember to bump and
 tell last.
+
+The wrapper also keeps one rule no command has to remember: a pending "yes"
+to a duelo's next game stands only while the people at the table and its
+settings stay as they were when it was given (`base.pending_yes_terms`;
+docs/site.md, "Rounds and the clock").
 """
 
 from __future__ import annotations
@@ -35,7 +40,14 @@ from games.world import now_or
 from records import selectors as records_read
 from rooms.events import room_changed
 from rooms.models import Room, Seat
-from rooms.services.base import closed, gone, seats_of
+from rooms.services.base import (
+    closed,
+    gone,
+    pending_yes_terms,
+    pending_yes_withdrawn_locked,
+    seats_of,
+)
+from rooms.services.due import refresh_due
 from rooms.services.table_rows import linked, locked_table_queries
 
 P = ParamSpec("P")
@@ -98,8 +110,11 @@ def room_command(
             with atomic_together():
                 table = lock_table(room, now, open_only=open_only)
                 table.lobby = lobby
+                terms = pending_yes_terms(table.room, table.rnd, table.seats)
                 result = func(table, *args, **kwargs)
                 if table.changed:
+                    if terms is not None:
+                        withdraw_stale_yes_locked(table, terms)
                     record_change_locked(table)
             return result
 
@@ -127,6 +142,14 @@ def lock_table(
     if open_only and locked.is_closed:
         raise closed()
     return Table(locked, now_or(now), rnd, seats)
+
+
+def withdraw_stale_yes_locked(table: Table, terms: object) -> None:
+    """The command changed who sits at a duelo table between games, or its
+    settings: the "yes" given before is withdrawn (the ready deadline with it)."""
+    room, rnd, seats = table.room, table.rnd, table.seats
+    if pending_yes_withdrawn_locked(room, rnd, seats, terms):
+        refresh_due(room, rnd, seats)
 
 
 def record_change_locked(table: Table) -> None:

@@ -27,6 +27,7 @@ from rooms.services.base import (
     bot_name,
     host_seat,
     match_over,
+    new_game_by_both,
     paused,
     player_seat,
     wrong_phase,
@@ -70,7 +71,7 @@ def match_start(
     against it, even if the last match was left unfinished (docs/site.md: the creator
     may restart alone against the computer)."""
     room, rnd, seats = table.room, table.rnd, table.seats
-    if not alone and _both_accept(room, rnd):
+    if not alone and new_game_by_both(room, rnd):
         _accept_new_match_locked(table, actor)
         return table.dealt
     host = host_seat(room, seats, actor)
@@ -133,17 +134,6 @@ def _seat_bot_opposite_locked(table: Table, host: Seat) -> None:
     other.display_name = bot_name(other.bot_level)
     other.seated_at = table.now
     other.save()
-
-
-def _both_accept(room: Room, rnd: Round | None) -> bool:
-    """Single-round matches (``duelo``): after a game every human accepts the next
-    one (docs/site.md), instead of the host alone starting it."""
-    return (
-        rnd is not None
-        and rnd.match.over
-        and room.ruleset.goal == "single"
-        and room.status == Room.Status.BETWEEN_ROUNDS
-    )
 
 
 def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:

@@ -102,6 +102,53 @@ async def test_duelo_both_players_accept_the_next_game(live, django_user_model):
     assert not any(seat["ready"] for seat in state["seats"])
 
 
+async def test_duelo_a_yes_is_withdrawn_when_the_people_at_the_table_change(
+    live, django_user_model
+):
+    """docs/site.md, "Rounds and the clock": a pending "yes" is for the game it
+    was given to; someone else in the other seat does not inherit it."""
+    room, ana, bruno = await _players(django_user_model)
+    await ana.send({"type": "start"})
+    await bruno.until(lambda s: s["room"]["status"] == "playing")
+    await _finish_duel(room)
+    await ana.until(lambda s: s["match"]["over"])
+    await ana.send({"type": "new_match"})  # ana's "yes", pending for bruno
+    await bruno.until(lambda s: s["seats"][0]["ready"])
+    await bruno.send({"type": "leave"})
+    state = await ana.until(lambda s: s["seats"][1]["kind"] == "empty")
+    assert not state["seats"][0]["ready"]  # withdrawn: no longer shown as pending
+
+    carla = await sync_to_async(django_user_model.objects.create_user)("carla", password="x")
+    newcomer = await Player.table(room.code, await sync_to_async(session_cookie)(carla))
+    await newcomer.send({"type": "sit", "seat": 1})
+    await ana.until(lambda s: s["seats"][1]["kind"] == "human")
+    await newcomer.send({"type": "new_match"})  # one "yes" alone starts nothing
+    state = await ana.until(lambda s: s["seats"][1]["ready"])
+    assert not state["seats"][0]["ready"]
+    assert state["match"]["number"] == 1 and state["room"]["status"] == "between_rounds"
+    await ana.send({"type": "new_match"})  # both accept: the new game begins
+    state = await newcomer.until(lambda s: s["match"]["number"] == 2)
+    assert state["room"]["status"] == "playing"
+
+
+async def test_duelo_a_yes_is_withdrawn_when_the_host_changes_the_clock(live, django_user_model):
+    """docs/site.md, "Rounds and the clock": the game accepted had the old clock."""
+    room, ana, bruno = await _players(django_user_model)
+    await ana.send({"type": "start"})
+    await bruno.until(lambda s: s["room"]["status"] == "playing")
+    await _finish_duel(room)
+    await bruno.until(lambda s: s["match"]["over"])
+    await bruno.send({"type": "new_match"})  # bruno's "yes", pending for ana
+    await ana.until(lambda s: s["seats"][1]["ready"])
+    await ana.send({"type": "settings", "move_seconds": 30})
+    state = await bruno.until(lambda s: s["room"]["move_seconds"] == 30)
+    assert not state["seats"][1]["ready"]  # withdrawn, on bruno's page too
+    await ana.send({"type": "new_match"})  # ana's single "yes" starts nothing
+    state = await bruno.until(lambda s: s["seats"][0]["ready"])
+    assert not state["seats"][1]["ready"]
+    assert state["match"]["number"] == 1 and state["room"]["status"] == "between_rounds"
+
+
 async def test_duelo_the_creator_restarts_alone_while_the_other_seat_is_free(
     live, django_user_model
 ):
