@@ -522,7 +522,7 @@ function walkoverPanel(panel) {
       : t("The match ended: a player abandoned it.");
     return endedPanel(panel, `ab:${m.number}`, html`<h2 id="result-title">${headline}</h2>
       <p class="reason">${t("Abandonment")}</p>
-      ${(m.abandoned || []).map((i, k) => html`<p class="hint" data-abandoned-seat=${i}>${t("%(name)s abandoned the match.", { name: abandonerName(m, i, k) })}</p>`)}
+      ${abandonedLines(m).map(({ seat, text }) => html`<p class="hint" data-abandoned-seat=${seat}>${text}</p>`)}
       ${ratingLines()}${noteLine()}`, "abandoned");
   }
   if (m.ended_by !== "walkover") return false;
@@ -535,10 +535,12 @@ function walkoverPanel(panel) {
   return true;
 }
 
-// Who abandoned: the name their seat showed then (kept by the server: the seat
-// is empty by now, docs/protocol.md), else the seat's own name.
-function abandonerName(m, index, k) {
-  return (m.abandoned_names || [])[k] || seatName(index);
+// "X abandoned the match." for each who did, named as their seat showed them
+// then (kept by the server: the seat is empty by now, docs/protocol.md), else
+// by the seat's own name.
+export function abandonedLines(m) {
+  const names = m.abandoned_names || [];
+  return (m.abandoned || []).map((seat, k) => ({ seat, text: t("%(name)s abandoned the match.", { name: names[k] || seatName(seat) }) }));
 }
 
 // The panel of a match that ended without its last round: `body`, then the buttons.
