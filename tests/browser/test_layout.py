@@ -1,6 +1,6 @@
 """The table's layout at the sizes players use (docs/table-feel.md, "Layout"):
 two phones and two desktops, with and without a notice above the table (a
-cool-down being served). At the player's turn the hand is on screen without
+cool-down being served; the way back to an arena, at one phone and one desktop). At the player's turn the hand is on screen without
 scrolling, no button of the table is covered by another element, the felt
 keeps most of a desktop's width, and nothing scrolls sideways."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -92,12 +93,20 @@ def _table(browser: Browser, server, size: str, notice: bool) -> Page:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_table_fits_every_size(browser: Browser, server, artifacts: Path, size, notice):
     page = _table(browser, server, size, notice)
-    width, height = SIZES[size]["width"], SIZES[size]["height"]
-    tag = f"{size}-{'notice' if notice else 'plain'}"
+    _screenshots(page, artifacts, f"{size}-{'notice' if notice else 'plain'}")
+    _fits(page, size)
+    page.context.close()
+
+
+def _screenshots(page: Page, artifacts: Path, tag: str) -> None:
     for theme in ("light", "dark"):
         page.evaluate("t => { document.documentElement.dataset.theme = t; }", theme)
         page.screenshot(path=str(artifacts / f"layout-{tag}-{theme}.png"))
 
+
+def _fits(page: Page, size: str) -> None:
+    """The layout's rules at the player's turn (the module's docstring)."""
+    width, height = SIZES[size]["width"], SIZES[size]["height"]
     # The hand at the player's turn: all on screen, no scrolling.
     assert page.evaluate("() => window.scrollY") == 0
     hand = page.locator("[data-hand]").bounding_box()
@@ -115,4 +124,111 @@ def test_the_table_fits_every_size(browser: Browser, server, artifacts: Path, si
 
     assert page.evaluate(COVERED) == []
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
-    page.context.close()
+
+
+ARENA = """
+from django.utils import timezone
+from arenas import services
+arena = services.arena_create(name={name!r}, preset="duelo", starts_at=timezone.now(),
+                              minutes=30, move_seconds=60)
+print(arena.pk)
+"""
+
+
+@pytest.mark.parametrize("size", ["1280x800", "390x844"])
+def test_an_arena_table_fits_with_its_way_back_to_the_arena(
+    browser: Browser, server, artifacts: Path, size: str
+) -> None:
+    """The other notice above a table: "Voltar à arena" at an arena's table."""
+    base, env = server
+    name = unique("Arena ")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", ARENA.format(name=name)],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    arena_id = int(done.stdout.strip().splitlines()[-1])
+    phone = SIZES[size]["width"] < 600
+    pages = []
+    for who, address in (("ana", "198.51.100.61"), ("bia", "198.51.100.62")):  # two homes
+        context = browser.new_context(
+            locale="pt-BR", viewport=SIZES[size], has_touch=phone, is_mobile=phone,
+            extra_http_headers={"X-Forwarded-For": address},
+        )  # fmt: skip
+        page = context.new_page()
+        sign_up(page, base, unique(who))
+        page.goto(f"{base}/torneios/{arena_id}/")
+        page.click("[data-action=join-arena]")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_url("**/r/*/", timeout=30_000)
+        page.wait_for_selector("[data-arena-link]")
+    deadline = time.monotonic() + 30
+    while not (turn := [p for p in pages if p.locator(".turn-status.mine").count()]):
+        assert time.monotonic() < deadline, "nobody's turn"
+        pages[0].wait_for_timeout(100)  # two pages: no one event to wait for
+    page = turn[0]
+    _my_turn(page)
+    _screenshots(page, artifacts, f"{size}-arena")
+    _fits(page, size)
+    for page in pages:
+        page.context.close()
+
+
+# Each "passou" mark (static/js/feel.js) once its entrance is over, beside the
+# box of every name on the felt: the mark never covers one (the seat that passed,
+# or a neighbour's).
+PASS_MARKS = """
+window.__passMarks = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const el of r.addedNodes) {
+    if (!(el instanceof HTMLElement) || !el.matches('.feel-mark.pass')) continue;
+    setTimeout(() => {
+      const box = (e) => { const b = e.getBoundingClientRect();
+                           return {left: b.left, right: b.right, top: b.top, bottom: b.bottom}; };
+      window.__passMarks.push({mark: box(el),
+        names: [...document.querySelectorAll('[data-table] .seat-name .name')].map(box)});
+    }, 400);
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and b["top"] < a["bottom"]
+    )
+
+
+@pytest.mark.parametrize("size", ["1280x800", "390x844"])
+def test_a_pass_mark_never_covers_a_name(browser: Browser, server_url: str, size: str) -> None:
+    """docs/table-feel.md, "Layout": the mark sits under the seat's box (over it
+    for the player's own seat), not on the name."""
+    phone = SIZES[size]["width"] < 600
+    context = browser.new_context(
+        locale="pt-BR", viewport=SIZES[size], has_touch=phone, is_mobile=phone
+    )
+    context.add_init_script(PASS_MARKS)
+    page = context.new_page()
+    page.goto(server_url + "/")
+    play_alone(page, preset="parceria")  # without a boneyard: passes come often
+    page.locator("[data-action=auto]").click()  # the server plays my seat too
+    deadline = time.monotonic() + 150
+    while page.evaluate("() => window.__passMarks.length") < 2:
+        assert time.monotonic() < deadline, "no two passes in 150 s of play"
+        # A round can end without a pass: deal the next one.
+        page.wait_for_function(
+            "() => window.__passMarks.length >= 2"
+            " || document.querySelector('[data-action=next_round]')",
+            timeout=60_000,
+        )
+        next_round = page.locator("[data-action=next_round]")
+        if next_round.count():  # the panel rises into place: press it as a finger would
+            next_round.first.dispatch_event("click")
+            page.wait_for_selector("[data-action=next_round]", state="detached", timeout=30_000)
+    for seen in page.evaluate("() => window.__passMarks"):
+        assert not any(_overlap(seen["mark"], name) for name in seen["names"]), seen
+    context.close()
