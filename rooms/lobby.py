@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import PRESETS
@@ -151,9 +151,6 @@ class View:
             "cursor": None if self.cursor is None else str(self.cursor),
             "page_size": self.page_size,
         }
-
-    def first_page(self) -> View:
-        return replace(self, cursor=None)
 
     def share_key(self) -> tuple:
         """What two sockets with the same view share (their page's re-reads)."""

@@ -44,17 +44,6 @@ def entry_of(user: Any) -> QuickEntry | None:
     return QuickEntry.objects.filter(user=user).first()
 
 
-def queue_message(entry: QuickEntry) -> dict[str, Any]:
-    """The socket's ``queue`` message for ``entry`` (docs/protocol.md, "Quick match")."""
-    return {
-        "type": "queue",
-        "preset": entry.preset,
-        "move_seconds": entry.move_seconds,
-        "waiting": waiting_in(entry.preset, entry.move_seconds),
-        "since": entry.joined_at.isoformat(),
-    }
-
-
 def seated_in_play(user: Any) -> str | None:
     """The code of a room where ``user`` plays a match not over yet, or None."""
     seats = (

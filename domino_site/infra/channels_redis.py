@@ -37,7 +37,8 @@ It uses, all undocumented:
   connection arguments (`first_host`): an undocumented module.
 
 tests/infra/test_channels_redis.py (without a server) and
-tests/realtime/test_redis_layer*.py (with Redis) fail when any of these changes.
+tests/infra/test_channels_redis_layer.py and tests/infra/test_channels_redis_inbox.py
+(with Redis) fail when any of these changes.
 """
 
 from __future__ import annotations

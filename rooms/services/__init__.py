@@ -3,15 +3,15 @@
 By use case: `tables` (create, settings, close), `seating` (sit, reserve,
 leave, stand-ins), `bots` (the host's bots), `flow` (start, next round, ready,
 pause, annul, the drawn line), `play` (moves: a person's and the server's),
-`presence` (sockets), `seeds` (client seeds of verifiable deals), `sweep` (the safety net), `quick` (the quick-match
-queue). `base` holds the command
-wrapper they all stand on, `rounds` the steps of dealing and ending, `due` the
-due times.
+`presence` (sockets), `seeds` (client seeds of verifiable deals), `sweep` (the
+safety net), `quick` (the quick-match queue). `command` holds the command
+wrapper they all stand on, `base` the locks, checks and helpers under it,
+`rounds` the steps of dealing and ending, `due` the due times.
 
 Every entry point is keyword-only and atomic: it locks the room row first (then
 the round row), raises `ServiceError` before writing anything when it refuses,
 and on success bumps ``room.version`` and tells the change after commit
-(`rooms.services.base.room_command`). ``actor`` is the `Seat` of the person
+(`rooms.services.command.room_command`). ``actor`` is the `Seat` of the person
 acting; ``now`` is injectable.
 """
 
