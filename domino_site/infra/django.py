@@ -8,12 +8,13 @@ parameters. The rows come back through the same converters,
 ``Model.from_db`` and select-related populators as the ORM's own, and the
 writes send the same values as ``save()``. Only the compiling is skipped. On
 PostgreSQL a move's reads go to the server as one message, and its writes as
-another (`select_together`, `writes_together`).
+another (`select_together`, `writes_together`). A sketch (not run: it
+needs a room and a round in the database)::
 
-    >>> lock_room = PreparedSelect(lambda pk: Room.objects.select_for_update().filter(pk=pk))
-    >>> room = lock_room.first(42)              # SELECT … WHERE id = 42 FOR UPDATE
-    >>> save_fields(room, ["version"])          # UPDATE … SET version = … WHERE id = 42
-    >>> insert(Move(round=rnd, seq=1, ...))     # INSERT … (the new pk is set on the object)
+    lock_room = PreparedSelect(lambda pk: Room.objects.select_for_update().filter(pk=pk))
+    room = lock_room.first(42)              # SELECT … WHERE id = 42 FOR UPDATE
+    save_fields(room, ["version"])          # UPDATE … SET version = … WHERE id = 42
+    insert(Move(round=rnd, seq=1, ...))     # INSERT … (the new pk is set on the object)
 
 It uses, all undocumented:
 
@@ -131,9 +132,9 @@ def select_together(
 
     On PostgreSQL the statements go to the server as one message and run one
     after the other there (a lock the first takes is held when the second
-    runs): one round trip instead of one each.
+    runs): one round trip instead of one each. A sketch (not run)::
 
-        >>> rooms, rounds, seats = select_together((lock_room, 42), (lock_round, 42), (seats_of, 42))
+        rooms, rounds, seats = select_together((lock_room, 42), (lock_round, 42), (seats_of, 42))
     """
     connection = connections[using]
     statements = [query._statement(connection, value) for query, value in queries]
@@ -192,11 +193,12 @@ _held: weakref.WeakKeyDictionary[Any, list[_Write]] = weakref.WeakKeyDictionary(
 def atomic_together(using: str = "default") -> Iterator[None]:
     """``transaction.atomic()`` with its writes held (`writes_together`): a
     move's reads (`select_together`) then its writes, one message each.
+    A sketch (not run)::
 
-        >>> with atomic_together():
-        ...     room, = select_together((lock_room, 42))[0]  # SELECT … FOR UPDATE
-        ...     save_fields(room, ["version"])                # held
-        ... # UPDATE … sent here, then Django's COMMIT
+        with atomic_together():
+            room, = select_together((lock_room, 42))[0]  # SELECT … FOR UPDATE
+            save_fields(room, ["version"])                # held
+        # UPDATE … sent here, then Django's COMMIT
     """
     with transaction.atomic(using=using), writes_together(using):
         yield
@@ -210,11 +212,12 @@ def writes_together(using: str = "default") -> Iterator[None]:
     PostgreSQL that is one round trip for all of them. It needs a transaction
     (`transaction.atomic`): a block left by an exception sends nothing, as the
     transaction is being rolled back. Nested blocks join the outer one.
+    A sketch (not run)::
 
-        >>> with transaction.atomic(), writes_together():
-        ...     insert(move)                    # held: move.pk is still None
-        ...     save_fields(rnd, ["state"])     # held
-        ... # both sent in one message here, then COMMIT; move.pk is set
+        with transaction.atomic(), writes_together():
+            insert(move)                    # held: move.pk is still None
+            save_fields(rnd, ["state"])     # held
+        # both sent in one message here, then COMMIT; move.pk is set
     """
     connection = connections[using]
     if not connection.in_atomic_block:

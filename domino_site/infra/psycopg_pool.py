@@ -33,8 +33,15 @@ def check_lent_connection(conn: psycopg.Connection) -> None:
     A connection with something to read while idle (usually its server's last
     words) gets psycopg-pool's full check: a round trip, which fails on a
     closed session and passes on a live one that only had a notice to read.
+    A live idle connection passes without a round trip (its socket has
+    nothing to read; tests/infra/test_psycopg_pool.py); a closed one fails
+    before any:
 
-        >>> check_lent_connection(conn)   # a live idle connection: no round trip
+        >>> from types import SimpleNamespace
+        >>> check_lent_connection(SimpleNamespace(closed=True, broken=False))
+        Traceback (most recent call last):
+        ...
+        psycopg.OperationalError: the connection is closed
     """
     if conn.closed or conn.broken:
         raise psycopg.OperationalError("the connection is closed")
