@@ -14,6 +14,7 @@ from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer as StockLayer
 
 from domino_site.infra.channels_redis import RedisChannelLayer
+from tests.waiting import async_wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -64,8 +65,20 @@ async def test_a_full_inbox_refuses_the_message_and_keeps_what_it_had():
 async def test_expired_messages_do_not_count_against_the_capacity():
     ours, _ = _pair(capacity=1, expiry=1)
     await ours.send("old.channel", {"type": "m", "n": 0})
-    await asyncio.sleep(2.1)  # expiry is counted in whole seconds
-    await ours.send("old.channel", {"type": "m", "n": 1})  # the old one is dropped first
+    with pytest.raises(ChannelFull):  # while the first one lives, the inbox is full
+        await ours.send("old.channel", {"type": "m", "n": 1})
+
+    async def sent_once_the_old_one_expired() -> bool:
+        try:
+            await ours.send("old.channel", {"type": "m", "n": 1})  # the old one is dropped first
+        except ChannelFull:
+            return False
+        return True
+
+    # Expiry is counted in whole seconds: within about two the old one goes.
+    await async_wait_for(
+        sent_once_the_old_one_expired, timeout=5, message="the expired message freeing the inbox"
+    )
     assert (await asyncio.wait_for(ours.receive("old.channel"), 2))["n"] == 1
     await _closed(ours)
 
@@ -103,9 +116,19 @@ async def test_a_group_send_skips_full_inboxes_and_expired_members():
     await ours.group_send("room.FULL", {"type": "second"})  # no error: full ones are skipped
     assert (await asyncio.wait_for(ours.receive("plain.full"), 2))["type"] == "first"
     assert (await asyncio.wait_for(ours.receive("plain.free"), 2))["type"] == "second"
-    await asyncio.sleep(2.1)  # the memberships expire
-    await ours.group_send("room.FULL", {"type": "third"})
-    with pytest.raises(asyncio.TimeoutError):
+
+    async def not_delivered_any_more() -> bool:
+        """A group send misses plain.free once its membership expired."""
+        await ours.group_send("room.FULL", {"type": "third"})
+        try:
+            await asyncio.wait_for(ours.receive("plain.free"), 0.2)
+        except TimeoutError:
+            return True
+        return False
+
+    await async_wait_for(not_delivered_any_more, timeout=5, message="the memberships expiring")
+    with pytest.raises(asyncio.TimeoutError):  # and it stays so
+        await ours.group_send("room.FULL", {"type": "fourth"})
         await asyncio.wait_for(ours.receive("plain.free"), 0.5)
     await _closed(ours)
 

@@ -6,8 +6,10 @@ clock; a room with no connected human pauses). The servers run with a 2 s TTL.""
 
 import asyncio
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from domino_site.asyncdb import db_async
 from games.models import Round
@@ -30,6 +32,21 @@ SHORT_TTL = {"DOMINO_ALIVE_TTL_SECONDS": str(TTL)}
 
 def _seat(code: str, index: int) -> Seat:
     return Seat.objects.get(room__code=code, index=index)
+
+
+def _bound_a_ttl_ago(code: str, index: int) -> bool:
+    """The sweeper's condition (`rooms.services.sweep`): a seat bound less than
+    a TTL ago is left alone, its process may not have beaten yet."""
+    seat = _seat(code, index)
+    return seat.last_seen is not None and seat.last_seen <= timezone.now() - timedelta(seconds=TTL)
+
+
+async def _until_bound_a_ttl_ago(code: str, index: int) -> None:
+    await async_wait_for(
+        lambda: db_async(_bound_a_ttl_ago)(code, index),
+        timeout=TTL + 5,
+        message=f"seat {index} bound longer than a TTL ago",
+    )
 
 
 def _room_and_round(code: str) -> tuple[Room, Round]:
@@ -64,7 +81,7 @@ async def test_a_killed_servers_seat_is_released_and_the_auto_move_is_due(
         await mover.send({**first_legal(mine), "version": mine["version"]})
         state = await guest.until(lambda s, v=mine["version"]: s["version"] > v)
     assert state["round"]["turn"] == 0 and state["round"]["due_kind"] is None
-    await asyncio.sleep(TTL)  # ana's seat was bound longer than a TTL ago
+    await _until_bound_a_ttl_ago(code, 0)  # ana's seat, as the sweeper needs it
 
     doomed.kill()  # no goodbye to its sockets: the database still says "connected"
     killed_at = time.monotonic()
@@ -97,7 +114,7 @@ async def test_the_room_pauses_when_its_only_human_was_on_the_killed_server(
     player.ping_like_the_page()
     await player.send({"type": "start"})
     await player.until(my_turn)
-    await asyncio.sleep(TTL)
+    await _until_bound_a_ttl_ago(code, 0)
 
     server.kill()
     room, _ = await db_async(_room_and_round)(code)

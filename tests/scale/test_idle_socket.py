@@ -29,7 +29,10 @@ async def test_a_seated_socket_idle_for_thirty_seconds_sees_the_next_change(
     players = {0: host, 1: guest}
     turn = state["round"]["turn"]
     mover, idle = players[turn], players[1 - turn]
-    await asyncio.sleep(IDLE_SECONDS)
+    # It listens, and for IDLE_SECONDS nothing comes: no frame, and no close
+    # (the 1011 of a crashed receive would end the wait at once, failing).
+    with pytest.raises(TimeoutError):
+        await idle.receive(timeout=IDLE_SECONDS)
     mine = await mover.until(my_turn)
     await mover.send({**first_legal(mine), "version": mine["version"]})
     seen = await idle.until(lambda s: s["version"] > mine["version"])
