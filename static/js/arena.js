@@ -2,6 +2,7 @@
 // back to one's table, over ws/arenas/<id>/ (docs/protocol.md, "Arenas").
 
 import { html, nothing, render } from "./lit.js";
+import { openSocket } from "./socket_client.js";
 import { makeT, ready } from "./util.js";
 
 let t;
@@ -87,16 +88,6 @@ function onFrame(next) {
   draw();
 }
 
-function connect(path) {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}${path}`);
-  ws.addEventListener("message", (event) => {
-    const msg = JSON.parse(event.data);
-    if (msg.type === "arena") onFrame(msg);
-  });
-  ws.addEventListener("close", () => setTimeout(() => connect(path), 2000));
-}
-
 ready(() => {
   const boot = JSON.parse(document.getElementById("arena-boot").textContent);
   t = makeT(boot.strings);
@@ -109,5 +100,7 @@ ready(() => {
   }
   draw();
   setInterval(tick, 1000);
-  connect(boot.socket);
+  // socket_client.js: its backoff, and no coming back from 4004 (an arena
+  // that is not there, or private to others).
+  openSocket(boot.socket, { onMessage: (msg) => msg.type === "arena" && onFrame(msg) });
 });

@@ -3,6 +3,7 @@
 // and the create form's preset-dependent options.
 
 import { html, nothing, render } from "./lit.js";
+import { openSocket } from "./socket_client.js";
 import { makeT, ngettext, ready } from "./util.js";
 
 let t;
@@ -110,7 +111,7 @@ function filterOf(form) {
 
 function ask(next) {
   view = { ...view, ...next };
-  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "view", ...view }));
+  socket?.send({ type: "view", ...view }); // closed: the next open says it
   // The address says the view: a reload (or a link) opens the same page.
   const query = new URLSearchParams();
   if (view.preset) query.set("preset", view.preset);
@@ -154,30 +155,18 @@ function changeRooms(msg) {
   renderRooms();
 }
 
-function connect(retries = 0) {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/lobby/`);
-  socket = ws;
+// The live list (socket_client.js: its backoff and close codes). Saying the view
+// on every open (even the first page of everything) asks for the changes alone
+// (`rooms_changed`) instead of the page whole at every change.
+function connect() {
   const live = document.querySelector("[data-live]");
-  ws.addEventListener("open", () => {
-    retries = 0;
-    live?.classList.add("on");
-    // Saying the view (even the first page of everything) asks for the changes
-    // alone (`rooms_changed`) instead of the page whole at every change.
-    ws.send(JSON.stringify({ type: "view", ...view }));
-  });
-  ws.addEventListener("message", (event) => {
-    try {
-      const msg = JSON.parse(event.data);
+  socket = openSocket("/ws/lobby/", {
+    onOpen: () => socket.send({ type: "view", ...view }),
+    onMessage: (msg) => {
       if (msg.type === "rooms") showRooms(msg);
       else if (msg.type === "rooms_changed") changeRooms(msg);
-    } catch {
-      /* ignore a malformed frame */
-    }
-  });
-  ws.addEventListener("close", () => {
-    live?.classList.remove("on");
-    setTimeout(() => connect(retries + 1), Math.min(1000 * 2 ** retries, 15000));
+    },
+    onState: (name) => live?.classList.toggle("on", name === "open"),
   });
 }
 

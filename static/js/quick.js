@@ -3,11 +3,12 @@
 // table once seated; and the lobby's "N jogando agora · M na fila" line, kept
 // fresh from GET /api/now/.
 
+import { openSocket } from "./socket_client.js";
 import { makeT, ready } from "./util.js";
 
 const NOW_EVERY_MS = 5000;
 let t;
-let ws = null;
+let ws = null; // the queue's socket client
 let wanted = null; // the join message while the person wants to be in a queue
 let since = null;
 let waiting = 0;
@@ -72,25 +73,17 @@ function stopWaiting(text) {
   status(text);
 }
 
+// The queue's socket (socket_client.js: its backoff and close codes), opened on a
+// join (or on a page that already waits); it comes back only while the person
+// still wants to be in a queue, and joins again then.
 function open() {
-  if (ws && ws.readyState <= WebSocket.OPEN) return ws;
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws/quick/`);
-  ws.addEventListener("open", () => {
-    if (wanted) ws.send(JSON.stringify(wanted));
+  ws ??= openSocket("/ws/quick/", {
+    lazy: true,
+    keep: () => wanted !== null,
+    onOpen: () => wanted && ws.send(wanted),
+    onMessage,
   });
-  ws.addEventListener("message", (event) => {
-    try {
-      onMessage(JSON.parse(event.data));
-    } catch {
-      /* ignore a malformed frame */
-    }
-  });
-  ws.addEventListener("close", () => {
-    ws = null;
-    if (wanted) setTimeout(open, 1500); // still wanted: join again
-  });
-  return ws;
+  ws.connect();
 }
 
 function join(form) {
@@ -101,14 +94,13 @@ function join(form) {
     people_only: form.elements.people_only.checked,
   };
   status(t("Looking for players…"));
-  const socket = open();
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(wanted));
+  open();
+  ws.send(wanted); // not open yet: it goes when the socket opens
 }
 
 function leave() {
   wanted = null;
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "leave" }));
-  else stopWaiting(t("You left the queue."));
+  if (!ws?.send({ type: "leave" })) stopWaiting(t("You left the queue."));
 }
 
 async function refreshNow() {

@@ -15,6 +15,7 @@ import { renderBoard } from "./table/chain_draw.js";
 import { fairAfter, initFair } from "./table/fair.js";
 import { moveInHand, renderHand } from "./table/hand.js";
 import {
+  banner,
   chatPlace,
   renderActions,
   renderHost,
@@ -27,7 +28,7 @@ import {
   toast,
 } from "./table/panels.js";
 import { redrawRings, renderSeats } from "./table/seats.js";
-import { send, start } from "./table/socket.js";
+import { connected, send, start, stop } from "./table/socket.js";
 import { $, isMyTurn, legalEnds, mySeat, page, snap, state, t } from "./table/state.js";
 import { chooseBendPoint, isTurnClick, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
 import { makeT, ready } from "./util.js";
@@ -56,7 +57,7 @@ function onMessage(msg) {
       onError(msg);
       break;
     case "replaced":
-      state.replaced = true;
+      stop(); // no coming back: another tab has this seat
       showReplaced();
       break;
     case "watchers":
@@ -82,7 +83,7 @@ function errorText(msg) {
 
 // Arriving from the lobby's "Sit" button: take the first free seat once.
 function autoSit() {
-  if (!page.boot.autosit || !state.socket) return;
+  if (!page.boot.autosit || !connected()) return;
   page.boot.autosit = false;
   if (mySeat() !== null) return;
   // An empty seat first; else a bot's (taken at once, or reserved during a round).
@@ -419,8 +420,23 @@ ready(() => {
   document.addEventListener("domino:table-theme", () => snap() && renderBoard()); // large tiles (table_theme.js)
   document.addEventListener("visibilitychange", tick);
   if (page.boot.snapshot) onMessage({ type: "room", ...page.boot.snapshot });
-  start(onMessage);
+  start({ onMessage, onState: onSocketState, onUnsent: () => toast(t("Not connected yet. Try again in a moment.")) });
 });
+
+// The socket's state (socket_client.js) on the page: `data-connected` while open,
+// a banner while it comes back, and why when it will not (docs/protocol.md,
+// "Close codes").
+function onSocketState(name, { code } = {}) {
+  if (name === "open") {
+    page.root.dataset.connected = "1";
+    banner(null);
+    return;
+  }
+  delete page.root.dataset.connected;
+  if (name === "retrying") banner(t("Connection lost. Reconnecting…"), "warn");
+  else if (code === 4001) showReplaced();
+  else if (code === 4003 || code === 4004) banner(t("This room is closed or you may not enter it."), "error");
+}
 
 // ---------------------------------------------------------------------------
 // Quick chat (chat.js), drag and drop (dnd.js), right-click, long press.

@@ -7,8 +7,8 @@
 // in flight (refused as stale), so the page sends it when no round is being
 // played: at once before a deal, and at the result for the deal after.
 
-import { $, mySeat, snap, state } from "./state.js";
-import { send } from "./socket.js";
+import { $, mySeat, snap } from "./state.js";
+import { connected, send } from "./socket.js";
 
 const KEY = "domino.fair.seed";
 const SEED = /^[ -9;-~]{1,64}$/; // printable ASCII but ":"
@@ -31,10 +31,6 @@ function seated() {
   return !!mine && mine.kind === "human" && !mine.substitute;
 }
 
-function open() {
-  return state.socket?.readyState === WebSocket.OPEN;
-}
-
 // After every snapshot (and a typed seed): draw the commitment, send a seed for a
 // new one.
 export function fairAfter() {
@@ -50,7 +46,7 @@ export function fairAfter() {
   wasSeated = sits;
   $("[data-fair-seed]", box).hidden = !sits;
   const inPlay = !!snap().round && !snap().round.over;
-  if (sits && !inPlay && open() && sentFor !== next.commitment) {
+  if (sits && !inPlay && connected() && sentFor !== next.commitment) {
     if (send("seed", { value: ownSeed() || randomSeed() })) sentFor = next.commitment;
   }
 }

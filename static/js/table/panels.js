@@ -602,7 +602,6 @@ export function toast(text, kind = "info") {
 }
 
 export function showReplaced() {
-  state.replaced = true;
   $("[data-replaced]").hidden = false;
   banner(null);
 }

@@ -1,72 +1,40 @@
-// The table's one WebSocket (docs/protocol.md): full snapshots in, small messages
-// out, reconnection with backoff. `onMessage` is the page's (table.js).
+// The table's WebSocket (docs/protocol.md): full snapshots in, small messages
+// out, over the pages' one client (../socket_client.js: its backoff and close
+// codes). It draws nothing: table.js passes what the page does with a frame,
+// with the socket's state, and with a message it could not send.
 
-import { banner, showReplaced, toast } from "./panels.js";
-import { page, state, t } from "./state.js";
+import { openSocket } from "../socket_client.js";
+import { page, state } from "./state.js";
 
-let onMessage = () => {};
+const PING_EVERY_MS = 25000;
 
-function socketUrl() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${proto}//${location.host}/ws/rooms/${page.boot.code}/`;
-}
+let client = null;
+let onUnsent = () => {};
+let ref = 0;
 
-export function start(handler) {
-  onMessage = handler;
-  setInterval(() => state.socket?.readyState === WebSocket.OPEN && state.socket.send('{"type":"ping"}'), 25000);
-  connect();
-}
-
-function connect() {
-  const root = page.root;
-  if (state.replaced) return;
-  const ws = new WebSocket(socketUrl());
-  state.socket = ws;
-  ws.addEventListener("open", () => {
-    state.retries = 0;
-    root.dataset.connected = "1";
-    banner(null);
-  });
-  ws.addEventListener("message", (event) => {
-    let msg;
-    try {
-      msg = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    onMessage(msg);
-  });
-  ws.addEventListener("close", (event) => {
-    if (state.socket !== ws) return;
-    state.socket = null;
-    delete root.dataset.connected;
-    if (event.code === 4001 || state.replaced) {
-      showReplaced();
-      return;
-    }
-    if (event.code === 4004 || event.code === 4003) {
-      banner(t("This room is closed or you may not enter it."), "error");
-      return;
-    }
-    // Exponential backoff with jitter: after a restart every page reconnects,
-    // and a random half of each step spreads them out (0.5-1 s, 1-2 s, ... 5-10 s).
-    const step = Math.min(1000 * 2 ** state.retries, 10000);
-    const delay = step / 2 + Math.random() * (step / 2);
-    state.retries += 1;
-    banner(t("Connection lost. Reconnecting…"), "warn");
-    setTimeout(connect, delay);
+// `handlers`: onMessage(msg), onState(name, detail) (socket_client.js), and
+// onUnsent() when a message finds the socket closed.
+export function start(handlers) {
+  onUnsent = handlers.onUnsent ?? onUnsent;
+  client = openSocket(`/ws/rooms/${page.boot.code}/`, {
+    onMessage: handlers.onMessage,
+    onState: handlers.onState,
+    pingEvery: PING_EVERY_MS,
   });
 }
+
+// This tab was replaced by another: no reconnecting.
+export function stop() {
+  client?.stop();
+}
+
+export const connected = () => !!client?.isOpen();
 
 export function send(type, fields = {}) {
-  const ws = state.socket;
-  if (!ws || ws.readyState !== WebSocket.OPEN) {
-    toast(t("Not connected yet. Try again in a moment."));
-    return false;
-  }
-  state.ref += 1;
-  const msg = { type, ref: String(state.ref), ...fields };
+  ref += 1;
+  const msg = { type, ref: String(ref), ...fields };
   if (state.snap) msg.version = state.snap.version;
-  ws.send(JSON.stringify(msg));
-  return true;
+  if (client?.send(msg)) return true;
+  onUnsent();
+  return false;
 }

@@ -6,13 +6,9 @@ export const state = {
   snap: null,
   selected: null, // tile chosen by the viewer, waiting for an end
   hints: localStorage.getItem("domino.hints") !== "off",
-  socket: null,
-  retries: 0,
-  replaced: false,
   resultHidden: false,
   resultFor: null,
   botLevel: "medium",
-  ref: 0,
   sent: null, // version a move was sent on: ignore clicks until a newer snapshot
   firstRender: false,
   lastLogSeq: null,
