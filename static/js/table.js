@@ -29,7 +29,7 @@ import {
 } from "./table/panels.js";
 import { redrawRings, renderSeats } from "./table/seats.js";
 import { connected, send, start, stop } from "./table/socket.js";
-import { $, isMyTurn, legalEnds, mySeat, page, snap, state, t } from "./table/state.js";
+import { $, isMyTurn, legalEnds, mySeat, page, setState, snap, state, t } from "./table/state.js";
 import { chooseBendPoint, isTurnClick, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
 import { makeT, ready } from "./util.js";
 
@@ -43,17 +43,17 @@ function onMessage(msg) {
       holdResult(state.snap?.round, msg.round);
       const prev = state.snap;
       feelBefore(); // motion, sound and alerts (feel.js)
-      state.snap = msg;
+      setState({ snap: msg });
       autoSit();
-      state.sent = null;
-      if (state.selected && !legalEnds(state.selected).length) state.selected = null;
+      setState({ sent: null });
+      if (state.selected && !legalEnds(state.selected).length) setState({ selected: null });
       render();
       feelAfter(prev, msg);
       fairAfter(); // the deal's commitment, and this browser's seed for it
       break;
     }
     case "error":
-      state.sent = null;
+      setState({ sent: null });
       onError(msg);
       break;
     case "replaced":
@@ -106,7 +106,7 @@ function onError(msg) {
 // about 1.5 s before the result panel covers the table (docs/site.md).
 function holdResult(before, after) {
   if (after?.result && before && !before.result && before.number === after.number) {
-    state.resultAt = Date.now() + 1500;
+    setState({ resultAt: Date.now() + 1500 });
     setTimeout(() => snap() && renderResult(), 1550);
   }
 }
@@ -139,7 +139,7 @@ function render() {
   renderLog();
   renderResult();
   if (!state.firstRender) {
-    state.firstRender = true;
+    setState({ firstRender: true });
     performance.mark("table-first-render");
     document.documentElement.dataset.firstRenderMs = String(Math.round(performance.now()));
   }
@@ -165,7 +165,7 @@ function chooseTile(tile) {
     return;
   }
   if (state.selected === tile) {
-    state.selected = null; // a second click cancels
+    setState({ selected: null }); // a second click cancels
     render();
     return;
   }
@@ -173,7 +173,7 @@ function chooseTile(tile) {
     play(tile, ends[0]);
     return;
   }
-  state.selected = tile;
+  setState({ selected: tile });
   render();
   $("[data-end]")?.focus();
 }
@@ -181,8 +181,8 @@ function chooseTile(tile) {
 function play(tile, end) {
   const fields = { tile };
   if (end) fields.end = end;
-  state.selected = null;
-  if (send("play", fields)) state.sent = snap().version;
+  setState({ selected: null });
+  if (send("play", fields)) setState({ sent: snap().version });
   render();
 }
 
@@ -196,14 +196,14 @@ function chooseEnd(end) {
 function cancel() {
   if (!state.selected) return;
   const tile = state.selected;
-  state.selected = null;
+  setState({ selected: null });
   render();
   $(`[data-tile="${tile}"]`)?.focus();
 }
 
 function bendAt(at, bend) {
   if (state.sent !== null) return;
-  if (send("adjust", { at, bend })) state.sent = snap().version;
+  if (send("adjust", { at, bend })) setState({ sent: snap().version });
 }
 
 function onClick(event) {
@@ -217,7 +217,7 @@ function onClick(event) {
   if (el.dataset.end) return chooseEnd(el.dataset.end);
   if (el.dataset.pick !== undefined) return send("pick", { index: Number(el.dataset.pick) });
   if (el.hasAttribute("data-show-result")) {
-    state.resultHidden = false;
+    setState({ resultHidden: false });
     return renderResult();
   }
   const action = el.dataset.action;
@@ -228,7 +228,7 @@ function onClick(event) {
     case "cancel":
       return cancel();
     case "hide_result":
-      state.resultHidden = true;
+      setState({ resultHidden: true });
       return renderResult();
     case "copy_invite":
       return copyInvite();
@@ -251,8 +251,7 @@ function onClick(event) {
       page.chat.toggle();
       return renderActions();
     case "adjust_mode":
-      state.adjusting = !state.adjusting;
-      state.bendAt = null; // the outermost tiles again, until one is chosen
+      setState({ adjusting: !state.adjusting, bendAt: null }); // bendAt: the outermost tiles again, until one is chosen
       return render();
     case "auto": // automatic mode on or off (table-rules.js)
       return send("auto", { on: !myAuto() });
@@ -261,7 +260,7 @@ function onClick(event) {
     case "draw":
     case "pass":
       if (state.sent !== null) return;
-      if (send(action)) state.sent = snap().version;
+      if (send(action)) setState({ sent: snap().version });
       return;
     default:
       if (action) send(action);
@@ -277,7 +276,7 @@ function rulesClick(event, el) {
     return true;
   }
   if (el.dataset.boneyardTile !== undefined) {
-    if (state.sent === null && send("draw")) state.sent = snap().version; // any face-down tile draws
+    if (state.sent === null && send("draw")) setState({ sent: snap().version }); // any face-down tile draws
     return true;
   }
   if (el.dataset.bendPoint !== undefined) {
@@ -291,10 +290,9 @@ function rulesClick(event, el) {
 function onChange(event) {
   const el = event.target;
   if (el.matches("[data-bot-level]")) send("bot_level", { seat: Number(el.dataset.botLevel), level: el.value });
-  if (el.matches("[data-new-bot-level]")) state.botLevel = el.value;
+  if (el.matches("[data-new-bot-level]")) setState({ botLevel: el.value });
   if (el.matches("[data-hints-toggle]")) {
-    state.hints = el.checked;
-    localStorage.setItem("domino.hints", el.checked ? "on" : "off");
+    setState({ hints: el.checked }); // kept in localStorage (table/state.js)
     if (!el.checked) hideHint();
     render(); // the raised playable tiles follow the same switch
   }
@@ -336,7 +334,7 @@ function onKey(event) {
   }
   if ((key === "d" || key === "D") && !state.selected && snap()?.round?.legal?.some((a) => a.type === "draw")) {
     event.preventDefault(); // D draws, like the button and the boneyard's tiles
-    if (state.sent === null && send("draw")) state.sent = snap().version;
+    if (state.sent === null && send("draw")) setState({ sent: snap().version });
     return;
   }
   const tile = event.target.closest?.("[data-tile]");
@@ -448,23 +446,23 @@ function startExtras() {
     ends: (tile) => legalEnds(tile),
     start(tile) {
       if (!legalEnds(tile).length || state.sent !== null) return;
-      state.selected = tile; // the fitting ends light up while dragging
+      setState({ selected: tile }); // the fitting ends light up while dragging
       renderBoard();
     },
     play(tile, end) {
       if (state.sent !== null || !legalEnds(tile).includes(end)) {
-        state.selected = null;
+        setState({ selected: null });
         return render();
       }
       play(tile, end);
     },
     reorder(tiles) {
       saveHandOrder(page.boot.code, tiles);
-      state.selected = null;
+      setState({ selected: null });
       render();
     },
     cancel() {
-      state.selected = null;
+      setState({ selected: null });
       render();
     },
   });

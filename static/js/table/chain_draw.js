@@ -7,7 +7,7 @@ import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
 import { pickReveals } from "../pickreveal.js";
-import { $, isDbl, isMyTurn, legal, legalEnds, seatName, snap, state, t } from "./state.js";
+import { $, isDbl, isMyTurn, legal, legalEnds, seatName, setState, snap, state, t } from "./state.js";
 import { bendableLinks, bendPoints, bendTarget } from "./table-rules.js";
 
 export function renderBoard() {
@@ -111,8 +111,7 @@ function bendable(end) {
 // "Adjust the line" under the table, while the line may bend.
 export function adjustToggle() {
   if (!canAdjust()) {
-    state.adjusting = false;
-    state.bendAt = null;
+    setState({ adjusting: false, bendAt: null });
     return [];
   }
   const label = state.adjusting ? t("Done adjusting") : t("Adjust the line");

@@ -20,6 +20,7 @@ import {
   mySeat,
   page,
   seatName,
+  setState,
   sideCount,
   sideName,
   sideSeats,
@@ -300,7 +301,7 @@ export function renderLog() {
   const last = logged[logged.length - 1];
   const key = last ? `${s.match?.number}:${s.round?.number}:${entryNumber(last)}` : null;
   if (last && key !== state.lastLogSeq) {
-    state.lastLogSeq = key;
+    setState({ lastLogSeq: key });
     $("[data-announce]").textContent = describe(last);
   }
 }
@@ -318,8 +319,7 @@ export function renderResult() {
   const res = s.round?.result;
   const key = res ? `${s.match?.number}:${s.round.number}` : null;
   if (key !== state.resultFor) {
-    state.resultFor = key;
-    state.resultHidden = false;
+    setState({ resultFor: key, resultHidden: false });
   }
   if (walkoverPanel(panel)) return;
   // The last tile stays in view for a moment before the panel covers the table.
@@ -546,8 +546,7 @@ export function abandonedLines(m) {
 // The panel of a match that ended without its last round: `body`, then the buttons.
 function endedPanel(panel, key, body, marker) {
   if (state.resultFor !== key) {
-    state.resultFor = key;
-    state.resultHidden = false;
+    setState({ resultFor: key, resultHidden: false });
   }
   panel.hidden = state.resultHidden;
   $("[data-show-result]").hidden = !state.resultHidden;

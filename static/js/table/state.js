@@ -2,7 +2,9 @@
 // browser has chosen, the page's boot data, and small readings of the snapshot
 // that every part of the page shares. No DOM.
 
-export const state = {
+// Read it anywhere (`state.selected`); change it only through `setState`, which
+// tells the subscribers which keys changed. Assigning to `state` throws.
+const current = {
   snap: null,
   selected: null, // tile chosen by the viewer, waiting for an end
   hints: localStorage.getItem("domino.hints") !== "off",
@@ -16,6 +18,30 @@ export const state = {
   bendAt: null, // {end: chain index}: the tile chosen to bend at (table-rules.js)
   resultAt: 0, // the result panel waits until then: the last tile stays in view
 };
+
+export const state = new Proxy(current, {
+  set(_, key) {
+    throw new TypeError(`table state: setState({${String(key)}}), not an assignment`);
+  },
+});
+
+const subscribers = new Set();
+
+export function setState(changes) {
+  const changed = Object.keys(changes).filter((key) => current[key] !== changes[key]);
+  if (!changed.length) return;
+  Object.assign(current, changes);
+  for (const fn of subscribers) fn(changed);
+}
+
+// `fn(changedKeys)` after each change; returns the unsubscribe.
+export function subscribe(fn) {
+  subscribers.add(fn);
+  return () => subscribers.delete(fn);
+}
+
+// The hints switch is this browser's: it outlives the page.
+subscribe((changed) => changed.includes("hints") && localStorage.setItem("domino.hints", current.hints ? "on" : "off"));
 
 // Set once at start (table.js): the boot island, the translations, the page's
 // root element and the quick chat (chat.js).

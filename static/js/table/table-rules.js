@@ -11,7 +11,7 @@
 
 import { css, html, nothing, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
-import { can, isDbl, mySeat, page, seatName, snap, state, t } from "./state.js";
+import { can, isDbl, mySeat, page, seatName, setState, snap, state, t } from "./state.js";
 
 // --- turning a hand tile -------------------------------------------------------
 
@@ -185,7 +185,7 @@ export function bendTarget(end, outermost) {
 }
 
 export function chooseBendPoint(end, at) {
-  state.bendAt = { ...(state.bendAt ?? {}), [end]: at };
+  setState({ bendAt: { ...(state.bendAt ?? {}), [end]: at } });
 }
 
 // --- the table's kind and its own rules ----------------------------------------------
