@@ -107,7 +107,6 @@ TABLE: tuple[str, ...] = (
     _("Abandonment"),
     _("This match counts for nobody: a player never made a move themselves."),
     _("This match was annulled: it counts for nobody."),
-    _("Annulment: %(votes)s of %(humans)s people agree."),
     _("No clock"),
     _("Room settings"),
     _("Move clock"),

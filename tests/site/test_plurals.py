@@ -199,3 +199,18 @@ def test_the_rankings_minimum_of_matches_takes_the_plural(
     settings.RANKING_MIN_MATCHES = matches
     assert portuguese in client.get("/ranking/", HTTP_ACCEPT_LANGUAGE=PORTUGUESE).content.decode()
     assert english in client.get("/ranking/", HTTP_ACCEPT_LANGUAGE=ENGLISH).content.decode()
+
+
+@needs_node
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (PORTUGUESE, ["Anulação: 1 de 1 pessoa concorda.", "Anulação: 1 de 2 pessoas concordam."]),
+        (ENGLISH, ["Annulment: 1 of 1 person agrees.", "Annulment: 1 of 2 people agree."]),
+    ],
+)
+def test_the_annulment_note_counts_people_in_the_plural(client, language, words):
+    assert (
+        _in_node(client, language, "table/panels.js", "[1, 2].map((n) => m.annulText(1, n))")
+        == words
+    )

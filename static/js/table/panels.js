@@ -199,7 +199,16 @@ function annulNote() {
   const votes = s.match?.annul_votes ?? [];
   if (!votes.length || s.match?.over) return nothing;
   const humans = (s.match?.annul_voters ?? []).length;
-  return hint(t("Annulment: %(votes)s of %(humans)s people agree.", { votes: votes.length, humans }));
+  return hint(annulText(votes.length, humans));
+}
+
+export function annulText(votes, humans) {
+  return ngettext(
+    "Annulment: %(votes)s of %(humans)s person agrees.",
+    "Annulment: %(votes)s of %(humans)s people agree.",
+    humans,
+    { votes, humans },
+  );
 }
 
 function settingsForm() {
