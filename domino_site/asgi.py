@@ -24,6 +24,7 @@ from django.conf import settings
 from arenas.routing import websocket_urlpatterns as arena_sockets
 from domino_site.liveness import start_heartbeat
 from domino_site.origins import SameOriginValidator
+from quick.routing import websocket_urlpatterns as quick_sockets
 from rooms.routing import websocket_urlpatterns as room_sockets
 from timers.scheduling import start_inprocess_scheduler
 
@@ -107,7 +108,9 @@ application = SchedulerStarter(
             # The host must be allowed, and the whole origin (scheme, host,
             # port) this site's or a trusted one (domino_site.origins).
             "websocket": AllowedHostsOriginValidator(
-                SameOriginValidator(AuthMiddlewareStack(URLRouter(arena_sockets + room_sockets)))
+                SameOriginValidator(
+                    AuthMiddlewareStack(URLRouter(arena_sockets + quick_sockets + room_sockets))
+                )
             ),
         }
     )

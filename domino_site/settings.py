@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "bots",
     "analysis",  # after a round: scores each person's decisions (docs/site.md, "Round analysis")
     "arenas",  # above rooms: seats its players through the rooms' services
+    "quick",  # above rooms, beside arenas: the quick-match queue seats people through the rooms' services
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 

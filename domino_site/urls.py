@@ -19,5 +19,6 @@ urlpatterns = [
     re_path(r"^healthz/?$", views.healthz, name="healthz"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("torneios/", include("arenas.urls")),
+    path("", include("quick.urls")),  # /api/now/
     path("", include("rooms.urls")),
 ]

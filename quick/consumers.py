@@ -1,6 +1,6 @@
 """``ws/quick/``: the quick-match socket (docs/protocol.md, "Quick match").
 
-Thin, as the table's: it parses, calls `rooms.services.quick` in a worker
+Thin, as the table's: it parses, calls `quick.services` in a worker
 thread, and passes on what the services tell after their commit: the person's
 entry (``quick.entry``, to every tab of theirs: the tab follows the queue the
 person is in), the queue's count (``quick.count``), the table they were
@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 
 from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.client_ip import scope_ip_hash
-from rooms import quick_selectors
+from quick import selectors as quick_selectors
+from quick import services as quick
 from rooms.errors import ServiceError
 from rooms.listening import Handler, ListeningSocket
-from rooms.services import quick
 from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
 CLOSE_FORBIDDEN = 4003

@@ -3,7 +3,7 @@ the pairing pass the timers run.
 
 The queue is rows (`rooms.models.QuickEntry`, one a person), so every server
 process shares it. A pass locks every row it reads, plans the tables
-(`rooms.pairing`), opens each one through the usual services (a new public,
+(`quick.pairing`), opens each one through the usual services (a new public,
 competitive table; the people seated, bots where the plan says, the match
 started) and deletes the entries it seated, all in one transaction: a person
 queued from two tabs or two processes has one row, and is seated once.
@@ -24,9 +24,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.world import now_or
+from quick import pairing
+from quick import selectors as quick_selectors
+from quick.signals import quick_due
 from records import rulebook
 from records import selectors as records_read
-from rooms import pairing, quick_selectors
 from rooms.errors import ServiceError
 from rooms.events import deliver
 from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, QuickEntry, Room
@@ -35,7 +37,6 @@ from rooms.services.bots import bot_add
 from rooms.services.flow import match_start
 from rooms.services.seating import seat_take
 from rooms.services.tables import room_create
-from rooms.signals import quick_due
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,9 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from quick import selectors as quick_selectors
 from records import selectors as records
-from rooms import page_strings, quick_selectors
+from rooms import page_strings
 from rooms.forms import PRESET_LABELS
 from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS
 
@@ -23,20 +24,8 @@ def api_now(request: HttpRequest) -> JsonResponse:
     return JsonResponse(quick_selectors.now_counts())
 
 
-def cooldown_notice(user: Any) -> dict[str, str] | None:
-    """The viewer's running cool-down as the pages show it (why, until when), or None."""
-    cooldown = records.cooldown_for(user=user)
-    if cooldown is None:
-        return None
-    return {
-        "message": cooldown.message,
-        "until": cooldown.until.isoformat(),
-        "reason": cooldown.reason,
-    }
-
-
 def quick_context(request: HttpRequest) -> dict[str, Any]:
-    """What templates/rooms/_quick.html needs."""
+    """What templates/quick/_quick.html needs."""
     user = request.user if request.user.is_authenticated else None
     return {
         "quick": {
@@ -45,11 +34,11 @@ def quick_context(request: HttpRequest) -> dict[str, Any]:
             "clocks": MOVE_SECONDS_CHOICES,
             "default_clock": DEFAULT_MOVE_SECONDS,
             "now": quick_selectors.now_counts(),
-            "cooldown": cooldown_notice(user) if user is not None else None,
+            "cooldown": records.cooldown_notice(user) if user is not None else None,
         },
         "quick_boot": {
             "strings": page_strings.translated(page_strings.QUICK),
-            "cooldown": cooldown_notice(user) if user is not None else None,
+            "cooldown": records.cooldown_notice(user) if user is not None else None,
             # Already waiting (another tab, a reload): the page opens the socket at once.
             "waiting": quick_selectors.entry_of(user) is not None,
         },

@@ -356,6 +356,19 @@ def signups_from(ip_hash: str, *, since: Any) -> int:
 # ------------------------------------------------------------------ cool-down
 
 
+def cooldown_notice(user: Any) -> dict[str, str] | None:
+    """The viewer's running cool-down as the pages show it (why, until when), or
+    None: the table page's notice and the quick match's (quick/views.py)."""
+    cooldown = cooldown_for(user=user)
+    if cooldown is None:
+        return None
+    return {
+        "message": cooldown.message,
+        "until": cooldown.until.isoformat(),
+        "reason": cooldown.reason,
+    }
+
+
 def abandoned_seats(*, match: Match) -> list[int]:
     """The seats of ``match``'s lineup whose person abandoned it (the table says
     "abandonou" next to them)."""

@@ -328,7 +328,7 @@ class QuickEntry(models.Model):
     """A person waiting in the quick-match queue (docs/site.md, "Quick match"):
     one row a person (joining again, from any tab or server process, moves the
     row), so that whoever pairs the queue matches them once. The pairing pass
-    (`rooms.services.quick`) locks the rows it reads."""
+    (`quick.services`) locks the rows it reads."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

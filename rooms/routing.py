@@ -1,17 +1,15 @@
 """WebSocket URL patterns, mounted by domino_site/asgi.py (docs/protocol.md):
-``ws/rooms/<code>/`` (table socket), ``ws/lobby/`` (lobby socket) and
-``ws/quick/`` (quick match). Any other
-path is closed with 4004 (without the catch-all, Channels' router raises, and
+``ws/rooms/<code>/`` (table socket) and ``ws/lobby/`` (lobby socket), after
+the arenas' and the quick match's patterns (arenas/routing.py,
+quick/routing.py). Any other path is closed with 4004 (without the catch-all, Channels' router raises, and
 the server logs a traceback for every such request)."""
 
 from django.urls import re_path
 
 from rooms.consumers import LobbyConsumer, NoSuchSocket, TableConsumer
-from rooms.quick_consumer import QuickConsumer
 
 websocket_urlpatterns: list = [
     re_path(r"^ws/rooms/(?P<code>[A-Za-z0-9]{4,16})/$", TableConsumer.as_asgi()),
     re_path(r"^ws/lobby/$", LobbyConsumer.as_asgi()),
-    re_path(r"^ws/quick/$", QuickConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

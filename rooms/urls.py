@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import analysis_views, quick_views, rules_pages, views
+from . import analysis_views, rules_pages, views
 
 app_name = "rooms"
 
@@ -11,7 +11,6 @@ urlpatterns = [
     path("r/<str:code>/rounds/<int:number>/", views.replay, name="replay"),
     path("i/<str:token>/", views.invite, name="invite"),
     path("api/rooms/", views.api_rooms, name="api_rooms"),
-    path("api/now/", quick_views.api_now, name="api_now"),
     path("api/rooms/<str:code>/rounds/<int:number>/", views.api_round, name="api_round"),
     path(
         "api/rooms/<str:code>/rounds/<int:number>/analysis/",

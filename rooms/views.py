@@ -35,7 +35,6 @@ from .analysis_requests import played, replay_opened
 from .chat import phrase_list
 from .errors import RULE_ERRORS
 from .forms import PRESET_LABELS, CreateRoomForm, preset_info
-from .quick_views import cooldown_notice, quick_context
 
 # ------------------------------------------------------------------ guests
 
@@ -99,7 +98,6 @@ def lobby(
             "strings": page_strings.translated(page_strings.LOBBY),
         },
     }
-    context.update(quick_context(request))  # "Jogar agora com pessoas" (rooms/_quick.html)
     return render(request, "rooms/lobby.html", context, status=status)
 
 
@@ -325,7 +323,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context["rated"] = room.rated
     context["competitive"] = room.competitive
     context["rules_href"] = rules_href(room.preset, room.options)
-    context["cooldown"] = cooldown_notice(user) if user is not None else None
+    context["cooldown"] = records.cooldown_notice(user) if user is not None else None
     return render(request, "rooms/table.html", context)
 
 

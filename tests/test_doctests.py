@@ -16,7 +16,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["games", "rooms", "records", "bots", "analysis", "arenas", "timers", "domino_site"]
+PACKAGES = [
+    "games",
+    "rooms",
+    "records",
+    "bots",
+    "analysis",
+    "arenas",
+    "quick",
+    "timers",
+    "domino_site",
+]
 
 
 def _modules_with_examples() -> list[str]:

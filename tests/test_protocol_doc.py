@@ -31,7 +31,17 @@ from django.urls.resolvers import RegexPattern, RoutePattern
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs/protocol.md"
-PACKAGES = ["games", "rooms", "records", "bots", "analysis", "arenas", "timers", "domino_site"]
+PACKAGES = [
+    "games",
+    "rooms",
+    "records",
+    "bots",
+    "analysis",
+    "arenas",
+    "quick",
+    "timers",
+    "domino_site",
+]
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 TICKED = re.compile(r"`([^`\n]+)`")
@@ -323,8 +333,8 @@ def _answers(consumer_class) -> set[str]:
 
 def test_the_listening_sockets_answer_what_the_document_says():
     from arenas.consumers import ArenaConsumer
+    from quick.consumers import QuickConsumer
     from rooms.consumers import LobbyConsumer
-    from rooms.quick_consumer import QuickConsumer
 
     lobby = section("The lobby socket")
     lobby_client = lobby[lobby.index("Client to server") :]

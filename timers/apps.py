@@ -8,7 +8,7 @@ class TimersConfig(AppConfig):
     Rooms announce a round's next due time through `games.signals.round_due`
     (after commit); this app listens and wakes the round up at that time, so that
     nothing below it has to know which scheduler runs. The quick-match queue
-    announces a pairing pass the same way (`rooms.signals.quick_due`).
+    announces a pairing pass the same way (`quick.signals.quick_due`).
     """
 
     name = "timers"
@@ -18,7 +18,7 @@ class TimersConfig(AppConfig):
         from analysis.signals import analysis_queued  # (app loading: models are ready only now)
         from arenas.signals import arena_due  # (app loading, as above)
         from games.signals import match_over, round_due, round_finished  # (app loading, as above)
-        from rooms.signals import quick_due  # (app loading, as above)
+        from quick.signals import quick_due  # (app loading, as above)
         from timers.scheduling import (
             on_analysis_queued,  # (app loading, as above)
             on_arena_due,  # (app loading, as above)

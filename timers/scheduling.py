@@ -114,12 +114,12 @@ def schedule_arena(*, arena_id: int, at: datetime) -> None:
 
 
 def on_quick_due(sender: Any, *, at: datetime, **_: Any) -> None:
-    """The receiver of `rooms.signals.quick_due` (connected by ``timers.apps``)."""
+    """The receiver of `quick.signals.quick_due` (connected by ``timers.apps``)."""
     schedule_quick(at=at)
 
 
 def schedule_quick(*, at: datetime) -> None:
-    """Run a quick-match pairing pass (`rooms.services.quick_pair`) at ``at``: the
+    """Run a quick-match pairing pass (`quick.services.quick_pair`) at ``at``: the
     ticker's next pass (in process), or a Celery task. A Celery pass does not
     chain the next one: the sweeper's beat runs a pass too, so the people still
     waiting are looked at again within a sweep."""

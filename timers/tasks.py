@@ -17,7 +17,7 @@ from analysis.services import ANALYSIS_GRACE
 from analysis.tasks import analysis_next
 from arenas.services import arena_tick, arenas_sweep
 from games.world import world
-from rooms.services import quick_pair as pair_queue
+from quick.services import quick_pair as pair_queue
 from rooms.services import rooms_sweep, round_due_fire
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}

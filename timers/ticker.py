@@ -31,8 +31,9 @@ from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
 from domino_site.asyncdb import db_async
 from games.world import world
+from quick.services import quick_pair
 from rooms.models import Seat
-from rooms.services import quick_pair, rooms_sweep, round_due_fire, seat_disconnected
+from rooms.services import rooms_sweep, round_due_fire, seat_disconnected
 from rooms.watchers import forget_all
 from timers import offload
 

@@ -4,7 +4,7 @@ By use case: `tables` (create, settings, close), `seating` (sit, reserve,
 leave, stand-ins), `bots` (the host's bots), `flow` (start, next round, ready,
 pause, annul, the drawn line), `play` (moves: a person's and the server's),
 `presence` (sockets), `seeds` (client seeds of verifiable deals), `sweep` (the
-safety net), `quick` (the quick-match queue). `command` holds the command
+safety net); the quick-match queue's are `quick.services`. `command` holds the command
 wrapper they all stand on, `base` the locks, checks and helpers under it,
 `rounds` the steps of dealing and ending, `due` the due times.
 
@@ -31,7 +31,6 @@ from rooms.services.flow import (
 )
 from rooms.services.play import action_apply, round_due_fire
 from rooms.services.presence import chat_turn_take, seat_connected, seat_disconnected
-from rooms.services.quick import quick_join, quick_leave, quick_pair
 from rooms.services.seating import seat_leave, seat_stand_up, seat_take, seat_take_by_invite
 from rooms.services.seeds import seat_seed
 from rooms.services.sweep import rooms_sweep
@@ -55,9 +54,6 @@ __all__ = [
     "room_pause",
     "room_resume",
     "room_settings",
-    "quick_join",
-    "quick_leave",
-    "quick_pair",
     "round_due_fire",
     "round_next",
     "rooms_sweep",

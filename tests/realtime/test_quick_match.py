@@ -17,11 +17,11 @@ from domino_site.asgi import application
 from domino_site.asyncdb import db_async
 from games.models import Round
 from games.world import world
+from quick import pairing
+from quick.services import quick_pair
 from records import rating
 from records.models import Rating
-from rooms import pairing
 from rooms.models import QuickEntry, Room, Seat
-from rooms.services import quick_pair
 from tests.realtime.conftest import ORIGIN, TIMEOUT, Player, session_cookie
 from tests.waiting import async_wait_for
 

@@ -1,4 +1,4 @@
-"""The quick match's pairing rule (rooms/pairing.py, docs/site.md "Quick
+"""The quick match's pairing rule (quick/pairing.py, docs/site.md "Quick
 match"): close ratings first, a window that widens with the wait, bots only
 after the wait and never for "people only", balanced partnerships."""
 
@@ -8,9 +8,9 @@ import doctest
 from datetime import UTC, datetime, timedelta
 from itertools import permutations
 
+from quick import pairing
+from quick.pairing import Waiting, plan
 from records import services as records
-from rooms import pairing
-from rooms.pairing import Waiting, plan
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 

@@ -1,0 +1,18 @@
+"""``{% quick_match %}``: the lobby's "Jogar agora com pessoas" card
+(templates/quick/_quick.html). The lobby page is the rooms' and cannot import
+the quick match above them; a template tag joins the two in the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from quick.views import quick_context
+
+register = template.Library()
+
+
+@register.inclusion_tag("quick/_quick.html", takes_context=True)
+def quick_match(context: template.Context) -> dict[str, Any]:
+    return quick_context(context["request"])
