@@ -228,7 +228,7 @@ def _goal(rules: RuleSet) -> list[str]:
             _("The host deals the next round.") if rules.next_round == "host"
             else _("The next round starts when every player has pressed Ready (bots always are).")
         )  # fmt: skip
-    if rules.preset_key == "arena":
+    if rules.walkover:
         lines.append(_("Between rounds each player confirms within 60 seconds; who does not, "
                        "or abandons the series, loses by walkover (W.O.)."))  # fmt: skip
     lines.append(_("The tiles are shown after each round, with the sums that justify the score."))

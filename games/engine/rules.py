@@ -56,6 +56,7 @@ class RuleSet:
     target: int | None = 50
     rounds: int | None = None
     next_round: str = "host"
+    walkover: bool = False
     preset_key: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -84,7 +85,7 @@ class RuleSet:
         for knob in ("seats", "hand_size"):
             value = getattr(self, knob)
             need(type(value) is int, knob, f"{_label(knob)} must be a whole number, got {value!r}.")
-        for knob in ("partnership", "draw", "lock_closure"):
+        for knob in ("partnership", "draw", "lock_closure", "walkover"):
             value = getattr(self, knob)
             need(type(value) is bool, knob, f"{_label(knob)} must be true or false, got {value!r}.")
         for knob, allowed in (
@@ -239,6 +240,7 @@ _PARCERIA = dict(
     seats=4, partnership=True, hand_size=7, draw=False, first_opening="double_six",
     next_opening="rotate", lock_closure=False, scoring="opponents", blocked_points="as_domino",
     blocked_tie="last_player_loses", goal="points", target=50, rounds=None, next_round="host",
+    walkover=False,
 )  # fmt: skip
 _TWO = dict(seats=2, partnership=False, hand_size=7, draw=True)
 
@@ -254,7 +256,8 @@ _PRESET_SPECS: dict[str, tuple[dict[str, Any], frozenset[str], Any]] = {
     "arena": (
         {**_PARCERIA, **_TWO, "first_opening": "highest_double", "next_opening": "same",
          "lock_closure": True, "scoring": "series", "blocked_tie": "tiebreak",
-         "goal": "best_of", "target": None, "rounds": 5, "next_round": "all_ready"},
+         "goal": "best_of", "target": None, "rounds": 5, "next_round": "all_ready",
+         "walkover": True},
         frozenset(),
         _no_derivation,
     ),

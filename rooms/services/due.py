@@ -3,8 +3,9 @@
 A round's ``due_at``/``due_kind`` is what the timers wake up for (docs/site.md,
 "Clocks"): a bot's turn after its human-like pause, the move clock, a
 disconnected person's automatic move, the automatic pass of a person who can
-only pass, the arena's walkover. It is computed from the stored rows only, so
-recomputing it after any change is consistent; paused and closed rooms have none.
+only pass, a walkover table's walkover (the arena's). It is computed from the
+stored rows only, so recomputing it after any change is consistent; paused and
+closed rooms have none.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from rooms.models import Room, Seat, waits_for_both
 
 AUTO_MOVE_AFTER = timedelta(seconds=30)  # a disconnected human's turn, no clock
 AUTO_PASS_AFTER = timedelta(seconds=1)  # docs/site.md: nothing but pass: the server passes
-WALKOVER_AFTER = timedelta(seconds=60)  # arena: confirm the next round within this
-WALKOVER_PRESETS = frozenset({"arena"})
+WALKOVER_AFTER = timedelta(seconds=60)  # a walkover table: confirm the next round within this
 # Every "all ready" table (docs/rated-play.md, "Ready deadline"): a public
 # table stands up whoever is not ready this long after the result while
 # someone else is; at a private one the host may.
@@ -127,10 +127,17 @@ def clear_due(rnd: Round | None) -> None:
         rnd.save(update_fields=["due_at", "due_kind"])
 
 
+def walkover_table(room: Room) -> bool:
+    """An absence at this table is a walkover (the rule set's ``walkover`` knob,
+    docs/rules.md, "The knobs"): whoever does not confirm the next round in
+    time, or leaves the series, loses it."""
+    return bool(room.rules.get("walkover", False))
+
+
 def walkover_pending(room: Room, rnd: Round, seats: Sequence[Seat]) -> bool:
-    """The arena between rounds: somebody has not confirmed the next one yet."""
+    """A walkover table between rounds: somebody has not confirmed the next one yet."""
     return (
-        room.preset in WALKOVER_PRESETS
+        walkover_table(room)
         and room.status == Room.Status.BETWEEN_ROUNDS
         and not rnd.match.over
         and any(s.active_human and not s.ready for s in seats)
@@ -140,8 +147,8 @@ def walkover_pending(room: Room, rnd: Round, seats: Sequence[Seat]) -> bool:
 def ready_phase(room: Room, rnd: Round) -> bool:
     """Between rounds at a table where every person confirms what comes next:
     the next round (``all_ready``), or a single-game table's next game. The
-    arena has its walkover instead."""
-    if room.preset in WALKOVER_PRESETS or room.status != Room.Status.BETWEEN_ROUNDS:
+    walkover table has its walkover instead."""
+    if walkover_table(room) or room.status != Room.Status.BETWEEN_ROUNDS:
         return False
     rules = room.ruleset
     if rnd.match.over:

@@ -154,7 +154,8 @@ def round_ended_locked(table: Table) -> None:
 
 
 def tell_match_over(match: Match) -> None:
-    """After the commit, `games.signals.match_over` (the arenas listen)."""
+    """After the commit, `games.signals.match_over` (whoever runs matches above
+    the rooms listens, e.g. the arenas)."""
     send = partial(match_over.send, sender=Match, match_id=match.pk, room_id=match.room_id)
     transaction.on_commit(send)
 
@@ -185,7 +186,8 @@ def at_stake_locked(table: Table) -> bool:
 
 
 def walkover_locked(table: Table, losers: set[int], why: str = ABSENT) -> None:
-    """The arena's W.O.: the seats in ``losers`` lose the series (at a rated
+    """A walkover table's W.O. (the rule set's ``walkover``, as at the arena's
+    tables): the seats in ``losers`` lose the series (at a rated
     match an abandonment too: ``why``, a `records.models.Cooldown.Reason`)."""
     if at_stake_locked(table):
         _abandoned_locked(table, losers, why)

@@ -2,7 +2,8 @@
 
 docs/site.md, "Seats": an empty seat is taken at once; a bot's seat at once between
 rounds and reserved until the result during one; who leaves during a round
-leaves a bot in the seat until the result (the arena: a walkover).
+leaves a bot in the seat until the result (at a walkover table, such as the
+arena's: a walkover).
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ from rooms.services.base import (
 )
 from rooms.services.command import RoomRef, Table, room_command
 from rooms.services.due import (
-    WALKOVER_PRESETS,
     not_ready,
     ready_deadline,
     ready_phase,
     refresh_due,
+    walkover_table,
 )
 from rooms.services.rounds import (
     ABSENT,
@@ -213,7 +214,7 @@ def seat_leave(
     now: datetime | None = None,
 ) -> None:
     """A human leaves: at once between rounds; during a round a bot keeps playing
-    the seat (same tiles and side) until the result (arena: a walkover)."""
+    the seat (same tiles and side) until the result (a walkover table: a walkover)."""
     seat = actor_seat(table.seats, actor)
     if seat.index != index:
         raise not_seated()
@@ -259,7 +260,8 @@ def seat_stand_up(
 
 def leave_locked(table: Table, seat: Seat, reason: str, absent: bool = False) -> None:
     """During a round a bot stands in until the result; otherwise the seat empties
-    now. Abandoning an unfinished arena series is a walkover either way, and
+    now. Abandoning an unfinished series at a walkover table
+    (the rule set's ``walkover``) is a walkover either way, and
     leaving a rated match before its end a forfeit (the match ends: the seat
     then empties at once). ``absent`` (away for good, not ready in time): the
     abandonment is a walkover for absence rather than leaving."""
@@ -280,7 +282,7 @@ def leave_locked(table: Table, seat: Seat, reason: str, absent: bool = False) ->
         _stand_in_locked(table, seat, reason)
         return
     if (
-        room.preset in WALKOVER_PRESETS
+        walkover_table(room)
         and rnd is not None
         and not rnd.match.over
         and room.status == Room.Status.BETWEEN_ROUNDS
@@ -294,18 +296,18 @@ def leave_locked(table: Table, seat: Seat, reason: str, absent: bool = False) ->
 
 def _rated_match_running(table: Table) -> bool:
     """A rated match not over yet, still played by the people it started with
-    (the arena has its own walkover)."""
+    (a walkover table has its own walkover)."""
     rnd = table.rnd
     return (
         rnd is not None
-        and table.room.preset not in WALKOVER_PRESETS
+        and not walkover_table(table.room)
         and rulebook.at_stake(match=rnd.match, seats=table.seats)
     )
 
 
 def _stand_in_locked(table: Table, seat: Seat, reason: str) -> None:
     """A bot plays ``seat`` (same tiles and side) until the result; then it is empty.
-    In the arena leaving a series is a walkover."""
+    At a walkover table leaving a series is a walkover."""
     room, rnd = table.room, table.rnd
     seat.substitute = True
     seat.substitute_reason = reason
@@ -314,7 +316,7 @@ def _stand_in_locked(table: Table, seat: Seat, reason: str) -> None:
     seat.ready = False
     seat.save()
     ensure_host(room, table.seats)
-    if room.preset in WALKOVER_PRESETS and rnd is not None and not rnd.match.over:
+    if walkover_table(room) and rnd is not None and not rnd.match.over:
         walkover_locked(table, {seat.index}, ABSENT if reason == "away" else LEFT)
     else:
         refresh_due(room, rnd, table.seats)

@@ -39,6 +39,13 @@ def test_rules_round_trip_through_json(key):
     assert RuleSet.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
 
 
+def test_only_the_arena_table_is_a_walkover_table():
+    assert {key for key, rules in PRESETS.items() if rules.walkover} == {"arena"}
+    assert RuleSet.from_dict({"seats": 2, "partnership": False}).walkover is False
+    with pytest.raises(InvalidRules):
+        PRESETS["duelo"].replace(walkover="yes")
+
+
 def test_derived_knobs_follow_the_options():
     assert (
         RuleSet.preset("classico", seats=3).draw,
