@@ -20,5 +20,6 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("torneios/", include("arenas.urls")),
     path("", include("quick.urls")),  # /api/now/
+    path("", include("records.urls")),  # /ranking/
     path("", include("rooms.urls")),
 ]

@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from quick import page_strings as quick_strings
 from quick import selectors as quick_selectors
 from records import selectors as records
 from rooms import page_strings
@@ -37,7 +38,7 @@ def quick_context(request: HttpRequest) -> dict[str, Any]:
             "cooldown": records.cooldown_notice(user) if user is not None else None,
         },
         "quick_boot": {
-            "strings": page_strings.translated(page_strings.QUICK),
+            "strings": page_strings.translated(quick_strings.QUICK),
             "cooldown": records.cooldown_notice(user) if user is not None else None,
             # Already waiting (another tab, a reload): the page opens the socket at once.
             "waiting": quick_selectors.entry_of(user) is not None,

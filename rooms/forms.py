@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from domino_site.validators import validate_visible_text
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
+from records.presets import PRESET_LABELS
 from rooms.errors import rule_error_message
 from rooms.models import MOVE_SECONDS_CHOICES
 
@@ -26,18 +27,6 @@ def _seconds(n: int) -> str:
 seconds_label = lazy(_seconds, str)
 OPTION_FIELDS = ("seats", "partnership", "hand_size", "draw", "scoring", "target")
 BOT_LEVELS = (("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard")))
-
-PRESET_LABELS = {
-    "parceria": _("Parceria (four players in pairs)"),
-    "duelo": _("Duel (two players, with boneyard)"),
-    "arena": _("Arena (best of five)"),
-    "classico": _("Classic (every hand counts)"),
-    "com_monte": _("With boneyard"),
-    "sem_monte": _("Without boneyard"),
-    "goat": _("Goat (penalty points)"),
-    "internacional": _("International (pairs)"),
-    "internacional_dois": _("International (two players)"),
-}
 
 YES_NO = (("", _("As the table says")), ("1", _("Yes")), ("0", _("No")))
 

@@ -293,17 +293,3 @@ LOBBY_RULES: tuple[str, ...] = (
 )
 TABLE = TABLE + TABLE_RULES
 LOBBY = LOBBY + LOBBY_RULES
-
-# Issue 26: the quick match (static/js/quick.js, templates/rooms/_quick.html).
-QUICK: tuple[str, ...] = (
-    _("%(playing)s playing now · %(queued)s in the queue"),
-    _("Waiting for players: %(n)s in this queue · %(time)s"),
-    _("Looking for players…"),
-    _("Leave the queue"),
-    _("Play now with people"),
-    _("Found a table: taking you there…"),
-    _("You left the queue."),
-    _("The connection dropped: try again."),
-    _("You are in the middle of a match."),
-    _("Go back to your table"),
-)

@@ -18,7 +18,6 @@ urlpatterns = [
         name="api_round_analysis",
     ),
     path("players/<str:username>/", views.player, name="player"),
-    path("ranking/", views.ranking, name="ranking"),
     path("regras/", rules_pages.rules_index, name="rules"),
     path("regras/<slug:preset>/", rules_pages.rules_preset, name="rules_preset"),
 ]

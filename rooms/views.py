@@ -24,7 +24,6 @@ from domino_site.client_ip import request_ip_hash
 from domino_site.guests import GUEST_COOKIE, GUEST_COOKIE_AGE, GUEST_SALT, guest_token_of
 from games.selectors import finished_round, replay_export, replay_fair, replay_positions
 from records import selectors as records
-from records.models import ALL_PRESETS
 from rooms import limits, selectors, services
 from rooms.errors import ServiceError
 from rooms.lobby import NO_CLOCK, PAGE_SIZE, BadView, View
@@ -550,25 +549,3 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "favourite_label": PRESET_LABELS.get(favourite, favourite) if favourite else None,
     }
     return render(request, "rooms/player.html", context)
-
-
-@require_GET
-def ranking(request: HttpRequest) -> HttpResponse:
-    """``/ranking/[?by=rating|xp][&preset=key][&page=n]``: by rating (after a
-    minimum of rated matches) or by experience points, over every preset or one."""
-    by = "xp" if request.GET.get("by") == "xp" else "rating"
-    preset = request.GET.get("preset") or ALL_PRESETS
-    if preset not in PRESET_LABELS:
-        preset = ALL_PRESETS
-    page = records.ranking(by=by, preset=preset, page=request.GET.get("page") or 1)
-    user = request.user if request.user.is_authenticated else None
-    context = {
-        "page": page,
-        "rows": page.object_list,
-        "by": by,
-        "preset": preset,
-        "presets": [(key, label) for key, label in PRESET_LABELS.items()],
-        "min_matches": records.ranking_min_matches(),
-        "my_position": records.ranking_position(user=user, by=by, preset=preset),
-    }
-    return render(request, "rooms/ranking.html", context)

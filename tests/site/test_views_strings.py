@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from quick import page_strings as quick_strings
 from rooms import page_strings
 
 STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
@@ -33,6 +34,7 @@ def _script_strings(pattern: str) -> set[str]:
         ("board.js", page_strings.TABLE + page_strings.REPLAY),
         ("lobby.js", page_strings.LOBBY),
         ("replay.js", page_strings.TABLE + page_strings.REPLAY),
+        ("quick.js", quick_strings.QUICK),
     ],
 )
 def test_every_script_string_is_listed(script, listed):

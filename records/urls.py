@@ -1,0 +1,9 @@
+from django.urls import path
+
+from records import views
+
+app_name = "records"
+
+urlpatterns = [
+    path("ranking/", views.ranking, name="ranking"),
+]
