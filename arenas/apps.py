@@ -7,9 +7,16 @@ class ArenasConfig(AppConfig):
 
     Above rooms, under timers: an arena creates rooms and seats its players
     through the rooms' services, and hears of a match's end through
-    `games.signals.match_over` (the timers wake the arena up).
+    `rooms.signals.match_over`, connected here: it asks the timers for a tick
+    (`arenas.signals.arena_due`).
     """
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "arenas"
     verbose_name = _("Arenas")
+
+    def ready(self) -> None:
+        from arenas.events import on_match_over  # (app loading: models are ready only now)
+        from rooms.signals import match_over  # (app loading, as above)
+
+        match_over.connect(on_match_over, dispatch_uid="arenas.match_over")

@@ -17,8 +17,9 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from arenas.models import Arena
-from arenas.selectors import arena_frame, viewers_part
+from arenas.selectors import arena_frame, arena_of_room, viewers_part
 from arenas.signals import arena_due
+from games.world import world
 from rooms.events import send
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,15 @@ def arena_changed(arena: Arena, *, due: Sequence[datetime] = ()) -> None:
         tell(pk)
 
     transaction.on_commit(after_commit, robust=True)
+
+
+def on_match_over(sender: object, *, room_id: int, **_: object) -> None:
+    """The receiver of `rooms.signals.match_over` (connected by ``arenas.apps``,
+    after the match's commit): an arena's match ended, so its arena scores it and
+    pairs its players again now (a tick, asked of the timers)."""
+    arena_id = arena_of_room(room_id)
+    if arena_id is not None:
+        arena_due.send(sender=Arena, arena_id=arena_id, at=world().now())
 
 
 def tell(arena_id: int) -> None:

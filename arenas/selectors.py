@@ -122,3 +122,8 @@ def current_rank(player: ArenaPlayer) -> int | None:
     shown = ArenaPlayer.objects.filter(arena_id=player.arena_id, matches__gt=0)
     ranked = rank_players(shown)
     return next((i for i, p in enumerate(ranked, start=1) if p.pk == player.pk), None)
+
+
+def arena_of_room(room_id: int) -> int | None:
+    """The arena whose match is at this room (None: not an arena table)."""
+    return ArenaMatch.objects.filter(room_id=room_id).values_list("arena_id", flat=True).first()

@@ -207,11 +207,6 @@ def arenas_sweep(*, now: datetime | None = None) -> int:
     return sum(arena_tick(arena=pk, now=now) for pk in sorted(pks))
 
 
-def arena_of_room(room_id: int) -> int | None:
-    """The arena whose match is at this room (None: not an arena table)."""
-    return ArenaMatch.objects.filter(room_id=room_id).values_list("arena_id", flat=True).first()
-
-
 def _next_due(arena: Arena, now: datetime) -> list[datetime]:
     if arena.status == Arena.Status.UPCOMING:
         return [arena.starts_at]

@@ -10,13 +10,10 @@ know whether Celery or the in-process ticker does it.
 result, with ``round_id``. The timers listen and have the round analysed
 (docs/site.md, "Round analysis"), never before that commit.
 
-``match_over``: sent after the commit of a match's end (a result, a forfeit, a
-walkover, an annulment), with ``match_id`` and ``room_id``. The arenas hear of
-their matches' ends through it (the timers wake the arena up).
+A match's end is the rooms' to tell (`rooms.signals.match_over`): they end it.
 """
 
 from django.dispatch import Signal
 
 round_due = Signal()
 round_finished = Signal()
-match_over = Signal()

@@ -17,12 +17,11 @@ class TimersConfig(AppConfig):
     def ready(self) -> None:
         from analysis.signals import analysis_queued  # (app loading: models are ready only now)
         from arenas.signals import arena_due  # (app loading, as above)
-        from games.signals import match_over, round_due, round_finished  # (app loading, as above)
+        from games.signals import round_due, round_finished  # (app loading, as above)
         from quick.signals import quick_due  # (app loading, as above)
         from timers.scheduling import (
             on_analysis_queued,  # (app loading, as above)
             on_arena_due,  # (app loading, as above)
-            on_match_over,  # (app loading, as above)
             on_quick_due,  # (app loading, as above)
             on_round_due,  # (app loading, as above)
             on_round_finished,  # (app loading, as above)
@@ -32,5 +31,4 @@ class TimersConfig(AppConfig):
         round_finished.connect(on_round_finished, dispatch_uid="timers.schedule_analysis")
         quick_due.connect(on_quick_due, dispatch_uid="timers.schedule_quick")
         arena_due.connect(on_arena_due, dispatch_uid="timers.schedule_arena")
-        match_over.connect(on_match_over, dispatch_uid="timers.arena_match_over")
         analysis_queued.connect(on_analysis_queued, dispatch_uid="timers.wake_analysis")

@@ -24,7 +24,6 @@ from django.conf import settings
 
 from analysis.queue import analysis_enqueue_finished
 from analysis.tasks import analysis_next
-from arenas.services import arena_of_room
 from games.world import world
 from timers import offload
 from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
@@ -91,14 +90,6 @@ def wake_analysis() -> None:
 def on_arena_due(sender: Any, *, arena_id: int, at: datetime, **_: Any) -> None:
     """The receiver of `arenas.signals.arena_due`: the arena's tick at ``at``."""
     schedule_arena(arena_id=arena_id, at=at)
-
-
-def on_match_over(sender: Any, *, room_id: int, **_: Any) -> None:
-    """The receiver of `games.signals.match_over`: an arena's match ended, so
-    its arena scores it and pairs its players again now."""
-    arena_id = arena_of_room(room_id)
-    if arena_id is not None:
-        schedule_arena(arena_id=arena_id, at=world().now())
 
 
 def schedule_arena(*, arena_id: int, at: datetime) -> None:

@@ -18,7 +18,6 @@ from django.db import transaction
 
 from games import services as games
 from games.models import Match
-from games.signals import match_over
 from games.world import new_server_seed
 from records import rulebook
 from records import services as records
@@ -27,6 +26,7 @@ from rooms.models import Room, Seat
 from rooms.services.base import all_filled, ensure_host, seat_person, update_humans_since
 from rooms.services.command import Table
 from rooms.services.due import compute_due
+from rooms.signals import match_over
 
 SUBSTITUTE_LEVEL = "medium"  # the bot that stands in for a person who left or is away
 
@@ -154,7 +154,7 @@ def round_ended_locked(table: Table) -> None:
 
 
 def tell_match_over(match: Match) -> None:
-    """After the commit, `games.signals.match_over` (whoever runs matches above
+    """After the commit, `rooms.signals.match_over` (whoever runs matches above
     the rooms listens, e.g. the arenas)."""
     send = partial(match_over.send, sender=Match, match_id=match.pk, room_id=match.room_id)
     transaction.on_commit(send)
