@@ -1,65 +1,66 @@
-"""Celery tasks: thin wrappers around idempotent services (their names are the
-ones the workers and beat know: ``games.round_due``, ``bots.bot_turn``,
-``rooms.sweep``, ``rooms.quick_pair``, ``arenas.tick``).
+"""Celery tasks: each runs a job of the one registry (`timers.jobs`), as the
+in-process ticker does. Their names are the ones the workers and beat know:
+``games.round_due``, ``bots.bot_turn``, ``rooms.sweep``, ``rooms.quick_pair``,
+``arenas.tick``; ``timers.job`` runs any job by its name (a new job needs no
+new task).
 
 A task carries ``(round_id, version)`` and does nothing if the round moved on,
 so duplicates, retries and late deliveries are harmless (hence ``acks_late``:
 a task lost with its worker is delivered again). ``bots.bot_turn`` is the same
-service kept apart so that a deployment can route bot turns (the hard bot
+job kept apart so that a deployment can route bot turns (the hard bot
 thinks for a while) to their own queue and workers:
 ``CELERY_TASK_ROUTES={"bots.bot_turn": {"queue": "bots"}}``.
 """
 
+from typing import Any
+
 from celery import shared_task
 
-from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
-from analysis.services import ANALYSIS_GRACE
 from analysis.tasks import analysis_next
-from arenas.services import arena_tick, arenas_sweep
-from games.world import world
-from quick.services import quick_pair as pair_queue
-from rooms.services import rooms_sweep, round_due_fire
+from timers import jobs
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+@shared_task(name="timers.job", **TASK_OPTIONS)
+def job(name: str, **kwargs: Any) -> Any:
+    """Any job of `timers.jobs` by its name."""
+    return jobs.run(name, **kwargs)
 
 
 @shared_task(name="games.round_due", **TASK_OPTIONS)
 def round_due(*, round_id: int, version: int) -> bool:
     """The round's due action: the clock's timeout move, a disconnected player's
     auto move, a walkover (and a bot's turn when it was not routed to bots)."""
-    return round_due_fire(round_id=round_id, version=version)
+    return jobs.run("round_due", round_id=round_id, version=version)
 
 
 @shared_task(name="bots.bot_turn", **TASK_OPTIONS)
 def bot_turn(*, round_id: int, version: int) -> bool:
-    """A bot's turn: the same service as any due action."""
-    return round_due_fire(round_id=round_id, version=version)
+    """A bot's turn: the same job as any due action."""
+    return jobs.run("round_due", round_id=round_id, version=version)
 
 
 @shared_task(name="rooms.sweep", **TASK_OPTIONS)
 def sweep() -> None:
-    """The periodic sweeper (Celery beat): room expiry, disconnect grace,
-    walkovers, every due action whose wake-up was lost, the analysis queue
-    (rounds never queued, its bound, a wake-up while anything waits); a quick-match pairing pass (the
-    people still waiting: windows widen, bots come) and the arenas' ticks."""
-    rooms_sweep()
-    now = world().now()
-    analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
-    analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
-    if waiting_jobs():
+    """The periodic sweeper (Celery beat): the ``sweep`` job (room expiry,
+    disconnect grace, walkovers, every due action whose wake-up was lost, the
+    arenas' ticks, the analysis queue), a wake-up of the analysis worker while
+    anything waits, and a quick-match pairing pass (the people still waiting:
+    windows widen, bots come)."""
+    if jobs.run("sweep"):
         analysis_next.apply_async()
-    pair_queue()
-    arenas_sweep()
+    jobs.run("quick_pair")
 
 
 @shared_task(name="rooms.quick_pair", **TASK_OPTIONS)
 def quick_pair() -> None:
     """A quick-match pairing pass, soon after someone joined the queue."""
-    pair_queue()
+    jobs.run("quick_pair")
 
 
 @shared_task(name="arenas.tick", **TASK_OPTIONS)
 def tick_arena(*, arena_id: int) -> bool:
     """An arena's tick: start, score, pair, end (idempotent; the arena row's
     lock makes two at once run one after the other)."""
-    return arena_tick(arena=arena_id)
+    return jobs.run("arena_tick", arena_id=arena_id)

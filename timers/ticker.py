@@ -1,10 +1,11 @@
 """The in-process scheduler of the embedded mode (docs/architecture.md, "The processes of a deployment").
 
 An asyncio task on the ASGI server's own event loop (the in-memory channel
-layer only works from that loop) that runs the same idempotent task functions
-Celery runs in production: ``rooms.services.round_due_fire`` when a round's
-``due_at`` comes, and ``rooms.services.rooms_sweep`` every few seconds (the
-safety net that also fires whatever was missed, e.g. across a restart).
+layer only works from that loop) that runs the same jobs as the Celery tasks
+of production, through the one registry (`timers.jobs`): ``round_due`` when a
+round's ``due_at`` comes, ``arena_tick`` and ``quick_pair`` when asked for, and
+``sweep`` every few seconds (the safety net that also fires whatever was
+missed, e.g. across a restart).
 
 ``schedule()`` may be called from any thread (services call it from
 ``transaction.on_commit`` in worker threads); the heap is guarded by a lock and
@@ -26,16 +27,12 @@ from datetime import datetime, timedelta
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
-from analysis.services import ANALYSIS_GRACE
-from arenas.services import arena_tick, arenas_sweep
 from domino_site.asyncdb import db_async
 from games.world import world
-from quick.services import quick_pair
 from rooms.models import Seat
-from rooms.services import rooms_sweep, round_due_fire, seat_disconnected
+from rooms.services import seat_disconnected
 from rooms.watchers import forget_all
-from timers import offload
+from timers import jobs, offload
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +42,11 @@ MAX_RUNNING = 4
 
 
 def _fire_round(round_id: int, version: int, now: datetime) -> bool:
-    return round_due_fire(round_id=round_id, version=version, now=now)
+    return bool(jobs.run("round_due", round_id=round_id, version=version, now=now))
 
 
 def _sweep(now: datetime) -> None:
-    rooms_sweep(now=now)
-    arenas_sweep(now=now)
-    analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
-    analysis_trim(now=now)
-    if waiting_jobs():
+    if jobs.run("sweep", now=now):  # analysis jobs wait: drain them
         ticker.submit(ANALYSIS_JOB, offload.drain_analyses)
 
 
@@ -62,11 +55,12 @@ ANALYSIS_JOB = "analysis"
 
 
 def _tick_arena(arena_id: int, now: datetime) -> bool:
-    return arena_tick(arena=arena_id, now=now)
+    return bool(jobs.run("arena_tick", arena_id=arena_id, now=now))
 
 
 def _pair(now: datetime) -> datetime | None:
-    return quick_pair(now=now)
+    again: datetime | None = jobs.run("quick_pair", now=now)
+    return again
 
 
 def _forget_dead_connections() -> int:

@@ -1,0 +1,71 @@
+"""The timers' jobs, in one registry (docs/architecture.md, "The processes of a deployment").
+
+A job is a name and an idempotent function of plain arguments (ids, versions,
+``now``): running it twice, late, or after the work was done by somebody else
+does nothing wrong, so a lost or duplicated wake-up is harmless. Both runners
+call through this registry: the in-process ticker of the embedded mode
+(`timers.ticker`) and the Celery tasks of production (`timers.tasks`, whose
+generic ``timers.job`` task runs any job by its name). Adding a job is one line
+in ``JOBS``.
+
+>>> sorted(JOBS)
+['arena_tick', 'quick_pair', 'round_due', 'sweep']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
+from analysis.services import ANALYSIS_GRACE
+from arenas.services import arena_tick, arenas_sweep
+from games.world import world
+from quick.services import quick_pair
+from rooms.services import rooms_sweep, round_due_fire
+
+
+def round_due(*, round_id: int, version: int, now: datetime | None = None) -> bool:
+    """A round's due action (a bot's turn, the clock's timeout move, a
+    disconnected player's auto move, a walkover): nothing unless the round is
+    still at ``version`` and due."""
+    return round_due_fire(round_id=round_id, version=version, now=now)
+
+
+def arena_tick_job(*, arena_id: int, now: datetime | None = None) -> bool:
+    """An arena's tick: start, score, pair, end (the arena row's lock makes two
+    at once run one after the other)."""
+    return arena_tick(arena=arena_id, now=now)
+
+
+def quick_pair_job(*, now: datetime | None = None) -> datetime | None:
+    """A quick-match pairing pass; when the next is due (people still wait) or None."""
+    return quick_pair(now=now)
+
+
+def sweep(*, now: datetime | None = None) -> bool:
+    """The safety net: room expiry, disconnect grace, walkovers, every due action
+    whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
+    queued, its bound). True when analysis jobs wait: the runner wakes its
+    analysis worker (a Celery task, or a side job of the ticker)."""
+    now = now or world().now()
+    rooms_sweep(now=now)
+    arenas_sweep(now=now)
+    analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
+    analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
+    return waiting_jobs()
+
+
+#: Every job by name: an idempotent function of keyword arguments.
+JOBS: dict[str, Callable[..., Any]] = {
+    "round_due": round_due,
+    "arena_tick": arena_tick_job,
+    "quick_pair": quick_pair_job,
+    "sweep": sweep,
+}
+
+
+def run(name: str, **kwargs: Any) -> Any:
+    """Run the job ``name`` with ``kwargs`` (a `KeyError` for an unknown name)."""
+    return JOBS[name](**kwargs)
