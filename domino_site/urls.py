@@ -21,5 +21,6 @@ urlpatterns = [
     path("torneios/", include("arenas.urls")),
     path("", include("quick.urls")),  # /api/now/
     path("", include("records.urls")),  # /ranking/
+    path("", include("games.urls")),  # /regras/
     path("", include("rooms.urls")),
 ]

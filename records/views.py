@@ -9,9 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.presets import PRESET_LABELS
 from records import selectors
 from records.models import ALL_PRESETS
-from records.presets import PRESET_LABELS
 
 
 @require_GET

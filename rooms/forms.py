@@ -8,12 +8,12 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from domino_site.validators import validate_visible_text
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
-from records.presets import PRESET_LABELS
+from games.presets import PRESET_LABELS, describe_rules
 from rooms.errors import rule_error_message
 from rooms.models import MOVE_SECONDS_CHOICES
 
@@ -29,35 +29,6 @@ OPTION_FIELDS = ("seats", "partnership", "hand_size", "draw", "scoring", "target
 BOT_LEVELS = (("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard")))
 
 YES_NO = (("", _("As the table says")), ("1", _("Yes")), ("0", _("No")))
-
-
-def describe_rules(rules: RuleSet) -> str:
-    """A one-line summary of a rule set for people ("4 players in pairs, …")."""
-    parts = []
-    if rules.partnership:
-        parts.append(str(_("4 players in pairs")))
-    else:
-        parts.append(str(_("%(n)s players, each for themselves")) % {"n": rules.seats})
-    parts.append(str(_("%(n)s tiles each")) % {"n": rules.hand_size})
-    parts.append(str(_("with boneyard")) if rules.draw else str(_("no boneyard")))
-    if rules.goal == "points":
-        if rules.scoring == "goat":
-            parts.append(
-                ngettext(
-                    "reaching %(n)s point loses", "reaching %(n)s points loses", rules.target or 0
-                )
-                % {"n": rules.target}
-            )
-        else:
-            parts.append(
-                ngettext("match to %(n)s point", "match to %(n)s points", rules.target or 0)
-                % {"n": rules.target}
-            )
-    elif rules.goal == "best_of":
-        parts.append(str(_("best of %(n)s rounds")) % {"n": rules.rounds})
-    else:
-        parts.append(str(_("a single round")))
-    return ", ".join(parts)
 
 
 def preset_info() -> dict[str, dict[str, Any]]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import analysis_views, rules_pages, views
+from . import analysis_views, views
 
 app_name = "rooms"
 
@@ -18,6 +18,4 @@ urlpatterns = [
         name="api_round_analysis",
     ),
     path("players/<str:username>/", views.player, name="player"),
-    path("regras/", rules_pages.rules_index, name="rules"),
-    path("regras/<slug:preset>/", rules_pages.rules_preset, name="rules_preset"),
 ]

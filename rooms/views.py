@@ -133,7 +133,7 @@ def _filter_choices() -> dict[str, list[tuple[str, str]]]:
 def rules_href(preset: str, options: dict[str, Any]) -> str:
     """ "Regras desta mesa": the preset's rules page with this table's options."""
     query = {k: (int(v) if isinstance(v, bool) else v) for k, v in options.items() if v is not None}
-    base = reverse("rooms:rules_preset", args=[preset])
+    base = reverse("games:rules_preset", args=[preset])
     return f"{base}?{urlencode(query)}" if query else base
 
 

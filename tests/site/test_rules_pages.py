@@ -8,7 +8,7 @@ from django.test import Client
 from django.utils import translation
 
 from games.engine import PRESETS, RuleSet
-from rooms.rules_pages import sections, worked_example
+from games.rules_pages import sections, worked_example
 from tests.rules_sections import RULES_SECTIONS
 
 pytestmark = pytest.mark.django_db

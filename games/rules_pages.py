@@ -16,8 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from games.engine import PRESET_OPTIONS, PRESETS, Round, RuleSet
-
-from .forms import PRESET_LABELS, describe_rules
+from games.presets import PRESET_LABELS, describe_rules
 
 #: Hands of the worked example, by seat count: seat 0 holds one tile and plays it.
 EXAMPLE_HANDS = {
@@ -311,7 +310,7 @@ def rules_index(request: HttpRequest) -> HttpResponse:
         {"key": key, "label": PRESET_LABELS.get(key, key), "summary": describe_rules(rules)}
         for key, rules in PRESETS.items()
     ]
-    return render(request, "rooms/rules_index.html", {"tables": tables})
+    return render(request, "games/rules_index.html", {"tables": tables})
 
 
 @require_GET
@@ -337,4 +336,4 @@ def rules_preset(request: HttpRequest, preset: str) -> HttpResponse:
             {"key": key, "label": PRESET_LABELS.get(key, key)} for key in PRESETS if key != preset
         ],
     }
-    return render(request, "rooms/rules_preset.html", context)
+    return render(request, "games/rules_preset.html", context)
