@@ -17,6 +17,8 @@ class ArenasConfig(AppConfig):
 
     def ready(self) -> None:
         from arenas.events import on_match_over  # (app loading: models are ready only now)
-        from rooms.signals import match_over  # (app loading, as above)
+        from arenas.pages import on_page_parts  # (app loading, as above)
+        from rooms.signals import match_over, page_parts  # (app loading, as above)
 
         match_over.connect(on_match_over, dispatch_uid="arenas.match_over")
+        page_parts.connect(on_page_parts, dispatch_uid="arenas.page_parts")

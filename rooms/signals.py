@@ -4,8 +4,16 @@
 end (a result, a forfeit, a walkover, an annulment), with ``match_id`` and
 ``room_id``. Whoever runs matches above the rooms subscribes in its own
 ``apps.py`` (the arenas score their matches and pair their players again).
+
+``page_parts``: sent by the rooms' views while they build a page, with
+``page`` (``"table"`` and ``"closed"``, with ``room``; ``"player"``, with
+``person``). A receiver returns a piece of HTML rendered from its own templates
+(or ``""``); the page shows the pieces where the apps above have their say (the
+arenas: the way back to a table's arena, the arenas a profile's account
+played), so no template of the rooms loads another app's tags.
 """
 
 from django.dispatch import Signal
 
 match_over = Signal()
+page_parts = Signal()

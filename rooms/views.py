@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -27,7 +28,8 @@ from records import selectors as records
 from rooms import limits, selectors, services
 from rooms.errors import ServiceError
 from rooms.lobby import NO_CLOCK, PAGE_SIZE, BadView, View
-from rooms.models import MOVE_SECONDS_CHOICES
+from rooms.models import MOVE_SECONDS_CHOICES, Room
+from rooms.signals import page_parts
 
 from . import page_strings
 from .analysis_requests import played, replay_opened
@@ -307,7 +309,8 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         # of an unknown code, so nobody learns which private codes exist.
         raise Http404(_("There is no room with this code."))
     if room.status == "closed":
-        return render(request, "rooms/closed.html", {"room": room}, status=410)
+        parts = _page_parts("closed", room=room)
+        return render(request, "rooms/closed.html", {"room": room, "page_parts": parts}, status=410)
     if room.visibility == "public" and user is None and seat is None:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
     snapshot = selectors.room_state(room=room, viewer=seat)
@@ -322,6 +325,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context["rated"] = room.rated
     context["competitive"] = room.competitive
     context["rules_href"] = rules_href(room.preset, room.options)
+    context["page_parts"] = _page_parts("table", room=room)
     context["cooldown"] = records.cooldown_notice(user) if user is not None else None
     return render(request, "rooms/table.html", context)
 
@@ -547,5 +551,13 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "stats": stats,
         "accuracy": accuracy,
         "favourite_label": PRESET_LABELS.get(favourite, favourite) if favourite else None,
+        "page_parts": _page_parts("player", person=person),
     }
     return render(request, "rooms/player.html", context)
+
+
+def _page_parts(page: str, **about: Any) -> SafeString:
+    """What the apps above the rooms add to ``page`` (`rooms.signals.page_parts`):
+    their receivers' HTML, rendered from their own templates, in their order."""
+    answers = page_parts.send(sender=Room, page=page, **about)
+    return mark_safe("".join(str(html) for _, html in answers if html))  # their templates'

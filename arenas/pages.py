@@ -1,0 +1,42 @@
+"""What the arenas add to the rooms' pages: the receiver of
+`rooms.signals.page_parts` (connected in ``arenas.apps``). The rooms' templates
+load no tag of the arenas; the rooms' views show the HTML rendered here.
+
+* ``"table"`` and ``"closed"``: the way back to the arena a table belongs to
+  (templates/arenas/_table_link.html), even once the table is closed;
+* ``"player"``: the arenas a profile's account played, with its rank
+  (templates/arenas/_profile.html).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from arenas.models import ArenaMatch
+from arenas.selectors import arenas_of, current_rank
+
+
+def on_page_parts(sender: Any, *, page: str, room: Any = None, person: Any = None, **_: Any) -> str:
+    if page in ("table", "closed") and room is not None:
+        return arena_link(room)
+    if page == "player" and person is not None:
+        return arenas_played(person)
+    return ""
+
+
+def arena_link(room: Any) -> str:
+    """On a table page: the way back to the arena this table belongs to (if any)."""
+    am = ArenaMatch.objects.filter(room_id=room.pk).select_related("arena").first()
+    context = {"arena": am.arena if am is not None else None, "code": room.code}
+    return render_to_string("arenas/_table_link.html", context)
+
+
+def arenas_played(person: Any) -> str:
+    """On a profile: the arenas its account played, with its rank."""
+    rows = [
+        {"arena": p.arena, "rank": current_rank(p), "score": p.score, "matches": p.matches}
+        for p in arenas_of(person)
+    ]
+    return render_to_string("arenas/_profile.html", {"rows": rows})
