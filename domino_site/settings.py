@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "analysis",  # after a round: scores each person's decisions (docs/site.md, "Round analysis")
     "arenas",  # above rooms: seats its players through the rooms' services
     "quick",  # above rooms, beside arenas: the quick-match queue seats people through the rooms' services
+    "replays",  # above rooms, beside arenas and quick: the replay page, a round's JSON and analysis
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 

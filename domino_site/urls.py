@@ -22,5 +22,6 @@ urlpatterns = [
     path("", include("quick.urls")),  # /api/now/
     path("", include("records.urls")),  # /ranking/
     path("", include("games.urls")),  # /regras/
+    path("", include("replays.urls")),  # /r/<code>/rounds/<n>/, /api/rooms/<code>/rounds/<n>/
     path("", include("rooms.urls")),
 ]

@@ -22,7 +22,7 @@ def replay_link(rnd: Round) -> str:
     url = reverse("admin:games_round_replay", args=[rnd.pk])
     if rnd.finished_at is None:
         return format_html('<a href="{}">{}</a>', url, _("Replay"))
-    page = reverse("rooms:replay", args=[rnd.room.code, rnd.number])
+    page = reverse("replays:replay", args=[rnd.room.code, rnd.number])
     return format_html(
         '<a href="{}">{}</a> · <a href="{}?match={}" data-replay-page>{}</a>',
         url,

@@ -191,43 +191,6 @@ LOBBY: tuple[str, ...] = (
     _("Next page"),
 )
 
-# The replay page (static/js/replay.js); it also gets TABLE (seat names, the log).
-REPLAY: tuple[str, ...] = (
-    _("The hands as dealt"),
-    _("Deal (move 0 of %(total)s)"),
-    _("Move %(n)s of %(total)s"),
-)
-
-# The replay page's analysis (static/js/replay_analysis.js; labels: analysis.scoring).
-ANALYSIS: tuple[str, ...] = (
-    _("Analysis"),
-    _("Accuracy"),
-    _("round %(r)s · match %(m)s"),
-    _("round %(r)s"),
-    _("Inaccuracy"),
-    _("Mistake"),
-    _("Blunder"),
-    _("Best move"),
-    _("Good move"),
-    _("Loss: %(loss)s points"),
-    _("Best: %(action)s"),
-    _("Expected points of each choice"),
-    _("Not analysed: no choice, a bot, or an automatic move."),
-    _("pass"),
-    _("draw"),
-    _("%(tile)s on end %(end)s"),
-    _("Points for the mover's side, from what the mover could see."),
-)
-
-# Until the round is analysed (static/js/analysis_queue.js; analysis.queue).
-ANALYSIS_QUEUE: tuple[str, ...] = (
-    _("Analysis: in the queue (no. %(n)s)"),
-    _("Analysing…"),
-    _("This round is not in the analysis queue."),
-    _("Ask for the analysis"),
-    _("The analysis is ready: showing it…"),
-)
-
 ERRORS: dict[str, str] = {
     "not_your_turn": _("It is not your turn."),
     "round_over": _("The round is over."),

@@ -23,7 +23,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from analysis import selectors as analysis
 from domino_site.client_ip import request_ip_hash
 from domino_site.guests import GUEST_COOKIE, GUEST_COOKIE_AGE, GUEST_SALT, guest_token_of
-from games.selectors import finished_round, replay_export, replay_fair, replay_positions
 from records import selectors as records
 from rooms import limits, selectors, services
 from rooms.errors import ServiceError
@@ -32,7 +31,6 @@ from rooms.models import MOVE_SECONDS_CHOICES, Room
 from rooms.signals import page_parts
 
 from . import page_strings
-from .analysis_requests import played, replay_opened
 from .chat import phrase_list
 from .errors import RULE_ERRORS
 from .forms import PRESET_LABELS, CreateRoomForm, preset_info
@@ -409,113 +407,6 @@ def api_rooms(request: HttpRequest) -> JsonResponse:
         response["X-Next-Cursor"] = str(next_cursor)
         response["Link"] = f'<{request.path}{_page_href(view, next_cursor)}>; rel="next"'
     return response
-
-
-def _visible_round(request: HttpRequest, code: str, number: int) -> Any:
-    """The finished round this visitor may see (rooms.selectors.may_see_rounds),
-    or Http404: an unknown code, a round that does not exist and a room the
-    visitor may not see all answer alike. A round still in play raises
-    ServiceError (``round_in_play``) for those who may see the room."""
-    room = selectors.room_for_code(code)
-    user, token = _person(request)
-    if room is None or not selectors.may_see_rounds(room=room, user=user, guest_token=token):
-        raise Http404(_("There is no room with this code."))
-    match = request.GET.get("match")
-    match_number = int(match) if match and match.isdigit() else None
-    rnd = finished_round(room=room, number=number, match_number=match_number)
-    if rnd is None:
-        raise Http404(_("There is no such round."))
-    return rnd
-
-
-@require_GET
-def api_round(request: HttpRequest, code: str, number: int) -> JsonResponse:
-    """``GET /api/rooms/<code>/rounds/<n>/[?match=m]``: a finished round's hands as
-    dealt, moves and result (never the boneyard); 403 while it is played; 404 for
-    whoever may not see the room's rounds."""
-    rnd = round_for_api(request, code, number)
-    if isinstance(rnd, JsonResponse):
-        return rnd
-    return JsonResponse({**replay_export(rnd), "analysis": analysis.round_analysis(rnd=rnd)})
-
-
-def round_for_api(request: HttpRequest, code: str, number: int) -> Any:
-    """The finished round this visitor may see, or the JSON refusal: 404 for
-    whoever may not see it (as the replay), 403 while it is played."""
-    try:
-        return _visible_round(request, code, number)
-    except Http404:
-        return JsonResponse({"error": "not_found"}, status=404)
-    except ServiceError as exc:
-        return JsonResponse({"error": exc.reason or exc.code, "message": exc.message}, status=403)
-
-
-@require_GET
-def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """``GET /r/<code>/rounds/<n>/[?match=m]``: the replay page of a finished round
-    (the table's drawing, every hand face up, the log beside it)."""
-    try:
-        rnd = _visible_round(request, code, number)
-    except ServiceError as exc:
-        return render(request, "rooms/invite_failed.html", {"message": exc.message}, status=403)
-    room = rnd.room
-    user, token = _person(request)
-    replay_opened(rnd, user, token)  # its analysis comes first (analysis.queue)
-    players = rnd.players or []
-    boot = {
-        "code": room.code,
-        "match": rnd.match.number,
-        "number": rnd.number,
-        "rules": rnd.state["rules"],
-        "seats": [
-            {
-                "index": p.get("index"),
-                "kind": p.get("kind"),
-                "name": p.get("name") or "",
-                "bot_level": p.get("bot_level"),
-            }
-            for p in players
-        ],
-        "positions": replay_positions(rnd),
-        "strings": page_strings.translated(page_strings.TABLE + page_strings.REPLAY),
-    }
-    context = {
-        "room": room,
-        "round": rnd,
-        "preset_label": PRESET_LABELS.get(room.preset, room.preset),
-        "boot": boot,
-        "table_url": reverse("rooms:table", args=[room.code]),
-        "json_url": reverse("rooms:api_round", args=[room.code, rnd.number])
-        + f"?match={rnd.match.number}",
-        "fair_boot": replay_fair(rnd),  # the deal checked again in the browser
-        # Its own island and script (templates/rooms/_replay_analysis.html).
-        "analysis": analysis_boot(rnd),
-        "analysis_queue": analysis_queue_boot(rnd, user, token),
-    }
-    return render(request, "rooms/replay.html", context)
-
-
-def analysis_boot(rnd: Any) -> dict[str, Any] | None:
-    """The round's analysis for the replay page's script, with its strings."""
-    found = analysis.round_analysis(rnd=rnd)
-    if found is None:
-        return None
-    return {**found, "strings": page_strings.translated(page_strings.ANALYSIS)}
-
-
-def analysis_queue_boot(rnd: Any, user: Any, token: str | None) -> dict[str, Any] | None:
-    """Until the round is analysed: where its analysis stands, where to ask
-    again, and whether this visitor may ask for it (a player of the round)."""
-    status = analysis.analysis_status(round_id=rnd.pk)
-    if status["state"] == "done" or rnd.result is None:
-        return None
-    url = reverse("rooms:api_round_analysis", args=[rnd.room.code, rnd.number])
-    return {
-        **status,
-        "url": f"{url}?match={rnd.match.number}",
-        "may_ask": played(rnd, user, token),
-        "strings": page_strings.translated(page_strings.ANALYSIS_QUEUE),
-    }
 
 
 # ------------------------------------------------------------------ records

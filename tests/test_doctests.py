@@ -24,6 +24,7 @@ PACKAGES = [
     "analysis",
     "arenas",
     "quick",
+    "replays",
     "timers",
     "domino_site",
 ]

@@ -39,6 +39,7 @@ PACKAGES = [
     "analysis",
     "arenas",
     "quick",
+    "replays",
     "timers",
     "domino_site",
 ]

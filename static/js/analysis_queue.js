@@ -1,5 +1,5 @@
 // Until a finished round is analysed, the replay page says where its analysis
-// stands (templates/rooms/_replay_analysis.html): "na fila (3ª)", "analisando…",
+// stands (templates/replays/_replay_analysis.html): "na fila (3ª)", "analisando…",
 // and for a player of the round a button to ask for it, which puts it first. It asks the server
 // again every few seconds (GET .../analysis/, docs/protocol.md) and shows the
 // analysis, reloading the page, once it is written.

@@ -1,4 +1,4 @@
-// The round analysis on the replay page (templates/rooms/_replay_analysis.html):
+// The round analysis on the replay page (templates/replays/_replay_analysis.html):
 // each person's accuracy, and for the move on show its mark, the expected
 // points of every choice as small bars, and on the chain a ring on the tile
 // played and the best alternative as a ghost tile at its end.

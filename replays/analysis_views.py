@@ -10,9 +10,9 @@ from django.views.decorators.http import require_http_methods
 
 from analysis import selectors as analysis
 from analysis.queue import analysis_ask
-from rooms.analysis_requests import person_of, played
+from replays.analysis_requests import person_of, played
+from replays.views import person_of_request, round_for_api
 from rooms.errors import ServiceError
-from rooms.views import _person, round_for_api
 
 #: HTTP status of each refusal of a request.
 REFUSALS = {"not_a_player": 403, "analysis_limit": 429, "analysis_full": 503}
@@ -27,7 +27,7 @@ def api_round_analysis(request: HttpRequest, code: str, number: int) -> JsonResp
     if isinstance(rnd, JsonResponse):
         return rnd
     if request.method == "POST":
-        user, token = _person(request)
+        user, token = person_of_request(request)
         if not played(rnd, user, token):
             return _refused("not_a_player", _("Only a player of the round may ask for it."))
         try:
