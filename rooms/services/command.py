@@ -20,6 +20,12 @@ raises, nothing was written and nobody is told. A command that finds nothing
 to change says so with `Table.unchanged`. Nobody has to remember to bump and
 tell last.
 
+What is told is a value: each helper says what it changed with
+`Table.tell` (`MOVE`: the version only; `SEATS`: the seats and the lobby's
+row; `ROOM`: any of the room's fields), and the wrapper merges what they said,
+the wider of each, in whatever order they said it. When they said nothing,
+the command's own ``lobby`` decides.
+
 The wrapper also keeps one rule no command has to remember: a pending "yes"
 to a duelo's next game stands only while the people at the table and its
 settings stay as they were when it was given (`base.pending_yes_terms`;
@@ -60,23 +66,60 @@ RoomRef = Room | int
 # ---------------------------------------------------------------------- the command
 
 
+@dataclass(frozen=True)
+class Told:
+    """What a change tells, as a value: helpers say what they changed with
+    `Table.tell`, and the command merges what they said (`merged`), in any
+    order: no flag set deep down and undone later.
+
+    ``lobby``: the lobby's row may change (seats, status, the rated marker).
+    ``seats``: the seats changed (told re-read); False: told as held.
+    ``room_fields``: the room's only changed fields; None: any of them.
+
+    >>> MOVE.merged(SEATS) == SEATS == SEATS.merged(MOVE)
+    True
+    >>> MOVE.merged(Told(lobby=False, seats=False, room_fields=("paused",))).room_fields
+    ('last_activity_at', 'paused', 'version')
+    """
+
+    lobby: bool = False
+    seats: bool = True
+    room_fields: tuple[str, ...] | None = None
+
+    def merged(self, other: Told) -> Told:
+        """Both changes told at once: the wider of each."""
+        fields = (
+            None
+            if self.room_fields is None or other.room_fields is None
+            else tuple(sorted({*self.room_fields, *other.room_fields}))
+        )
+        return Told(self.lobby or other.lobby, self.seats or other.seats, fields)
+
+
+#: A move that neither ends its round nor touches a seat: the room's version only.
+MOVE = Told(lobby=False, seats=False, room_fields=("last_activity_at", "version"))
+#: The seats changed: re-read, the lobby told (its rated marker follows them).
+SEATS = Told(lobby=True)
+#: Nothing of the seats or the lobby's row, but any of the room's fields.
+ROOM = Told(lobby=False)
+
+
 @dataclass
 class Table:
     """One room under its lock, for one command: what it reads and what it changes.
 
     ``rnd`` is the room's current round (set it when the command deals a new
-    one), ``lobby`` whether the lobby's list may change (seats, status, the rated
-    marker), ``changed`` False when the command changed nothing.
+    one), ``changed`` False when the command changed nothing, ``told`` what
+    its helpers said they changed (`tell`); when they said nothing, the
+    command's own default (`room_command`'s ``lobby``) is told.
     """
 
     room: Room
     now: datetime
     rnd: Round | None
     seats: list[Seat]
-    lobby: bool = False
     changed: bool = True
-    seats_as_held: bool = False  # tell from ``seats`` as held instead of re-reading them
-    room_fields: list[str] | None = None  # the room's only changed fields (None: any)
+    told: Told | None = None
 
     @property
     def dealt(self) -> Round:
@@ -87,6 +130,10 @@ class Table:
     def unchanged(self) -> None:
         """Nothing was written: no new version, nobody told."""
         self.changed = False
+
+    def tell(self, change: Told) -> None:
+        """Add ``change`` to what this command tells."""
+        self.told = change if self.told is None else self.told.merged(change)
 
 
 def room_command(
@@ -109,13 +156,12 @@ def room_command(
             now: datetime | None = kwargs.get("now")  # type: ignore[assignment]
             with atomic_together():
                 table = lock_table(room, now, open_only=open_only)
-                table.lobby = lobby
                 terms = pending_yes_terms(table.room, table.rnd, table.seats)
                 result = func(table, *args, **kwargs)
                 if table.changed:
                     if terms is not None:
                         withdraw_stale_yes_locked(table, terms)
-                    record_change_locked(table)
+                    record_change_locked(table, table.told or Told(lobby=lobby))
             return result
 
         return run
@@ -152,21 +198,21 @@ def withdraw_stale_yes_locked(table: Table, terms: object) -> None:
         refresh_due(room, rnd, seats)
 
 
-def record_change_locked(table: Table) -> None:
+def record_change_locked(table: Table, told: Told) -> None:
     """The change is recorded: version + 1, activity time, told after commit."""
     room = table.room
     room.version += 1
     room.last_activity_at = table.now
-    seats: Sequence[Seat] | None = table.seats if table.seats_as_held else None
-    if table.lobby:  # every change of the seats tells the lobby: the rated marker follows them
+    seats: Sequence[Seat] | None = None if told.seats else table.seats
+    if told.lobby:  # every change of the seats tells the lobby: the rated marker follows them
         match = table.rnd.match if table.rnd is not None else None
         seats = seats_of(room) if seats is None else seats
         room.rated = records_read.table_marker(
             seats=list(seats), match=match, competitive=room.competitive
         )
-    fields = table.room_fields
+    fields = told.room_fields
     if fields:  # a move's: the statement is compiled once
-        save_fields(room, [*fields, "rated"] if table.lobby else fields)
+        save_fields(room, [*fields, "rated"] if told.lobby else list(fields))
     else:
         room.save()
-    room_changed(room, lobby=table.lobby, round=table.rnd, seats=seats)
+    room_changed(room, lobby=told.lobby, round=table.rnd, seats=seats)

@@ -32,7 +32,7 @@ from rooms.services.base import (
     player_seat,
     wrong_phase,
 )
-from rooms.services.command import RoomRef, Table, room_command
+from rooms.services.command import ROOM, SEATS, RoomRef, Table, room_command
 from rooms.services.due import clear_due, refresh_due
 from rooms.services.rounds import (
     SUBSTITUTE_LEVEL,
@@ -150,7 +150,7 @@ def _accept_new_match_locked(table: Table, actor: Seat | None) -> None:
         seat.save(update_fields=["ready"])
     humans = [s for s in seats if s.active_human and not s.leaving]
     if not (all_filled(seats) and all(s.ready for s in humans)):
-        table.lobby = False
+        table.tell(ROOM)  # a pending "yes": nothing the lobby shows
         refresh_due(room, table.rnd, seats)  # the ready deadline now counts
         return
     clear_due(table.rnd)
@@ -197,7 +197,7 @@ def player_ready(
     seat.ready = True
     seat.save(update_fields=["ready"])
     if deal_if_all_ready_locked(table):
-        table.lobby = True
+        table.tell(SEATS)
     else:
         refresh_due(room, rnd, seats)
 
@@ -282,7 +282,7 @@ def annul_vote(
         match.save()
         games.match_end(match=match, winner=None, reason="annulled", now=table.now)
         round_stop_locked(table)
-        table.lobby = True
+        table.tell(SEATS)
     else:
         match.save(update_fields=["annul_votes"])
     return annulled

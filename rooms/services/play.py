@@ -27,7 +27,7 @@ from games.world import now_or, world
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
 from rooms.services.base import seats_of, update_humans_since
-from rooms.services.command import RoomRef, Table, room_command
+from rooms.services.command import MOVE, SEATS, RoomRef, Table, room_command
 from rooms.services.due import compute_due, due_now, not_ready
 from rooms.services.rounds import (
     SUBSTITUTE_LEVEL,
@@ -98,9 +98,7 @@ def _auto_off_locked(table: Table, seat: Seat) -> None:
     """Automatic mode turns itself off when its person acts (docs/table-rules.md)."""
     seat.auto = False
     seat.save(update_fields=["auto"])
-    table.lobby = True  # the seat changed: told with the seats re-read
-    table.seats_as_held = False
-    table.room_fields = None
+    table.tell(SEATS)  # the seat changed: told with the seats re-read
     rnd = table.rnd
     if rnd is not None:
         rnd.due_at, rnd.due_kind = compute_due(table.room, rnd, table.seats)
@@ -119,10 +117,9 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
         _mark_idle(seats[seat_index], turn_began)
     if rnd.finished_at is not None:
         round_ended_locked(table)
-        table.lobby = True
+        table.tell(SEATS)
     else:  # nothing but the version changed on the room, nothing on the seats
-        table.room_fields = ["version", "last_activity_at"]
-        table.seats_as_held = True
+        table.tell(MOVE)
     rnd.due_at, rnd.due_kind = compute_due(room, rnd, seats)
     save_fields(rnd, [*Round.MOVE_FIELDS, "due_at", "due_kind"])  # compiled once
     if by == Move.By.TIMEOUT and _timed_out_in_a_row(table, seat_index):
@@ -161,9 +158,7 @@ def _forfeit_for_timeouts(table: Table, index: int) -> None:
     """Three timeouts in a row at a rated match: a forfeit, as leaving is
     (docs/rated-play.md, "Abandonment cool-down"); the seats are told again."""
     forfeit_locked(table, {index}, TIMEOUTS)
-    table.lobby = True
-    table.seats_as_held = False
-    table.room_fields = None
+    table.tell(SEATS)
 
 
 # ---------------------------------------------------------------------- the server's moves

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.engine.fairness import valid_client_seed
 from rooms.models import Seat
 from rooms.services.base import actor_seat, bad
-from rooms.services.command import RoomRef, Table, room_command
+from rooms.services.command import MOVE, SEATS, RoomRef, Table, room_command
 from rooms.services.rounds import begin_if_seeded_locked
 
 
@@ -46,8 +46,6 @@ def seat_seed(
         seat.client_seed = value
         seat.save(update_fields=["client_seed"])
     if begin_if_seeded_locked(table):  # the last seed a self-starting table waited for
-        table.lobby = True
+        table.tell(SEATS)
         return
-    # Nothing of the seats or the lobby's row changed for anyone to see.
-    table.room_fields = ["version", "last_activity_at"]
-    table.seats_as_held = True
+    table.tell(MOVE)  # nothing of the seats or the lobby's row changed for anyone to see
