@@ -156,7 +156,9 @@ def room_command(
             now: datetime | None = kwargs.get("now")  # type: ignore[assignment]
             with atomic_together():
                 table = lock_table(room, now, open_only=open_only)
-                terms = pending_yes_terms(table.room, table.rnd, table.seats)
+                # A "yes" is only ever pending between games: a move asks nothing.
+                between = table.room.status == Room.Status.BETWEEN_ROUNDS
+                terms = pending_yes_terms(table.room, table.rnd, table.seats) if between else None
                 result = func(table, *args, **kwargs)
                 if table.changed:
                     if terms is not None:

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from games import services as games
 from games.models import Round
 from records import rulebook
-from rooms.annulment import annul_period, annul_person, annul_voters, standing_votes
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
+from rooms.selectors import annul_period, annul_person, annul_voters, standing_votes
 from rooms.services.base import (
     actor_seat,
     all_filled,
