@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from arenas.events import arena_group
 from arenas.models import Arena
 from arenas.selectors import arena_frame, arena_visible, viewers_part, you
-from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
+from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
+from domino_site.realtime.listening import ListeningSocket
+from domino_site.realtime.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 from rooms.consumers import CLOSE_NOT_FOUND
-from rooms.listening import ListeningSocket
-from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
 
 def _read(arena_id: int, user: Any) -> tuple[dict, dict] | None:

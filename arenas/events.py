@@ -19,8 +19,8 @@ from django.db import transaction
 from arenas.models import Arena
 from arenas.selectors import arena_frame, arena_of_room, viewers_part
 from arenas.signals import arena_due
+from domino_site.realtime.fanout import send
 from games.world import world
-from rooms.events import send
 
 log = logging.getLogger(__name__)
 

@@ -46,7 +46,7 @@ from django.urls import re_path  # noqa: E402
 
 from bench.loadbench.common import rss_kb  # noqa: E402 (stdlib only: no second django set-up)
 from domino_site.asgi import application as site_application  # noqa: E402
-from domino_site.asyncdb import NoDatabaseInTheLoop  # noqa: E402
+from domino_site.realtime.asyncdb import NoDatabaseInTheLoop  # noqa: E402
 
 
 class Counters:

@@ -22,8 +22,8 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 
 from arenas.routing import websocket_urlpatterns as arena_sockets
-from domino_site.liveness import start_heartbeat
 from domino_site.origins import SameOriginValidator
+from domino_site.realtime.liveness import start_heartbeat
 from quick.routing import websocket_urlpatterns as quick_sockets
 from rooms.routing import websocket_urlpatterns as room_sockets
 from timers.scheduling import start_inprocess_scheduler
@@ -33,7 +33,7 @@ class SchedulerStarter:
     """Starts the in-process machinery on the server's event loop: the in-process
     scheduler (``DOMINO_SCHEDULER=inprocess`` only) and, with the Redis channel
     layer in either mode, the heartbeat that tells the other processes this one
-    is alive (``domino_site.liveness``).
+    is alive (``domino_site.realtime.liveness``).
 
     Daphne has no lifespan hook, so the first connection (HTTP or WebSocket)
     starts them; servers that do send ``lifespan`` (uvicorn) start them at boot.
@@ -70,7 +70,7 @@ _small_default: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def use_db_threads_by_default() -> None:
     """The server loop's default executor gets ``settings.DB_THREADS`` threads, as
-    the database pool (`domino_site.asyncdb.db_executor`), instead of asyncio's
+    the database pool (`domino_site.realtime.asyncdb.db_executor`), instead of asyncio's
     ``cores + 4``: fewer threads competing for the GIL keep the event loop that
     serves the sockets responsive (bench/load.py measures it). A pool of the
     loop's own: a closing loop shuts its default executor down."""

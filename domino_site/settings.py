@@ -192,7 +192,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["CONN_MAX_AGE"] = None
 
 # Threads that call the database: every socket's and the in-process ticker's
-# database work runs in a pool of its own (domino_site.asyncdb), this size. Few:
+# database work runs in a pool of its own (domino_site.realtime.asyncdb), this size. Few:
 # a service call is mostly Python, which holds the GIL, and every extra thread
 # competing for it delays the event loop that serves the sockets (bench/load.py
 # measures it; bench/RESULTS.md keeps the figures).
@@ -270,7 +270,7 @@ else:
 # Redis layer only (several Daphnes): every web process refreshes a Redis key
 # with this TTL every DOMINO_ALIVE_BEAT_SECONDS (default: a third of it); the
 # sweeper disconnects the seats of a process whose key expired (it died without
-# closing its sockets). 0 turns the check off. See domino_site/liveness.py.
+# closing its sockets). 0 turns the check off. See domino_site/realtime/liveness.py.
 DOMINO_ALIVE_TTL_SECONDS = float(os.environ.get("DOMINO_ALIVE_TTL_SECONDS") or 90)
 DOMINO_ALIVE_BEAT_SECONDS = float(os.environ.get("DOMINO_ALIVE_BEAT_SECONDS") or 0) or None
 # Simulated engine actions a round analysis spends per decision (unset: the

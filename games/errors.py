@@ -1,5 +1,6 @@
-"""The one error type services raise (docs/protocol.md, ``error`` message), and the
-only serialiser of the socket's ``error`` body (`error_message`).
+"""The one error type services raise (docs/protocol.md, ``error`` message); the
+socket's ``error`` body has one serialiser, `error_message`
+(`domino_site.realtime.frames`, below every app), re-exported here.
 
 ``code`` is one of docs/protocol.md's codes (the engine's `IllegalAction` codes plus
 ``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
@@ -19,6 +20,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from domino_site.realtime.frames import error_message
 from games.engine import ERROR_CODES
 
 SITE_CODES = frozenset(
@@ -85,29 +87,6 @@ class ServiceError(Exception):
         """The protocol's ``error`` message body for this refusal (`error_message`)."""
         body = error_message(self.code, self.message, ref, reason=self.reason, field=self.field)
         return {**body, **self.extra}
-
-
-def error_message(
-    code: str,
-    message: str,
-    ref: Any = None,
-    *,
-    reason: str | None = None,
-    field: str | None = None,
-) -> dict[str, Any]:
-    """The protocol's ``error`` message body, the only one a socket sends.
-
-    ``{"type": "error", "code", "message", "ref"}`` (docs/protocol.md; ``ref`` is the
-    client's, null when it had none), plus ``reason`` and ``field`` when the
-    refusal names them: the table page shows the rule knob's own message for
-    ``field``.
-    """
-    body: dict[str, Any] = {"type": "error", "code": code, "message": str(message), "ref": ref}
-    if reason:
-        body["reason"] = reason
-    if field:
-        body["field"] = field
-    return body
 
 
 def not_seated() -> ServiceError:

@@ -13,13 +13,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.client_ip import scope_ip_hash
+from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
+from domino_site.realtime.listening import Handler, ListeningSocket
+from domino_site.realtime.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 from quick import selectors as quick_selectors
 from quick import services as quick
 from rooms.errors import ServiceError
-from rooms.listening import Handler, ListeningSocket
-from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 
 CLOSE_FORBIDDEN = 4003
 

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from domino_site.realtime.fanout import deliver
 from games.world import now_or
 from quick import pairing
 from quick import selectors as quick_selectors
@@ -30,7 +31,6 @@ from quick.signals import quick_due
 from records import rulebook
 from records import selectors as records_read
 from rooms.errors import ServiceError
-from rooms.events import deliver
 from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, QuickEntry, Room
 from rooms.selectors import viewer_seat
 from rooms.services.bots import bot_add

@@ -31,23 +31,17 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from domino_site.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
+from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
+from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter
+from domino_site.realtime.listening import CLOSE_FLOOD, Handler, ListeningSocket
+from domino_site.realtime.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
 from games.engine import IllegalAction
 from rooms.errors import ServiceError, error_message
 from rooms.events import LOBBY_GROUP, room_group, watchable
-from rooms.listening import CLOSE_FLOOD, Handler, ListeningSocket
 from rooms.lobby import BadView, Page, View, changes_message, rooms_message
-from rooms.messages import (
-    MAX_FRAME_BYTES,
-    BadMessage,
-    Command,
-    ConnectLimiter,
-    RateLimiter,
-    parse_message,
-)
-from rooms.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
+from rooms.messages import BadMessage, Command, ConnectLimiter, parse_message
 from rooms.sockets import (
     Viewer,
     chat_allowed,
@@ -163,7 +157,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         await self._release()
 
     async def layer_failed(self) -> None:
-        """The channel layer failed and the socket was closed (rooms.socket_guard)."""
+        """The channel layer failed and the socket was closed (domino_site.realtime.socket_guard)."""
         await self._release()
 
     async def _release(self) -> None:

@@ -17,7 +17,8 @@ Each socket thus gets one message a change, with the seat owners' identities
 The frames travel finished (JSON text, serialised once here with
 `rooms.selectors.compose_state` and `frame_texts`), and consumers pass them on
 without a query; connect, reconnect and a version gap re-read the database.
-No hand ever travels through the room group.
+No hand ever travels through the room group. They leave through
+`domino_site.realtime.fanout.deliver`, without waiting for the sending.
 
 Nothing happens unless the transaction commits (a refused or rolled-back change
 tells nobody), and a failing broadcast or scheduler never breaks the commit
@@ -41,15 +42,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db import connection as db_connection
 from django.utils import translation
 
-from domino_site.asyncdb import calling_loop, db_async
 from domino_site.guests import guest_key
+from domino_site.realtime.asyncdb import calling_loop, db_async
+from domino_site.realtime.fanout import deliver, spawn
 from games.models import Round
 from games.signals import round_due
 from rooms import selectors
@@ -284,9 +285,7 @@ def _lobby_soon(loop: asyncio.AbstractEventLoop, layer: Any, listed: Listed) -> 
 
 def _start_lobby(loop: asyncio.AbstractEventLoop, layer: Any) -> None:
     rooms = _lobby_due.pop(loop, {})  # a change from now on is told again
-    task = loop.create_task(_tell_lobby(layer, rooms))
-    _sending.add(task)
-    task.add_done_callback(_sent)
+    spawn(loop, _tell_lobby(layer, rooms))
 
 
 async def _tell_lobby(layer: Any, rooms: dict[int, tuple[str, int]]) -> None:
@@ -295,76 +294,6 @@ async def _tell_lobby(layer: Any, rooms: dict[int, tuple[str, int]]) -> None:
         await layer.group_send(LOBBY_GROUP, notice)
     except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
         log.exception("channel layer: the lobby's news failed")
-
-
-async def _deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
-    # In order: a seat's own frame reaches its socket before the group's.
-    in_order = getattr(layer, "send_in_order", None)
-    if in_order is not None:  # our layers (domino_site.infra): "group_others" skips
-        try:
-            await in_order(messages)
-        except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
-            log.exception("channel layer: a change's %d messages failed", len(messages))
-        return
-    # Any other layer: the whole group, so a seat's socket gets the change twice
-    # and ignores the second (same version).
-    for how, target, message in messages:
-        try:
-            if how == "send":
-                await layer.send(target, message)
-            else:
-                await layer.group_send(target, message)
-        except Exception:  # noqa: BLE001 - telling is best effort; the state is committed
-            log.exception("channel layer %s to %s failed", how, target)
-
-
-def deliver(layer: Any, messages: list[tuple[str, str, dict]]) -> None:
-    """Send ``messages`` from sync code.
-
-    In a thread that runs a socket's or the ticker's database work
-    (`domino_site.asyncdb.db_async`) they are handed to the server's event loop
-    and the thread goes on at once: nothing waits for the sending, and no
-    thread is parked while the loop works for it (async_to_sync blocked the
-    database thread until the loop had sent everything, and the two then
-    fought for the GIL while the frames went out). From a thread that runs an
-    event loop itself (async_to_sync refuses there) they are scheduled on that
-    loop; elsewhere (Celery, management commands, tests) they are sent before
-    returning."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        loop = None
-    if loop is not None:
-        _start(loop, layer, messages)
-        return
-    server_loop = calling_loop()
-    if server_loop is not None and not server_loop.is_closed():
-        try:
-            server_loop.call_soon_threadsafe(_start, server_loop, layer, messages)
-            return
-        except RuntimeError:  # the loop closed meanwhile: send them here
-            pass
-    async_to_sync(_deliver)(layer, messages)
-
-
-_sending: set[asyncio.Task] = set()  # (the loop keeps only weak references to tasks)
-
-
-def _start(loop: asyncio.AbstractEventLoop, layer: Any, messages: list) -> None:
-    task = loop.create_task(_deliver(layer, messages))
-    _sending.add(task)
-    task.add_done_callback(_sent)
-
-
-def _sent(task: asyncio.Task) -> None:
-    _sending.discard(task)
-    if not task.cancelled():
-        task.exception()  # (_deliver logs its own failures; this marks it retrieved)
-
-
-def send(layer: Any, group: str, message: dict) -> None:
-    """``group_send`` of one message from sync code (see `deliver`)."""
-    deliver(layer, [("group", group, message)])
 
 
 def _schedule(due: tuple[int, int, datetime | None, str | None] | None) -> None:

@@ -1,7 +1,8 @@
 """Client -> server messages of the table socket (docs/protocol.md): parsing and limits.
 
 No database and no Django settings: ``parse_message`` turns a decoded JSON value into a
-``Command`` or raises ``BadMessage``; ``RateLimiter`` counts frames per second.
+``Command`` or raises ``BadMessage``; ``ConnectLimiter`` counts a person's table
+sockets (the frames per second and a frame's size: `domino_site.realtime.frames`).
 The consumer then authorises and calls a service.
 """
 
@@ -17,7 +18,6 @@ from typing import Any, TypeGuard
 from games.engine.fairness import valid_client_seed
 from rooms.chat import CHAT_PHRASES
 
-MAX_FRAME_BYTES = 4096
 MAX_REF_CHARS = 64
 LEVELS = ("easy", "medium", "hard")
 BENDS = ("straight", "left", "right")
@@ -200,31 +200,6 @@ def parse_message(msg: Any) -> Command:
     except BadMessage as exc:
         exc.ref = ref
         raise
-
-
-class RateLimiter:
-    """Frames per second on one socket: over ``rate`` a frame is refused
-    (``rate_limited``); over ``close_at`` within the same second the socket is
-    flooding and gets closed (4008)."""
-
-    def __init__(self, rate: int = 20, close_at: int = 40, clock=time.monotonic) -> None:
-        self.rate = rate
-        self.close_at = close_at
-        self.clock = clock
-        self._stamps: deque[float] = deque()
-
-    def hit(self) -> str:
-        """Record a frame: ``"ok"``, ``"limited"`` or ``"flood"``."""
-        now = self.clock()
-        stamps = self._stamps
-        stamps.append(now)
-        while stamps and stamps[0] <= now - 1.0:
-            stamps.popleft()
-        if len(stamps) > self.close_at:
-            return "flood"
-        if len(stamps) > self.rate:
-            return "limited"
-        return "ok"
 
 
 class ConnectLimiter:

@@ -13,7 +13,7 @@ on to its page as ``{"type": "watchers", "count": n}``; the next snapshot carrie
 it too (``room.watchers``).
 
 Sockets of a server process that died never say goodbye: the sweeper removes the
-rows whose process is dead (Redis layer, ``domino_site.liveness``), and the
+rows whose process is dead (Redis layer, ``domino_site.realtime.liveness``), and the
 embedded server forgets every row when it starts (no socket is open yet).
 """
 
@@ -26,9 +26,10 @@ from datetime import datetime
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from domino_site import liveness
+from domino_site.realtime import liveness
+from domino_site.realtime.fanout import send
 from games.world import now_or
-from rooms.events import room_group, send
+from rooms.events import room_group
 from rooms.models import Room, Watcher
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from functools import cache
 
 import pytest
 
-from domino_site import liveness
+from domino_site.realtime import liveness
 
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
@@ -102,7 +102,7 @@ def _default_language_after_each_test():
 @pytest.fixture
 def redis_up_for_a_while():
     """Redis has held its data for longer than any heartbeat TTL: its epoch marker
-    (domino_site.liveness) is old, so the sweeper may judge processes dead at once.
+    (domino_site.realtime.liveness) is old, so the sweeper may judge processes dead at once.
     The marker is put back as it was afterwards."""
     import redis
 

@@ -1,5 +1,5 @@
 """Test clients send as the page does: never more frames a second than the
-server takes from one socket (`rooms.messages.RateLimiter` refuses the 21st
+server takes from one socket (`domino_site.realtime.frames.RateLimiter` refuses the 21st
 frame within a second with ``rate_limited``, which a test reading for the next
 snapshot would wait on in vain)."""
 

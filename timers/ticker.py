@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.world import world
 from rooms.models import Seat
 from rooms.services import seat_disconnected

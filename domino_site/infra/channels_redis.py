@@ -14,7 +14,7 @@ groups are channels-redis' own: either class reads what the other sends.
 With more than one Redis host the group sends and receives are channels-redis'
 own.
 
-The process of a socket (`domino_site.liveness`: a process that died never
+The process of a socket (`domino_site.realtime.liveness`: a process that died never
 closes its sockets) comes from the channel name's layout.
 
 It uses, all undocumented:
@@ -188,7 +188,7 @@ class ProcessInbox(StockRedisChannelLayer):
         cancelled here when a socket closes (the task belongs to no socket), so
         a popped message needs no backup copy: it is in its queue the moment the
         answer is read. If Redis fails, every waiting receive raises the error
-        (the sockets close with 4012 and come back, rooms.socket_guard)."""
+        (the sockets close with 4012 and come back, domino_site.realtime.socket_guard)."""
         key = self.prefix + self._own_inbox
         connection = self.connection(0)
         while True:

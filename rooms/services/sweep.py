@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, Value
 from django.db.models.functions import StrIndex, Substr
 
-from domino_site import liveness
+from domino_site.realtime import liveness
 from games.models import Round
 from games.world import now_or
 from records import rulebook
@@ -117,7 +117,7 @@ def _safely(func: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
 
 def _seats_of_dead_processes(now: datetime) -> list[tuple[int, int, str]]:
     """Connected human seats whose socket lives in a server process that has not
-    beaten for a TTL (``domino_site.liveness``; Redis layer only). A seat bound
+    beaten for a TTL (``domino_site.realtime.liveness``; Redis layer only). A seat bound
     less than a TTL ago is left alone: its process may not have beaten yet.
 
     The database is asked for the distinct processes first (the part of the

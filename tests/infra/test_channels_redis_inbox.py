@@ -141,7 +141,7 @@ async def test_a_receive_that_ends_leaves_no_waiter_behind():
 
 
 async def test_a_redis_that_does_not_answer_fails_the_waiting_receive():
-    """The sockets' guard (rooms.socket_guard) then closes them with 4012."""
+    """The sockets' guard (domino_site.realtime.socket_guard) then closes them with 4012."""
     layer = RedisChannelLayer(hosts=["redis://127.0.0.1:1/0"], prefix="test-inbox-down")
     socket = await layer.new_channel()
     with pytest.raises(RedisConnectionError):

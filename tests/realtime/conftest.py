@@ -25,9 +25,9 @@ from django.http import HttpResponse
 from django.test import Client
 
 from domino_site.asgi import application
-from domino_site.asyncdb import db_async, drain_db_executor
 from domino_site.guests import GUEST_COOKIE, GUEST_SALT
-from domino_site.liveness import heartbeat
+from domino_site.realtime.asyncdb import db_async, drain_db_executor
+from domino_site.realtime.liveness import heartbeat
 from games.world import use_world, world
 from rooms import services
 from rooms.consumers import connects
@@ -67,7 +67,7 @@ async def live(settings, request):
     # a database thread: it must end before the next test's flush truncates.
     await asyncio.wait_for(asyncio.to_thread(drain_db_executor), 30)
     use_world(previous)
-    await heartbeat.stop()  # Redis layer: this loop's heartbeat (domino_site.liveness)
+    await heartbeat.stop()  # Redis layer: this loop's heartbeat (domino_site.realtime.liveness)
     await asyncio.wait_for(_close_channel_layers(), 5)
     await sync_to_async(connections.close_all)()
 

@@ -15,7 +15,7 @@ from django.test import Client
 
 from arenas import services
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.world import world
 from tests.realtime.arena_bots import ArenaBot, ArenaSocket
 from tests.realtime.conftest import Player, advance, session_cookie

@@ -12,7 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.world import world
 from records import selectors
 from records.models import Cooldown

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from asgiref.sync import sync_to_async
 
-from domino_site import liveness
+from domino_site.realtime import liveness
 from rooms import services
 from tests.realtime.conftest import Player, first_legal, my_turn, session_cookie, sweep
 

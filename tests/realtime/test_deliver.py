@@ -1,4 +1,4 @@
-"""How a committed change's messages leave a database thread (rooms.events.deliver).
+"""How a committed change's messages leave a database thread (domino_site.realtime.fanout.deliver).
 
 A service called from a socket runs in a database thread (`db_async`): its
 messages are handed to the server loop and the thread goes on at once. Sync
@@ -13,8 +13,8 @@ import threading
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from domino_site.asyncdb import calling_loop, db_async
-from rooms.events import deliver
+from domino_site.realtime.asyncdb import calling_loop, db_async
+from domino_site.realtime.fanout import deliver
 
 # db_async tidies its thread's database connection after each call: with the
 # embedded default a pool thread keeps one from an earlier test.

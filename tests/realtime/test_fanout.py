@@ -10,6 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db.backends.utils import CursorWrapper
 
+from domino_site.realtime import fanout
 from rooms import consumers, events, services
 from rooms.models import Seat
 from rooms.selectors import current_round
@@ -32,13 +33,13 @@ class LayerSpy:
 
     def __init__(self, monkeypatch) -> None:
         self.told: list[tuple[str, str, dict]] = []
-        real = events._deliver
+        real = fanout._deliver
 
         async def spying(layer, messages):
             self.told.extend(messages)
             await real(layer, messages)
 
-        monkeypatch.setattr(events, "_deliver", spying)
+        monkeypatch.setattr(fanout, "_deliver", spying)
 
 
 async def _seat_channels(room) -> dict[int, str]:

@@ -1,4 +1,4 @@
-"""A channel layer that fails or loses its groups (rooms.socket_guard): every
+"""A channel layer that fails or loses its groups (domino_site.realtime.socket_guard): every
 socket of the process is closed with 4012 so that the page reconnects (and joins
 its groups again), instead of crashing with a traceback (1011) or living on deaf.
 The real thing, a Redis restarted or flushed under two Daphnes, is the fault
@@ -16,11 +16,11 @@ from autobahn.exception import Disconnected
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from domino_site import liveness
 from domino_site.asgi import application
+from domino_site.realtime import liveness
+from domino_site.realtime.socket_guard import CLOSE_RECONNECT, live_sockets
 from rooms import services
 from rooms.models import Seat
-from rooms.socket_guard import CLOSE_RECONNECT, live_sockets
 from tests.realtime.conftest import ORIGIN, Player, session_cookie
 from tests.waiting import async_wait_for
 

@@ -1,5 +1,5 @@
 """The sockets that mostly listen -- the lobby, an arena, the quick-match queue
-(rooms/listening.py, docs/protocol.md) -- answer ping, refuse anything else
+(domino_site/realtime/listening.py, docs/protocol.md) -- answer ping, refuse anything else
 with bad_message, limit a burst and close a flood, all alike."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import F
 from django.test import Client
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from rooms import consumers, services
 from rooms.events import LOBBY_GROUP
 from rooms.models import Room, Seat

@@ -2,7 +2,8 @@
 
 import pytest
 
-from rooms.messages import BadMessage, RateLimiter, parse_message
+from domino_site.realtime.frames import RateLimiter
+from rooms.messages import BadMessage, parse_message
 
 
 def test_a_play_keeps_its_tile_end_ref_and_version():

@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from domino_site.asgi import application
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.models import Round
 from games.world import world
 from quick import pairing

@@ -11,8 +11,8 @@ from asgiref.sync import sync_to_async
 
 from arenas import services as arenas
 from arenas.models import ArenaMatch, ArenaPlayer
-from domino_site.asyncdb import db_async
 from domino_site.client_ip import ip_hash
+from domino_site.realtime.asyncdb import db_async
 from games.models import Match
 from games.world import world
 from records import rulebook, selectors

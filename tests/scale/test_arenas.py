@@ -16,7 +16,7 @@ from django.db.models import Count
 
 from arenas import services
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.world import world
 from rooms.models import Seat
 from tests.scale.drills import CeleryProcess, process_env

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.models import Round
 from rooms import services
 from rooms.models import Room, Seat

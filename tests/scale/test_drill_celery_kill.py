@@ -15,8 +15,8 @@ import asyncio
 import pytest
 from django.utils import timezone
 
-from domino_site.asyncdb import db_async
 from domino_site.celery import app
+from domino_site.realtime.asyncdb import db_async
 from games.models import Move, Round
 from tests.scale.drills import CeleryProcess, process_env, replays_match
 from tests.scale.players import duelo, seated

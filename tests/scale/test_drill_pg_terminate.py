@@ -27,7 +27,7 @@ import time
 import psycopg
 import pytest
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.models import Move, Round
 from rooms.models import Room
 from tests.scale.conftest import SERVER_APPLICATION_NAME, servers_database_url

@@ -24,7 +24,7 @@ import pytest
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from rooms import services
 from rooms.models import Room, Seat
 from tests.scale.drills import replays_match

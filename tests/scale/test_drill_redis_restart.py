@@ -21,7 +21,7 @@ import redis
 from django.utils import timezone
 from websockets.exceptions import ConnectionClosed
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from games.models import Move
 from tests.scale.drills import CeleryProcess, process_env, replays_match
 from tests.scale.players import Client, duelo, first_legal, my_turn, session_cookie

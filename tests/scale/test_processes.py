@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from tests.scale.players import Client, first_legal, my_turn, seated, solo
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from domino_site.asyncdb import db_async
+from domino_site.realtime.asyncdb import db_async
 from rooms.models import QuickEntry, Room, Seat
 from tests.scale.players import Client, session_cookie
 

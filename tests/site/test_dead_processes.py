@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from channels.layers import channel_layers
 
-from domino_site import liveness
+from domino_site.realtime import liveness
 from games import services as games
 from rooms import services
 from rooms.services import sweep

@@ -9,6 +9,7 @@ import pytest
 from django.db import transaction
 
 import timers.scheduling
+from domino_site.realtime import fanout
 from rooms import events, selectors, services
 from rooms.errors import ServiceError
 from tests.site.helpers import current, fresh, seat, two_humans
@@ -148,10 +149,10 @@ def test_each_frame_is_the_json_of_its_viewer_s_state_with_the_shared_parts_enco
 
 def test_send_works_from_sync_code_and_inside_a_running_loop():
     fake = FakeLayer()
-    events.send(fake, "room.X", {"type": "room.changed", "version": 1})  # no loop here
+    fanout.send(fake, "room.X", {"type": "room.changed", "version": 1})  # no loop here
 
     async def inside_a_loop():
-        events.send(fake, "room.Y", {"type": "room.changed", "version": 2})
+        fanout.send(fake, "room.Y", {"type": "room.changed", "version": 2})
         await asyncio.sleep(0)
 
     asyncio.run(inside_a_loop())

@@ -24,7 +24,8 @@ in-memory layer there is only one process, which repairs its seats at start-up
   has beaten again. When Redis does not answer, nobody is judged dead either.
 * A process whose beat finds its own key gone (Redis restarted or flushed, or
   the process stalled for a TTL) calls the ``on_redis_lost`` hooks: its sockets'
-  groups may be gone too, so ``rooms.socket_guard`` asks them to reconnect.
+  groups may be gone too, so ``domino_site.realtime.socket_guard`` asks them
+  to reconnect.
 """
 
 from __future__ import annotations
@@ -147,8 +148,8 @@ def dead_processes(prefixes: Iterable[str]) -> set[str]:
 #: Coroutine functions called when a beat finds this process's own key gone
 #: although an earlier beat set it: Redis lost its keys (restarted without
 #: persistence, flushed) or the process stalled for a TTL. The groups of its
-#: sockets may be gone with them (rooms.socket_guard closes the sockets so that
-#: they reconnect and join again).
+#: sockets may be gone with them (domino_site.realtime.socket_guard closes the
+#: sockets so that they reconnect and join again).
 on_redis_lost: list[Callable[[], Awaitable[None]]] = []
 
 

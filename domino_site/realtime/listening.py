@@ -23,8 +23,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from rooms.errors import error_message
-from rooms.messages import MAX_FRAME_BYTES, RateLimiter
+from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter, error_message
 
 CLOSE_FLOOD = 4008
 

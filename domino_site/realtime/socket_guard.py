@@ -13,8 +13,8 @@ traceback (Daphne closes it with 1011). Neither is acceptable, so:
   group memberships may be gone too (``reconnect_everyone``), unless the error
   was this process's own pool running out (``LOCAL_ERRORS``, a burst of
   connects): then only that socket goes;
-* the process's heartbeat (``domino_site.liveness``) notices a Redis that lost
-  its keys without any call failing (a restart between two reads, a flush):
+* the process's heartbeat (``domino_site.realtime.liveness``) notices a Redis
+  that lost its keys without any call failing (a restart between two reads, a flush):
   its own key was missing when it beat again, and it calls
   ``reconnect_everyone`` as well (``liveness.on_redis_lost``).
 
@@ -28,7 +28,7 @@ import logging
 import weakref
 from typing import Any
 
-from domino_site import liveness
+from domino_site.realtime import liveness
 
 log = logging.getLogger(__name__)
 

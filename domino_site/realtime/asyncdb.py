@@ -61,7 +61,7 @@ _caller = _Caller()
 def calling_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop whose `db_async` call this thread is running, if any: where
     the call's after-commit messages can be sent without waiting for them
-    (`rooms.events.deliver`)."""
+    (`domino_site.realtime.fanout.deliver`)."""
     return _caller.loop
 
 
