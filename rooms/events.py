@@ -178,7 +178,8 @@ def _owner(seat: Any) -> list | None:
     """``[user id, guest key]`` of the person who plays ``seat`` (a substitute
     bot for someone away still plays for them), or None."""
     if seat.is_human and not (seat.substitute and seat.substitute_reason != "away"):
-        return [seat.user_id, guest_key(seat.guest_token)]
+        # An account's seat has no guest token: no digest to make.
+        return [seat.user_id, guest_key(seat.guest_token) if seat.guest_token else None]
     return None
 
 

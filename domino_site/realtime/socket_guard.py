@@ -98,7 +98,8 @@ class LayerGuard:
 
     async def __call__(self, scope, receive, send):
         try:
-            return await super().__call__(scope, receive, unless_closing(send))
+            # A mixin: the consumer class after it in the MRO has ``__call__``.
+            return await super().__call__(scope, receive, unless_closing(send))  # type: ignore[misc]
         except LAYER_ERRORS as exc:
             first = not self.closing_for_layer
             self.closing_for_layer = True
