@@ -6,28 +6,14 @@ The page script's words are run in node with the table page's own strings."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 from django.utils import translation
 
 from rooms.page_strings import TABLE, translated
+from tests.node import BROWSER, module, needs_node, run
 
-JS = Path(__file__).resolve().parents[2] / "static" / "js"
-
-# Just enough of a browser for the modules to load (they draw nothing here).
-STUBS = """
-globalThis.window = globalThis;
-globalThis.localStorage = { getItem() { return null; }, setItem() {}, removeItem() {} };
-globalThis.document = {
-  readyState: "loading", addEventListener() {}, querySelector() { return null; },
-  createTreeWalker() { return {}; }, createComment() { return {}; }, documentElement: { dataset: {} },
-};
-"""
-
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+pytestmark = needs_node
 
 
 def _lines(language: str, match: dict) -> list[dict]:
@@ -35,17 +21,14 @@ def _lines(language: str, match: dict) -> list[dict]:
     with translation.override(language):
         strings = translated(TABLE)
     script = (
-        STUBS
-        + f"const state = await import({json.dumps((JS / 'table' / 'state.js').as_uri())});\n"
-        + f"const util = await import({json.dumps((JS / 'util.js').as_uri())});\n"
-        + f"const m = await import({json.dumps((JS / 'table' / 'panels.js').as_uri())});\n"
+        BROWSER
+        + f"const state = await import({module('table', 'state.js')});\n"
+        + f"const util = await import({module('util.js')});\n"
+        + f"const m = await import({module('table', 'panels.js')});\n"
         + f"state.page.t = util.makeT({json.dumps(strings)});\n"
         + f"process.stdout.write(JSON.stringify(m.abandonedLines({json.dumps(match)})));\n"
     )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout)
+    return run(script)
 
 
 @pytest.mark.parametrize(

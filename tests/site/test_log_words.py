@@ -4,28 +4,22 @@ a number both ends show is said once."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-MOVES = Path(__file__).resolve().parents[2] / "static" / "js" / "table" / "moves.js"
+from tests.node import module, needs_node, run
 
 
 def _text(entry: dict) -> str:
     script = (
-        f"import {{ moveText }} from {json.dumps(MOVES.as_uri())};\n"
+        f"import {{ moveText }} from {module('table', 'moves.js')};\n"
         "const t = (s, p = {}) => s.replace(/%\\((\\w+)\\)s/g, (_, k) => String(p[k]));\n"
         f"process.stdout.write(moveText({json.dumps(entry)}, 'Ana', t));\n"
     )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
-    )
-    return done.stdout
+    return run(script, parsed=False)
 
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+pytestmark = needs_node
 
 
 @pytest.mark.parametrize("kind, words", [("draw", "Ana drew a tile"), ("pass", "Ana passed")])

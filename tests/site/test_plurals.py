@@ -8,30 +8,16 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from records.models import Rating
 from rooms import services
+from tests.node import BROWSER, needs_node, run
+from tests.node import module as js_module
 from tests.site.helpers import fresh, seat
 
 pytestmark = pytest.mark.django_db
-
-JS = Path(__file__).resolve().parents[2] / "static" / "js"
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-
-# Just enough of a browser for the modules to load (they draw nothing here).
-STUBS = """
-globalThis.window = globalThis;
-globalThis.localStorage = { getItem() { return null; }, setItem() {}, removeItem() {} };
-globalThis.document = {
-  readyState: "loading", addEventListener() {}, querySelector() { return null; },
-  createTreeWalker() { return {}; }, createComment() { return {}; }, documentElement: { dataset: {} },
-};
-"""
 
 
 def _in_node(client, language: str, module: str, expression: str):
@@ -39,15 +25,12 @@ def _in_node(client, language: str, module: str, expression: str):
     catalog the page would load for ``language``."""
     catalog = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     script = (
-        STUBS
+        BROWSER
         + f"new Function({json.dumps(catalog)}).call(globalThis);\n"
-        + f"const m = await import({json.dumps((JS / module).as_uri())});\n"
+        + f"const m = await import({js_module(*module.split('/'))});\n"
         + f"process.stdout.write(JSON.stringify({expression}));\n"
     )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout)
+    return run(script)
 
 
 PORTUGUESE, ENGLISH = "pt-br", "en"

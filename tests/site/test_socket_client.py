@@ -6,14 +6,9 @@ a jittered wait, never at once."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
-CLIENT = Path(__file__).resolve().parents[2] / "static" / "js" / "socket_client.js"
+from tests.node import module, needs_node, run
 
 # A browser's globals, as little as the client uses: sockets it opened (`sockets`),
 # timers it set (`timers`: run one with `fire`), and Math.random from `randoms`.
@@ -42,22 +37,19 @@ const states = [];
 const last = () => sockets.at(-1);
 """
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+pytestmark = needs_node
 
 
 def _run(body: str) -> dict:
     """Runs `body` with the fakes and the module as `m`; it sets `out`."""
     script = (
         FAKES
-        + f"const m = await import({json.dumps(CLIENT.as_uri())});\n"
+        + f"const m = await import({module('socket_client.js')});\n"
         + "let out = {};\n"
         + body
         + "\nprocess.stdout.write(JSON.stringify(out));\n"
     )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout)
+    return run(script)
 
 
 def test_the_backoff_doubles_with_jitter_up_to_its_cap_and_an_open_starts_it_again():

@@ -5,27 +5,20 @@ kept in localStorage."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
-import pytest
-
-STATE = Path(__file__).resolve().parents[2] / "static" / "js" / "table" / "state.js"
+from tests.node import module, needs_node, run
 
 STUBS = """
 const stored = {};
 globalThis.localStorage = { getItem: (k) => stored[k] ?? null, setItem: (k, v) => { stored[k] = v; } };
 """
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+pytestmark = needs_node
 
 
 def test_set_state_tells_the_subscribers_and_an_assignment_throws():
     script = (
         STUBS
-        + f"const m = await import({json.dumps(STATE.as_uri())});\n"
+        + f"const m = await import({module('table', 'state.js')});\n"
         + """
         const heard = [];
         const stop = m.subscribe((keys) => heard.push(keys));
@@ -39,10 +32,7 @@ def test_set_state_tells_the_subscribers_and_an_assignment_throws():
         process.stdout.write(JSON.stringify({ heard, thrown, selected: m.state.selected, hints: stored["domino.hints"] }));
         """
     )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
-    )
-    assert json.loads(done.stdout) == {
+    assert run(script) == {
         "heard": [["selected"], ["hints"]],
         "thrown": "TypeError",
         "selected": None,
