@@ -4,11 +4,13 @@ test fails when that behaviour changes."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from channels.exceptions import ChannelFull
 
 from domino_site.infra.channels import InMemoryChannelLayer
+from tests.waiting import async_wait_for
 
 
 class Counting(InMemoryChannelLayer):
@@ -44,7 +46,10 @@ async def test_expired_messages_still_go_when_the_walk_runs():
     layer = InMemoryChannelLayer(expiry=0)
     layer.clean_every = 0.0
     await layer.send("a.channel", {"type": "old"})
-    await asyncio.sleep(0.01)  # older than the expiry of 0 s
+    expires_at = layer.channels["a.channel"]._queue[0][0]  # the stock layer's (expiry, message)
+    await async_wait_for(
+        lambda: time.time() > expires_at, timeout=2, message="the message past its expiry of 0 s"
+    )
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(layer.receive("a.channel"), 0.2)
 

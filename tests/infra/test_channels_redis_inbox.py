@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import time
 
 import pytest
 import redis.asyncio as aioredis
@@ -118,7 +119,11 @@ async def test_the_queues_of_closed_sockets_are_forgotten():
     await async_wait_for(
         lambda: gone in ours.receive_buffer, timeout=5, message="the late message read"
     )  # from the inbox, with nobody to take it
-    await asyncio.sleep(1.2)  # the layer's expiry (1 s) passes
+    await async_wait_for(
+        lambda: time.monotonic() - ours._read_at[gone] > ours.expiry,
+        timeout=5,
+        message="the late message's queue unread for the layer's expiry (1 s)",
+    )
     await other.send(alive, {"type": "news"})
     assert await asyncio.wait_for(receiving, 2) == {"type": "news"}
     assert gone not in ours.receive_buffer
