@@ -16,8 +16,8 @@ lobby's news of a server goes out at most that often). In every window:
 * before: the old notice, ``selectors.public_rooms()`` (every row), which each
   socket sent whole as ``rooms`` when it differed from its last;
 * after: ``rooms.events.lobby_notice`` (the changed rows only, one query), which
-  each socket's ``rooms.lobby.Page`` sorts out in memory, sending
-  ``rooms_changed`` (``rooms.lobby.changes_message``) only when its page changed,
+  each socket's ``lobby.listing.Page`` sorts out in memory, sending
+  ``rooms_changed`` (``lobby.listing.changes_message``) only when its page changed,
   and reading its page again (counted) only when its spare rows ran out.
 
 ``--sockets`` viewers look at a mix of views: the first page of everything,
@@ -98,7 +98,7 @@ def open_room(services, users, i: int, preset: str, clock):
 
 def views(sockets: int, second_cursor: str | None):
     """The viewers' views, a mix of what people look at."""
-    from rooms.lobby import View
+    from lobby.listing import View
 
     mix = [
         View(),
@@ -130,8 +130,9 @@ def move(pk: int) -> tuple[int, tuple[str, int]]:
 def run(args: argparse.Namespace) -> dict:
     from django.contrib.auth import get_user_model
 
+    from lobby.listing import Page, changes_message, rooms_message
+    from lobby.selectors import lobby_entries
     from rooms import events, selectors, services
-    from rooms.lobby import Page, changes_message, rooms_message
     from rooms.models import Room
 
     rng = random.Random(args.seed)
@@ -141,13 +142,13 @@ def run(args: argparse.Namespace) -> dict:
           f"in {time.process_time() - started:.1f} s of CPU")  # fmt: skip
 
     # after: every socket's page, read at connect as the consumer reads it
-    first = selectors.lobby_entries(views(1, None)[0], 51)
+    first = lobby_entries(views(1, None)[0], 51)
     pages = []
     connect_bytes = []
     second = str(first[49][0]) if len(first) > 50 else None  # (a short list has one page)
     for view in views(args.sockets, second):
         page = Page(view, [], complete=True)
-        entries = selectors.lobby_entries(view, page.want)
+        entries = lobby_entries(view, page.want)
         page.refill(entries, len(entries) < page.want)
         connect_bytes.append(len(json.dumps(rooms_message(page))))
         pages.append(page)
@@ -205,7 +206,7 @@ def run(args: argparse.Namespace) -> dict:
             if not page.apply(entries, notice["gone"]):
                 key = page.view.share_key()
                 if key not in shared:
-                    read = selectors.lobby_entries(page.view, page.want)
+                    read = lobby_entries(page.view, page.want)
                     shared[key] = (read, len(read) < page.want)
                     new["refills"] += 1
                 page.refill(*shared[key])

@@ -24,6 +24,7 @@ from django.conf import settings
 from arenas.routing import websocket_urlpatterns as arena_sockets
 from domino_site.origins import SameOriginValidator
 from domino_site.realtime.liveness import start_heartbeat
+from lobby.routing import websocket_urlpatterns as lobby_sockets
 from quick.routing import websocket_urlpatterns as quick_sockets
 from rooms.routing import websocket_urlpatterns as room_sockets
 from timers.scheduling import start_inprocess_scheduler
@@ -109,7 +110,9 @@ application = SchedulerStarter(
             # port) this site's or a trusted one (domino_site.origins).
             "websocket": AllowedHostsOriginValidator(
                 SameOriginValidator(
-                    AuthMiddlewareStack(URLRouter(arena_sockets + quick_sockets + room_sockets))
+                    AuthMiddlewareStack(
+                        URLRouter(arena_sockets + quick_sockets + lobby_sockets + room_sockets)
+                    )
                 )
             ),
         }

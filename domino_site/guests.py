@@ -13,7 +13,7 @@ import hmac
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 GUEST_COOKIE = "domino_guest"
 GUEST_SALT = "domino.guest"
@@ -35,3 +35,19 @@ def guest_key(token: str | None) -> str | None:
         return None
     digest = hmac.new(settings.SECRET_KEY.encode(), token.encode(), hashlib.sha256)
     return digest.hexdigest()[:32]
+
+
+def remember_guest(response: HttpResponse, request: HttpRequest, token: str) -> HttpResponse:
+    """Set the signed guest cookie holding ``token`` on ``response`` (the pages
+    that seat a guest: the create-room form, an invitation). The socket reads it
+    back with the same routine (`guest_token_of`)."""
+    response.set_signed_cookie(
+        GUEST_COOKIE,
+        token,
+        salt=GUEST_SALT,
+        max_age=GUEST_COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response

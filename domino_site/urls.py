@@ -23,5 +23,6 @@ urlpatterns = [
     path("", include("records.urls")),  # /ranking/
     path("", include("games.urls")),  # /regras/
     path("", include("replays.urls")),  # /r/<code>/rounds/<n>/, /api/rooms/<code>/rounds/<n>/
+    path("", include("lobby.urls")),  # /, /rooms/ (create), /api/rooms/
     path("", include("rooms.urls")),
 ]

@@ -250,10 +250,10 @@ _PROCESS = uuid.uuid4().hex[:12]
 def lobby_notice(rooms: dict[int, tuple[str, int]]) -> dict[str, Any]:
     """The lobby sockets' ``lobby.changed`` for these changed rooms (id -> (code,
     version)): ``rows``, the rows of those still on the public list as
-    `rooms.lobby.Entry` ``[key, version, row]``, and ``gone``, ``[code, version]``
+    `rooms.selectors.Entry` ``[key, version, row]``, and ``gone``, ``[code, version]``
     of the others. One query for all the rooms changed meanwhile, not one per
     lobby socket: each socket sorts out what reaches its own page
-    (`rooms.lobby.Page`). ``id`` names the notice, for the sockets that must
+    (`lobby.listing.Page`). ``id`` names the notice, for the sockets that must
     re-read the same page to share one read. If the rows cannot be read, a bare
     notice: each socket then re-reads its page."""
     notice: dict[str, Any] = {"type": "lobby.changed", "id": f"{_PROCESS}:{next(_notices)}"}

@@ -173,24 +173,6 @@ TABLE: tuple[str, ...] = (
     _("A guest"),
 )
 
-LOBBY: tuple[str, ...] = (
-    _("paused"),
-    _("waiting for players"),
-    _("playing"),
-    _("between rounds"),
-    _("%(n)s s a move"),
-    _("no clock"),
-    _("Watch"),
-    _("Sit"),
-    _("%(taken)s/%(total)s seats"),
-    _("No open rooms right now."),
-    _("Competitive"),
-    _("Rated table: the match moves ratings and experience."),
-    # Issue 26: the lobby's pages (static/js/lobby.js).
-    _("Previous page"),
-    _("Next page"),
-)
-
 ERRORS: dict[str, str] = {
     "not_your_turn": _("It is not your turn."),
     "round_over": _("The round is over."),
@@ -248,11 +230,4 @@ TABLE_RULES: tuple[str, ...] = (
     _("Competitive"),
     _("Competitive table: rated when every seat is an account and no two share an address."),
 )
-LOBBY_RULES: tuple[str, ...] = (
-    _("Rated"),
-    _("Friendly"),
-    _("Friendly table: never rated."),
-    _("Competitive table: rated when every seat is an account and no two share an address."),
-)
 TABLE = TABLE + TABLE_RULES
-LOBBY = LOBBY + LOBBY_RULES

@@ -1,4 +1,4 @@
-"""Reads for pages and sockets: the per-viewer room snapshot and the lobby list.
+"""Reads for pages and sockets: the per-viewer room snapshot and the public list's rows.
 
 `room_state` is the protocol's ``room`` message. Hidden information is
 structural: every viewer shares `public_state`, built from the engine's
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -32,7 +32,6 @@ from records.selectors import (
     match_note,
     match_rating_changes,
 )
-from rooms.lobby import NO_CLOCK, Entry, View
 from rooms.models import Room, Seat, waits_for_both
 from rooms.services.due import pause_lapse, ready_deadline, ready_phase
 
@@ -375,47 +374,27 @@ def _log(rnd: Round, view: dict[str, Any]) -> list[dict[str, Any]]:
     return log
 
 
+#: One row of the public list with what places it: ``(key, version, row)``,
+#: the room's id, its version and the `/api/rooms/` row (the lobby's
+#: `lobby.listing.Page` keeps them in order).
+Entry = tuple[int, int, dict[str, Any]]
+
+
 def public_rooms() -> list[dict[str, Any]]:
     """Every open public room with at least one connected human (the `/api/rooms/`
     rows, unfiltered and unpaged), newest first."""
-    return [row for _key, _version, row in _entries(_public_rooms())]
-
-
-def lobby_entries(view: View, limit: int) -> list[Entry]:
-    """The first ``limit`` rows of ``view``'s filter below its cursor, newest first,
-    each with its key and version (`rooms.lobby.Entry`)."""
-    rooms = _filtered(view)
-    if view.cursor is not None:
-        rooms = rooms.filter(pk__lt=view.cursor)
-    return _entries(rooms[:limit])
-
-
-def lobby_count(view: View) -> int:
-    """How many rows ``view``'s filter has, on every page together."""
-    return _filtered(view).count()
-
-
-def _filtered(view: View) -> QuerySet[Room]:
-    rooms = _public_rooms()
-    if view.preset is not None:
-        rooms = rooms.filter(preset=view.preset)
-    if view.move_seconds == NO_CLOCK:
-        rooms = rooms.filter(move_seconds__isnull=True)
-    elif view.move_seconds is not None:
-        rooms = rooms.filter(move_seconds=view.move_seconds)
-    if view.free:
-        rooms = rooms.filter(Q(humans__lt=F("seat_total")))  # (an annotation: in Q for mypy)
-    if view.rated:
-        rooms = rooms.filter(rated=True)
-    return rooms
+    return [row for _key, _version, row in listing_entries(public_listing())]
 
 
 def lobby_entries_of(room_ids: Iterable[int]) -> list[Entry]:
     """The rows of these rooms that are on the public list (the others left it)."""
-    return _entries(_public_rooms().filter(pk__in=list(room_ids)))
+    return listing_entries(public_listing().filter(pk__in=list(room_ids)))
 
 
-def _public_rooms() -> QuerySet[Room]:
+def public_listing() -> QuerySet[Room]:
+    """The public list: every open public room with a connected human, newest
+    first, annotated with its ``humans``, ``bots`` and ``seat_total`` (the lobby
+    filters and pages it, `lobby.selectors`)."""
     connected = Seat.objects.filter(room=OuterRef("pk"), kind=Seat.Kind.HUMAN, connected=True)
     return (
         Room.objects.filter(visibility=Room.Visibility.PUBLIC)
@@ -430,7 +409,8 @@ def _public_rooms() -> QuerySet[Room]:
     )
 
 
-def _entries(rooms: Iterable[Any]) -> list[Entry]:
+def listing_entries(rooms: Iterable[Any]) -> list[Entry]:
+    """The `Entry` of each room of `public_listing` (its annotations read)."""
     return [
         (
             room.pk,

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from rooms import selectors, watchers
 from rooms import services as room_services
 from rooms.errors import ServiceError
-from rooms.lobby import Entry, View
 from rooms.messages import MOVE_TYPES, Command
 from rooms.models import Room
 
@@ -233,9 +232,3 @@ def watch(code: str, channel_name: str, watching: bool) -> None:
         watchers.watcher_join(code=code, channel_name=channel_name)
     else:
         watchers.watcher_leave(code=code, channel_name=channel_name)
-
-
-def lobby_page(view: View, limit: int) -> tuple[list[Entry], bool]:
-    """The first ``limit`` entries of ``view``, and whether they are all there are."""
-    entries = selectors.lobby_entries(view, limit)
-    return entries, len(entries) < limit

@@ -25,6 +25,7 @@ PACKAGES = [
     "arenas",
     "quick",
     "replays",
+    "lobby",
     "timers",
     "domino_site",
 ]

@@ -40,6 +40,7 @@ PACKAGES = [
     "arenas",
     "quick",
     "replays",
+    "lobby",
     "timers",
     "domino_site",
 ]
@@ -334,8 +335,8 @@ def _answers(consumer_class) -> set[str]:
 
 def test_the_listening_sockets_answer_what_the_document_says():
     from arenas.consumers import ArenaConsumer
+    from lobby.consumers import LobbyConsumer
     from quick.consumers import QuickConsumer
-    from rooms.consumers import LobbyConsumer
 
     lobby = section("The lobby socket")
     lobby_client = lobby[lobby.index("Client to server") :]

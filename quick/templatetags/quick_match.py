@@ -1,6 +1,6 @@
 """``{% quick_match %}``: the lobby's "Jogar agora com pessoas" card
-(templates/quick/_quick.html). The lobby page is the rooms' and cannot import
-the quick match above them; a template tag joins the two in the page."""
+(templates/quick/_quick.html). The lobby (its own app, beside the quick
+match: neither imports the other) shows it through this tag in its page."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ const loggedIn = () => document.querySelector("[data-rooms]")?.hasAttribute("dat
 function renderRooms() {
   const box = document.querySelector("[data-rooms]");
   if (!box) return;
-  if (!drawn) box.replaceChildren(); // the server's rows (rooms/_room_rows.html) give way
+  if (!drawn) box.replaceChildren(); // the server's rows (lobby/_room_rows.html) give way
   drawn = true;
   render(
     rows.length

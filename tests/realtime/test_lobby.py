@@ -15,7 +15,8 @@ from django.db.models import F
 from django.test import Client
 
 from domino_site.realtime.asyncdb import db_async
-from rooms import consumers, services
+from lobby import consumers
+from rooms import services
 from rooms.events import LOBBY_GROUP
 from rooms.models import Room, Seat
 from tests.realtime.conftest import Player, session_cookie

@@ -1,4 +1,4 @@
-"""rooms.lobby.Page: what one lobby socket hears of the changed rows, decided in
+"""lobby.listing.Page: what one lobby socket hears of the changed rows, decided in
 memory, and when it must read its page again."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import doctest
 
 import pytest
 
-from rooms import lobby
-from rooms.lobby import SPARE, BadView, Page, View
+from lobby import listing
+from lobby.listing import SPARE, BadView, Page, View
 
 
 def row(code: str, preset: str = "duelo", humans: int = 1, seats: int = 2, **kw) -> dict:
@@ -98,5 +98,5 @@ def test_bad_views_are_refused_naming_the_field(data):
 
 
 def test_the_docstring_examples_hold():
-    failures, tried = doctest.testmod(lobby, optionflags=doctest.ELLIPSIS)
+    failures, tried = doctest.testmod(listing, optionflags=doctest.ELLIPSIS)
     assert tried and not failures

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from lobby import page_strings as lobby_strings
 from quick import page_strings as quick_strings
 from replays import page_strings as replay_strings
 from rooms import page_strings
@@ -33,7 +34,7 @@ def _script_strings(pattern: str) -> set[str]:
         ("dnd.js", page_strings.TABLE),
         ("feel.js", page_strings.TABLE),
         ("board.js", page_strings.TABLE + replay_strings.REPLAY),
-        ("lobby.js", page_strings.LOBBY),
+        ("lobby.js", lobby_strings.LOBBY),
         ("replay.js", page_strings.TABLE + replay_strings.REPLAY),
         ("quick.js", quick_strings.QUICK),
     ],
@@ -46,7 +47,7 @@ def test_every_script_string_is_listed(script, listed):
 def test_every_listed_string_has_a_portuguese_translation():
     with translation.override("pt-br"):
         strings = page_strings.translated(
-            page_strings.TABLE + page_strings.LOBBY + replay_strings.REPLAY
+            page_strings.TABLE + lobby_strings.LOBBY + replay_strings.REPLAY
         )
         errors = page_strings.error_messages()
     untranslated = [s for s, text in strings.items() if text == s and not _same_in_both(s)]
@@ -64,7 +65,7 @@ def _same_in_both(text: str) -> bool:
 def test_placeholders_survive_translation():
     with translation.override("pt-br"):
         strings = page_strings.translated(
-            page_strings.TABLE + page_strings.LOBBY + replay_strings.REPLAY
+            page_strings.TABLE + lobby_strings.LOBBY + replay_strings.REPLAY
         )
     for source, text in strings.items():
         assert set(re.findall(r"%\(\w+\)s", source)) == set(re.findall(r"%\(\w+\)s", text)), source

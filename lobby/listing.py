@@ -2,7 +2,7 @@
 
 A `View` is what one viewer looks at: the filter (preset, clock, a free seat,
 rated) and the page (a cursor and a size). The same `View` filters the rows in
-SQL (`rooms.selectors.lobby_entries`) and in memory (`View.matches`), so the
+SQL (`lobby.selectors.lobby_entries`) and in memory (`View.matches`), so the
 two always agree.
 
 Pages are keyset pages, newest room first: the key of a row is its room's id,
@@ -13,7 +13,7 @@ later one, and a new room can only appear on the first.
 `Page` is one lobby socket's state. It holds the page's rows and a few more
 past its end, all it knows exactly (every matching row whose key lies between
 the cursor and its horizon). A change of the public list comes to every lobby
-socket as the changed rows alone (`rooms.events`); each `Page` keeps the ones
+socket as the changed rows alone (`rooms.events.lobby_notice`); each `Page` keeps the ones
 that fall in its range, works out what its viewer must hear (`Diff`), and needs
 the database again only when removals used up the rows past its end.
 
@@ -24,7 +24,7 @@ True
 >>> View.parse({"page_size": 0})
 Traceback (most recent call last):
     ...
-rooms.lobby.BadView: page_size
+lobby.listing.BadView: page_size
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Any
 
 from games.engine import PRESETS
 from rooms.models import MOVE_SECONDS_CHOICES
+from rooms.selectors import Entry
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
@@ -50,11 +51,6 @@ VIEW_FIELDS = ("preset", "move_seconds", "free", "rated", "cursor", "page_size")
 
 class BadView(ValueError):
     """A filter or page that cannot be: names the first bad field."""
-
-
-#: One row of the public list with what places it: ``(key, version, row)``,
-#: the room's id, its version and the `/api/rooms/` row.
-Entry = tuple[int, int, dict[str, Any]]
 
 
 @dataclass(frozen=True)
