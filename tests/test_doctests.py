@@ -11,24 +11,10 @@ from __future__ import annotations
 
 import doctest
 import importlib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = [
-    "games",
-    "rooms",
-    "records",
-    "bots",
-    "analysis",
-    "arenas",
-    "quick",
-    "replays",
-    "lobby",
-    "timers",
-    "domino_site",
-]
+from tests.product import PACKAGES, ROOT
 
 
 def _modules_with_examples() -> list[str]:

@@ -29,21 +29,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 from django.urls.resolvers import RegexPattern, RoutePattern
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.product import PACKAGES, ROOT
+
 DOC = ROOT / "docs/protocol.md"
-PACKAGES = [
-    "games",
-    "rooms",
-    "records",
-    "bots",
-    "analysis",
-    "arenas",
-    "quick",
-    "replays",
-    "lobby",
-    "timers",
-    "domino_site",
-]
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 TICKED = re.compile(r"`([^`\n]+)`")
