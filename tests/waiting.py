@@ -5,6 +5,12 @@ again until it returns something true (which it returns), and fails with
 ``message`` (what never came) once ``timeout`` seconds have passed.
 ``async_wait_for`` is the same for async tests; its predicate may be a
 coroutine function.
+
+``holds_for(predicate, seconds=..., message=...)`` is the other side: what
+must not happen, for a check that has no event to wait for (nothing marks
+"it is too late now to change"); it fails with ``message`` the first time
+``predicate`` is false within ``seconds``. The window is the check's own
+claim (say why in the test), not a guess at how long something takes.
 """
 
 from __future__ import annotations
@@ -34,6 +40,21 @@ def wait_for(predicate: Callable[[], T], *, timeout: float, message: str, every:
             return value
         if time.monotonic() >= deadline:
             raise _failed(message, timeout, value)
+        time.sleep(every)
+
+
+def holds_for(
+    predicate: Callable[[], Any], *, seconds: float, message: str, every: float = 0.02
+) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if not value:
+            raise AssertionError(
+                f"{message} (stopped holding within {seconds:g} s; seen: {value!r})"
+            )
+        if time.monotonic() >= deadline:
+            return
         time.sleep(every)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from domino_site import below_play
+from tests.waiting import holds_for, wait_for
 
 SPAWN = multiprocessing.get_context("spawn")
 AUTOGROUP_ON = (
@@ -31,14 +32,16 @@ def _report(queue) -> None:
     queue.put((steps, below_play.current_policy(), below_play.autogroup_nice(), os.getsid(0)))
 
 
-def _burn(cpu: int, below: bool, started, results, seconds: float) -> None:
+def _burn(cpu: int, below: bool, ready, started, results, seconds: float) -> None:
     """Spin on ``cpu`` for ``seconds`` of wall time; report the CPU time we got.
-    A normal burner makes a session of its own, as a server started apart has."""
+    A normal burner makes a session of its own, as a server started apart has.
+    Says so on ``ready`` once pinned and set, then waits for ``started``."""
     os.sched_setaffinity(0, {cpu})
     if below:
         below_play.go_below_play()
     else:
         os.setsid()
+    ready.put(below)
     started.wait()
     begin, cpu_before = time.monotonic(), time.process_time()
     while time.monotonic() - begin < seconds:
@@ -61,15 +64,15 @@ def test_a_process_below_play_is_sched_idle_in_an_autogroup_of_its_own_at_nice_1
 
 def test_the_kernel_gives_a_process_below_play_almost_nothing_beside_a_busy_one():
     cpu = min(os.sched_getaffinity(0))
-    started = SPAWN.Event()
-    results = SPAWN.Queue()
+    ready, started, results = SPAWN.Queue(), SPAWN.Event(), SPAWN.Queue()
     burners = [
-        SPAWN.Process(target=_burn, args=(cpu, below, started, results, 1.5))
+        SPAWN.Process(target=_burn, args=(cpu, below, ready, started, results, 1.5))
         for below in (False, True)
     ]
     for burner in burners:
         burner.start()
-    time.sleep(1.0)  # both pinned and set before either spins
+    # Both pinned and set before either spins.
+    assert {ready.get(timeout=30) for _ in burners} == {False, True}
     started.set()
     got = dict(results.get(timeout=30) for _ in burners)
     for burner in burners:
@@ -85,24 +88,31 @@ def _children(pid: int) -> list[int]:
 
 
 def _pool_process(worker: subprocess.Popen, timeout: float = 60) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def started() -> list[int]:
         assert worker.poll() is None, "the worker exited"
-        kids = _children(worker.pid)
-        if kids:
-            return kids[0]
-        time.sleep(0.2)
-    raise AssertionError("the worker started no pool process")
+        return _children(worker.pid)
+
+    return wait_for(started, timeout=timeout, message="the worker's pool process")[0]
 
 
-def _policy_of(pid: int, timeout: float = 30) -> tuple[int, str]:
-    """The pool process's policy, once its start-up (worker_process_init) ran."""
-    deadline = time.monotonic() + timeout
-    policy = os.sched_getscheduler(pid)
-    while policy != os.SCHED_IDLE and time.monotonic() < deadline:
-        time.sleep(0.2)
-        policy = os.sched_getscheduler(pid)
-    return policy, Path(f"/proc/{pid}/autogroup").read_text()
+def _policy_of(pid: int, below: bool) -> tuple[int, str]:
+    """The pool process's policy, once its start-up (worker_process_init) ran:
+    below play, it turns SCHED_IDLE; otherwise nothing marks the end of its
+    start-up, so it has to stay SCHED_OTHER through the time one that goes
+    below play takes (well under a second here)."""
+    if below:
+        wait_for(
+            lambda: os.sched_getscheduler(pid) == os.SCHED_IDLE,
+            timeout=30,
+            message="the pool process below play",
+        )
+    else:
+        holds_for(
+            lambda: os.sched_getscheduler(pid) != os.SCHED_IDLE,
+            seconds=3,
+            message="the pool process stays where play is",
+        )
+    return os.sched_getscheduler(pid), Path(f"/proc/{pid}/autogroup").read_text()
 
 
 @pytest.mark.redis
@@ -117,7 +127,7 @@ def test_the_procfiles_analysis_worker_runs_below_play_and_the_clock_worker_does
     )  # fmt: skip
     try:
         pool = _pool_process(worker)
-        policy, autogroup = _policy_of(pool, timeout=30 if below else 3)
+        policy, autogroup = _policy_of(pool, below)
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(20)
