@@ -430,7 +430,7 @@ def _open_table(
         move_seconds=arena.move_seconds,
         ip_hash=first.ip_hash,
         competitive=True,
-        opened_by_arena=True,  # nobody waits for an absent player here (rooms.models)
+        seated_by_pairing=True,  # nobody waits for an absent player here (rooms.models)
         now=now,
     )
     for index, player in enumerate(players[1:], start=1):

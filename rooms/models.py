@@ -80,10 +80,10 @@ class Room(models.Model):
     # The creator's choice (the portal's marker): "Competitiva" may be rated when
     # the seated people make a rated table; "Amistosa" (False) never is.
     competitive = models.BooleanField(_("competitive"), default=True)
-    # A table an arena opened (`arenas`, which sets it at the creation): its
-    # people were seated by the pairing and nobody there may call a bot, so an
-    # absence runs as at any table, private or not (`waits_for_both`).
-    opened_by_arena = models.BooleanField(_("opened by an arena"), default=False)
+    # A table whose people a pairing seated, not an invitation (an arena's, which
+    # sets it at the creation): nobody there may call a bot, so an absence runs
+    # as at any table, private or not (`waits_for_both`), and it has no invite link.
+    seated_by_pairing = models.BooleanField(_("seated by a pairing"), default=False)
     # Sockets watching the table without a seat (rows of `Watcher`), counted when
     # one joins or leaves, so that snapshots read it with the room row.
     watchers = models.PositiveIntegerField(_("watchers"), default=0)
@@ -315,7 +315,7 @@ def waits_for_both(room: Room, seats: Sequence[Seat]) -> bool:
     arena's table: its two were paired, not invited, and the arena must end on time."""
     return (
         room.is_private
-        and not room.opened_by_arena
+        and not room.seated_by_pairing
         and len(seats) == 2
         and all(s.is_human and s.substitute_reason != "left" for s in seats)
     )

@@ -128,7 +128,7 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
         # For seated viewers only (compose_state pops it); public rooms have none,
         # nor an arena's private table (its seats are the arena's to fill).
         "_invite": room.invite_path
-        if room.visibility == Room.Visibility.PRIVATE and not room.opened_by_arena
+        if room.visibility == Room.Visibility.PRIVATE and not room.seated_by_pairing
         else None,
     }
 

@@ -43,13 +43,14 @@ def room_create(
     move_seconds: int | None = None,
     ip_hash: str = "",
     competitive: bool = True,
-    opened_by_arena: bool = False,
+    seated_by_pairing: bool = False,
     now: datetime | None = None,
 ) -> Room:
     """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
     hash of the creator's address (domino_site.client_ip), for the rated-table rule.
     ``competitive``: "Competitiva" (rated where the rule allows) or "Amistosa"
-    (never rated). ``opened_by_arena``: an arena's table (`Room.opened_by_arena`)."""
+    (never rated). ``seated_by_pairing``: its people are paired, not invited, as at an
+    arena's table (`Room.seated_by_pairing`)."""
     now = now_or(now)
     options = dict(options or {})
     rules = rules_for(preset, options)
@@ -83,7 +84,7 @@ def room_create(
                     last_activity_at=now,
                     no_humans_since=now,
                     competitive=bool(competitive),
-                    opened_by_arena=bool(opened_by_arena),
+                    seated_by_pairing=bool(seated_by_pairing),
                 )
             break
         except IntegrityError:  # a code collision: draw another
