@@ -54,6 +54,26 @@ def wait_for_change(page: Page, before: int, timeout: float = 10_000) -> None:
     )
 
 
+#: A move this page can make now (play_one's targets).
+MOVE_JS = (
+    "document.querySelector('[data-hand] [data-tile].playable,"
+    " [data-action=draw], [data-action=pass]')"
+)
+
+
+def wait_for_news(page: Page, before: int, timeout: float) -> None:
+    """Until the table moves on from version ``before`` or this page has a move
+    to make (one that a click just missed); ``timeout`` in seconds."""
+    try:
+        page.wait_for_function(
+            f"v => Number(document.querySelector('[data-table]').dataset.version) > v || {MOVE_JS}",
+            arg=before,
+            timeout=max(timeout, 0.001) * 1000,
+        )
+    except PlaywrightError as exc:
+        raise AssertionError(f"the table stayed at version {before}") from exc
+
+
 def sign_up(page: Page, base: str, username: str, password: str = "dominó-secreto-42") -> None:
     page.goto(base + "/accounts/signup/")
     page.fill("#id_username", username)
@@ -126,6 +146,9 @@ def play_until_result(pages: list[Page], timeout: float = 120) -> None:
             if not page.locator(RESULT).is_visible():
                 moved = play_one(page) or moved
         if not moved:
+            # The next thing may happen on any page (the seat to play's page
+            # catching up with a snapshot), and a wait here watches one page
+            # at a time: a short pause between looks, within the deadline.
             pages[0].wait_for_timeout(100)
     raise AssertionError("the round did not end in time")
 

@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.play import PLAYABLE, RESULT, play_alone, play_one, wait_for_table
+from tests.browser.play import (
+    PLAYABLE,
+    RESULT,
+    play_alone,
+    play_one,
+    version,
+    wait_for_news,
+    wait_for_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -84,12 +92,13 @@ def _play_until(page: Page, done, timeout: float = 60) -> None:
     while time.monotonic() < deadline:
         if done():
             return
+        before = version(page)
         if page.locator(RESULT).is_visible():
             next_round = page.locator('[data-action="next_round"]')
             if next_round.count():
                 next_round.click()
-        elif not play_one(page):
-            page.wait_for_timeout(100)
+        elif not play_one(page):  # not this seat's turn: until the bots move
+            wait_for_news(page, before, deadline - time.monotonic())
     raise AssertionError("the table did not get there in time")
 
 
