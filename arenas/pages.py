@@ -1,10 +1,11 @@
-"""What the arenas add to the rooms' pages: the receiver of
-`rooms.signals.page_parts` (connected in ``arenas.apps``). The rooms' templates
-load no tag of the arenas; the rooms' views show the HTML rendered here.
+"""What the arenas add to the pages below them: the receivers of
+`rooms.signals.page_parts` and `records.signals.profile_parts` (connected in
+``arenas.apps``). The rooms' and the records' templates load no tag of the
+arenas; their views show the HTML rendered here.
 
-* ``"table"`` and ``"closed"``: the way back to the arena a table belongs to
-  (templates/arenas/_table_link.html), even once the table is closed;
-* ``"player"``: the arenas a profile's account played, with its rank
+* the rooms' ``"table"`` and ``"closed"``: the way back to the arena a table
+  belongs to (templates/arenas/_table_link.html), even once the table is closed;
+* the profile's ``"end"``: the arenas its account played, with its rank
   (templates/arenas/_profile.html).
 """
 
@@ -18,10 +19,14 @@ from arenas.models import ArenaMatch
 from arenas.selectors import arenas_of, current_rank
 
 
-def on_page_parts(sender: Any, *, page: str, room: Any = None, person: Any = None, **_: Any) -> str:
+def on_page_parts(sender: Any, *, page: str, room: Any = None, **_: Any) -> str:
     if page in ("table", "closed") and room is not None:
         return arena_link(room)
-    if page == "player" and person is not None:
+    return ""
+
+
+def on_profile_parts(sender: Any, *, place: str, person: Any = None, **_: Any) -> str:
+    if place == "end" and person is not None:
         return arenas_played(person)
     return ""
 

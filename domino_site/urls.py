@@ -20,7 +20,7 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("torneios/", include("arenas.urls")),
     path("", include("quick.urls")),  # /api/now/
-    path("", include("records.urls")),  # /ranking/
+    path("", include("records.urls")),  # /ranking/, /players/<username>/ (the profile)
     path("", include("games.urls")),  # /regras/
     path("", include("replays.urls")),  # /r/<code>/rounds/<n>/, /api/rooms/<code>/rounds/<n>/
     path("", include("lobby.urls")),  # /, /rooms/ (create), /api/rooms/

@@ -6,4 +6,5 @@ app_name = "records"
 
 urlpatterns = [
     path("ranking/", views.ranking, name="ranking"),
+    path("players/<str:username>/", views.player, name="player"),
 ]

@@ -7,5 +7,4 @@ app_name = "rooms"
 urlpatterns = [
     path("r/<str:code>/", views.table, name="table"),
     path("i/<str:token>/", views.invite, name="invite"),
-    path("players/<str:username>/", views.player, name="player"),
 ]

@@ -1,5 +1,5 @@
-"""The rooms' pages (docs/protocol.md, "HTTP"): the table, an invitation, a
-player's profile (the lobby's are `lobby.views`). Thin: reads go through
+"""The rooms' pages (docs/protocol.md, "HTTP"): the table, an invitation (the
+lobby's are `lobby.views`, the profile `records.views`). Thin: reads go through
 selectors, writes through services."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +16,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from analysis import selectors as analysis
 from domino_site.client_ip import request_ip_hash
 from domino_site.guests import guest_token_of, remember_guest
 from records import selectors as records
@@ -44,6 +42,14 @@ def _person(request: HttpRequest) -> tuple[Any, str | None]:
     if request.user.is_authenticated:
         return request.user, None
     return None, guest_token(request)
+
+
+def on_rounds_visible(sender: Any, *, room: Room, request: HttpRequest, **_: Any) -> bool:
+    """The rooms' answer to the profile (`records.signals.rounds_visible`,
+    connected in ``rooms.apps``): whether this browser may see ``room``'s
+    finished rounds (`rooms.selectors.may_see_rounds`)."""
+    user, token = _person(request)
+    return selectors.may_see_rounds(room=room, user=user, guest_token=token)
 
 
 # ------------------------------------------------------------------ table
@@ -171,44 +177,6 @@ def _invite_failed(request: HttpRequest, message: str, code: str) -> HttpRespons
     return render(
         request, "rooms/invite_failed.html", {"message": message, "code": code}, status=status
     )
-
-
-# ------------------------------------------------------------------ records
-
-
-@require_GET
-def player(request: HttpRequest, username: str) -> HttpResponse:
-    """``/players/<username>/``: record, rating and its history, recent matches (a
-    private room's without code or links for whoever did not sit at it)."""
-    person = get_user_model().objects.filter(username=username).first()
-    if person is None:
-        raise Http404(_("There is no player with this name."))
-    user, token = _person(request)
-    stats = records.player_stats(
-        person,
-        may_see_rounds=lambda room: selectors.may_see_rounds(
-            room=room, user=user, guest_token=token
-        ),
-    )
-    for line in stats["recent"]:
-        line.preset_label = PRESET_LABELS.get(line.match.room.preset, line.match.room.preset)
-    favourite = stats["favourite_preset"]
-    accuracy = analysis.accuracy_by_preset(
-        user=person,
-        may_see_rounds=lambda room: selectors.may_see_rounds(
-            room=room, user=user, guest_token=token
-        ),
-    )
-    for row in accuracy:
-        row["label"] = PRESET_LABELS.get(row["preset"], row["preset"])
-    context = {
-        "person": person,
-        "stats": stats,
-        "accuracy": accuracy,
-        "favourite_label": PRESET_LABELS.get(favourite, favourite) if favourite else None,
-        "page_parts": _page_parts("player", person=person),
-    }
-    return render(request, "rooms/player.html", context)
 
 
 def _page_parts(page: str, **about: Any) -> SafeString:

@@ -1,0 +1,29 @@
+"""What the records ask of the apps above them (docs/architecture.md, "Layers
+and their import contracts"). The profile (`records.views.player`) is the
+records' page, but two of its answers belong to apps above the records, which
+it may not import; it sends these signals, and those apps connect their
+receivers in their own ``apps.py``.
+
+``rounds_visible``: sent with ``room`` and ``request`` (the viewer) for each
+room whose rounds the profile would show (its recent matches' replay links,
+the accuracy's rooms). A receiver answers ``True`` when this viewer may see
+that room's finished rounds; the rooms' rule (`rooms.selectors.may_see_rounds`,
+connected in ``rooms.apps``) is the one that answers. Without a ``True``
+answer the rounds stay hidden.
+
+``profile_parts``: sent while the profile is built, once for each ``place``
+of `PROFILE_PLACES` (``"after_history"``: after the rating's history, where
+the analysis' accuracy goes; ``"end"``: after the recent matches, where the
+arenas' list goes), with ``person`` (the profile's account), ``request`` and
+``may_see_rounds`` (the viewer's right per room, as above). A receiver returns
+a piece of HTML rendered from its own templates (or ``""``); the page shows
+the pieces at that place, in the receivers' order, so no template of the
+records loads another app's tags.
+"""
+
+from django.dispatch import Signal
+
+PROFILE_PLACES = ("after_history", "end")
+
+rounds_visible = Signal()
+profile_parts = Signal()
