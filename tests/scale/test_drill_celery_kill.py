@@ -93,8 +93,15 @@ async def test_a_worker_killed_while_the_clock_runs_the_sweeper_fires_the_timeou
         worker.kill()
         killed_at = timezone.now()
         # The clock runs out with no worker: nothing happens (beat's sweeps
-        # wait in the queue, and expire).
-        await asyncio.sleep(max(0.0, (due - timezone.now()).total_seconds()) + 2)
+        # wait in the queue, and expire). Seen once beat has sent a sweep after
+        # the clock ran out (one that a worker would have run).
+        await async_wait_for(
+            lambda: timezone.now() > due, timeout=CLOCK + 5, message="the clock running out"
+        )
+        ran_out = len(beat.output())
+        await asyncio.to_thread(
+            lambda: beat.wait_for_output("Sending due task", "rooms.sweep", after=ran_out)
+        )
         assert await db_async(_timeouts)(rnd, 1) == []
         assert (await db_async(_round)(room)).version == version
 
