@@ -24,13 +24,14 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.waiting import NeverCame, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -139,17 +140,19 @@ def _postgres_database() -> tuple[str, callable] | None:
 
 
 def _wait_until_up(url: str, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    def answers() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"daphne exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
+                return response.status == 200
         except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"daphne did not answer in 30 s:\n{log.read_text()[-3000:]}")
+            return False
+
+    try:
+        wait_for(answers, timeout=30, message="daphne answering /healthz", every=0.2)
+    except NeverCame:
+        raise RuntimeError(f"daphne did not answer in 30 s:\n{log.read_text()[-3000:]}") from None
 
 
 @pytest.fixture(scope="session")

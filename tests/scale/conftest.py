@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import connections
 
 from tests.scale.players import duelo
+from tests.waiting import NeverCame, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 DAPHNE = Path(sys.executable).with_name("daphne")
@@ -144,15 +145,24 @@ class Server(KillableProcess):
         self.proc = subprocess.Popen(
             cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"daphne exited:\n{self.output()}"
+
+        def answers() -> bool:
+            assert self.proc is not None and self.proc.poll() is None, (
+                f"daphne exited:\n{self.output()}"
+            )
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
-                    return self
+                    return True
             except OSError:
-                time.sleep(0.1)
-        raise AssertionError(f"daphne did not answer on :{self.port}\n{self.output()}")
+                return False
+
+        try:
+            wait_for(answers, timeout=timeout, message="daphne answering", every=0.1)
+        except NeverCame:
+            raise AssertionError(
+                f"daphne did not answer on :{self.port}\n{self.output()}"
+            ) from None
+        return self
 
     def stop(self) -> None:
         # Everything a server confirmed is already in the database (that is what
@@ -215,15 +225,17 @@ class RedisServer(KillableProcess):
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
         import redis
 
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def answers() -> bool:
             try:
-                redis.Redis.from_url(self.url(), socket_connect_timeout=0.5).ping()
-                return self
+                return bool(redis.Redis.from_url(self.url(), socket_connect_timeout=0.5).ping())
             except redis.exceptions.ConnectionError:
-                assert self.proc.poll() is None, Path(self.log.name).read_text()
-                time.sleep(0.05)
-        raise AssertionError(f"redis-server did not answer on :{self.port}")
+                assert self.proc is not None and self.proc.poll() is None, Path(
+                    self.log.name
+                ).read_text()
+                return False
+
+        wait_for(answers, timeout=timeout, message=f"redis-server answering on :{self.port}")
+        return self
 
     def stop(self) -> None:
         self.kill()

@@ -13,7 +13,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from games.models import Round
 
 # process_env: a Celery process has the servers' environment; the drills import it from here.
 from tests.scale.conftest import ROOT, KillableProcess, process_env  # noqa: F401
+from tests.waiting import NeverCame, wait_for
 
 BIN = Path(sys.executable).parent
 
@@ -60,14 +60,24 @@ class CeleryProcess(KillableProcess):
 
     def wait_for_output(self, *texts: str, timeout: float = 30, after: int = 0) -> str:
         """The first line of the output (from offset ``after``) holding every text."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def said() -> str | None:
             for line in self.output()[after:].splitlines():
                 if all(text in line for text in texts):
                     return line
-            assert self.proc.poll() is None, f"celery {self.kind} exited:\n{self.output()[-3000:]}"
-            time.sleep(0.1)
-        raise AssertionError(f"celery {self.kind} never said {texts!r}:\n{self.output()[-3000:]}")
+            assert self.proc is not None and self.proc.poll() is None, (
+                f"celery {self.kind} exited:\n{self.output()[-3000:]}"
+            )
+            return None
+
+        try:
+            return wait_for(
+                said, timeout=timeout, message=f"celery {self.kind} saying {texts!r}", every=0.1
+            )
+        except NeverCame:
+            raise AssertionError(
+                f"celery {self.kind} never said {texts!r}:\n{self.output()[-3000:]}"
+            ) from None
 
     def stop(self) -> None:
         self.kill()
