@@ -191,7 +191,17 @@ class RuleSet:
 
     # -- JSON ----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in _KNOB_ORDER}
+        """Every knob, by name; a knob newer than stored snapshots only when set,
+        so a round stored before it reads and writes back the same.
+
+        >>> "walkover" in PRESETS["duelo"].to_dict(), PRESETS["arena"].to_dict()["walkover"]
+        (False, True)
+        """
+        data = {
+            name: getattr(self, name)
+            for name in _KNOB_ORDER
+            if not (name in _WRITTEN_WHEN_SET and not getattr(self, name))
+        }
         data["preset"] = self.preset_key
         return data
 
@@ -209,6 +219,8 @@ def _label(knob: str) -> str:
 
 
 _KNOB_ORDER = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset_key")
+#: Knobs added after rounds were stored with the others (False when absent).
+_WRITTEN_WHEN_SET = frozenset({"walkover"})
 _KNOBS = frozenset(_KNOB_ORDER)
 
 
