@@ -3,8 +3,11 @@ docs/site.md (data-tile, data-end, data-action, data-seat, data-panel)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 import uuid
+from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
@@ -157,3 +160,30 @@ def no_horizontal_scroll(page: Page) -> bool:
     return page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ARENA = """
+from django.utils import timezone
+from arenas import services
+arena = services.arena_create(name={name!r}, preset="duelo", starts_at=timezone.now(),
+                              minutes=30, move_seconds=60)
+print(arena.pk)
+"""
+
+
+def server_shell(env: dict[str, str], code: str) -> str:
+    """Run ``code`` in ``manage.py shell`` against the test server's database
+    (``env``: the server's environment); returns what it printed."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def public_arena(env: dict[str, str], name: str) -> int:
+    """An admin's public duelo arena, running now, in the server's database."""
+    return int(server_shell(env, ARENA.format(name=name)).strip().splitlines()[-1])

@@ -4,38 +4,15 @@ own, play it out, and see the standings move on the arena page."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ROOT
-from tests.browser.play import play_until_result, sign_up, unique, wait_for_table
-
-CREATE = """
-from datetime import timedelta
-from django.utils import timezone
-from arenas import services
-arena = services.arena_create(name={name!r}, preset="duelo", starts_at=timezone.now(),
-                              minutes=30, move_seconds=60)
-print(arena.pk)
-"""
-
-
-def _public_arena(env: dict[str, str], name: str) -> int:
-    """An admin's public arena, running now, in the server's database."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", CREATE.format(name=name)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    return int(done.stdout.strip().splitlines()[-1])
+from tests.browser.play import play_until_result, public_arena, sign_up, unique, wait_for_table
 
 
 def test_join_a_public_arena_get_seated_play_and_see_the_standings_move(browser, server, artifacts):
     base, env = server
     name = unique("Arena ")
-    arena_id = _public_arena(env, name)
+    arena_id = public_arena(env, name)
     pages = []
     # Two homes (through the test server's trusted proxy): an arena never pairs
     # two accounts of one address (docs/rated-play.md, "The rulebook").

@@ -6,16 +6,13 @@ keeps most of a desktop's width, and nothing scrolls sideways."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import ROOT
-from tests.browser.play import play_alone, sign_up, unique
+from tests.browser.play import play_alone, public_arena, server_shell, sign_up, unique
 
 SIZES = {
     "360x640": {"width": 360, "height": 640},
@@ -54,11 +51,7 @@ COVERED = """() => {
 
 def _cooldown(env: dict[str, str], name: str) -> None:
     """A cool-down for ``name`` in the server's database: its notice shows above the table."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", COOLDOWN.format(name=name)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
+    server_shell(env, COOLDOWN.format(name=name))
 
 
 def _my_turn(page: Page) -> None:
@@ -126,15 +119,6 @@ def _fits(page: Page, size: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
 
 
-ARENA = """
-from django.utils import timezone
-from arenas import services
-arena = services.arena_create(name={name!r}, preset="duelo", starts_at=timezone.now(),
-                              minutes=30, move_seconds=60)
-print(arena.pk)
-"""
-
-
 @pytest.mark.parametrize("size", ["1280x800", "390x844"])
 def test_an_arena_table_fits_with_its_way_back_to_the_arena(
     browser: Browser, server, artifacts: Path, size: str
@@ -142,12 +126,7 @@ def test_an_arena_table_fits_with_its_way_back_to_the_arena(
     """The other notice above a table: "Voltar à arena" at an arena's table."""
     base, env = server
     name = unique("Arena ")
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", ARENA.format(name=name)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    arena_id = int(done.stdout.strip().splitlines()[-1])
+    arena_id = public_arena(env, name)
     phone = SIZES[size]["width"] < 600
     pages = []
     for who, address in (("ana", "198.51.100.61"), ("bia", "198.51.100.62")):  # two homes
