@@ -25,6 +25,7 @@ from arenas.routing import websocket_urlpatterns as arena_sockets
 from domino_site.origins import SameOriginValidator
 from domino_site.realtime.liveness import start_heartbeat
 from lobby.routing import websocket_urlpatterns as lobby_sockets
+from people.routing import websocket_urlpatterns as people_sockets
 from quick.routing import websocket_urlpatterns as quick_sockets
 from rooms.routing import websocket_urlpatterns as room_sockets
 from timers.scheduling import start_inprocess_scheduler
@@ -111,7 +112,13 @@ application = SchedulerStarter(
             "websocket": AllowedHostsOriginValidator(
                 SameOriginValidator(
                     AuthMiddlewareStack(
-                        URLRouter(arena_sockets + quick_sockets + lobby_sockets + room_sockets)
+                        URLRouter(
+                            arena_sockets
+                            + quick_sockets
+                            + lobby_sockets
+                            + people_sockets
+                            + room_sockets
+                        )
                     )
                 )
             ),

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "quick",  # above rooms, beside arenas: the quick-match queue seats people through the rooms' services
     "replays",  # above rooms, beside arenas and quick: the replay page, a round's JSON and analysis
     "lobby",  # above rooms, beside arenas, quick and replays: the public list, its page, API and socket
+    "people",  # between those four and rooms: friends, blocks, who is online (ws/people/)
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
 

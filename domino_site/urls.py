@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("records.urls")),  # /ranking/, /players/<username>/ (the profile)
     path("", include("games.urls")),  # /regras/
     path("", include("replays.urls")),  # /r/<code>/rounds/<n>/, /api/rooms/<code>/rounds/<n>/
+    path("", include("people.urls")),  # /friends/<username>/... (requests, blocks)
     path("", include("lobby.urls")),  # /, /rooms/ (create), /api/rooms/
     path("", include("rooms.urls")),
 ]

@@ -12,7 +12,8 @@ connected in ``rooms.apps``) is the one that answers. Without a ``True``
 answer the rounds stay hidden.
 
 ``profile_parts``: sent while the profile is built, once for each ``place``
-of `PROFILE_PLACES` (``"after_history"``: after the rating's history, where
+of `PROFILE_PLACES` (``"people"``: after the record, where the people's
+friends and requests go; ``"after_history"``: after the rating's history, where
 the analysis' accuracy goes; ``"end"``: after the recent matches, where the
 arenas' list goes), with ``person`` (the profile's account), ``request`` and
 ``may_see_rounds`` (the viewer's right per room, as above). A receiver returns
@@ -23,7 +24,7 @@ records loads another app's tags.
 
 from django.dispatch import Signal
 
-PROFILE_PLACES = ("after_history", "end")
+PROFILE_PLACES = ("people", "after_history", "end")
 
 rounds_visible = Signal()
 profile_parts = Signal()

@@ -1,0 +1,25 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PeopleConfig(AppConfig):
+    """Play with your people (docs/site.md, "Friends, blocking and who is
+    online"): friend requests and friendships, blocks, and who of one's friends
+    is online (the ``ws/people/`` socket).
+
+    A layer of its own between the apps that pair and list (arenas, quick,
+    replays, lobby: they ask `people.selectors` who is kept apart, the lobby
+    shows the friends) and the rooms (a presence at a table reads the room).
+    The profile is the records' page: its part here answers
+    `records.signals.profile_parts`, connected below (`people.pages`).
+    """
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "people"
+    verbose_name = _("Friends and blocks")
+
+    def ready(self) -> None:
+        from people.pages import on_profile_parts  # (app loading: models are ready only now)
+        from records.signals import profile_parts  # (app loading, as above)
+
+        profile_parts.connect(on_profile_parts, dispatch_uid="people.profile_parts")

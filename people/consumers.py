@@ -1,0 +1,98 @@
+"""``ws/people/``: the friends' presence socket (docs/protocol.md, "Friends and
+blocks").
+
+Every page of the site opens one for a logged-in person (static/js/people.js);
+a table page says which table (``?room=<code>``). Its opening and closing is
+the person's presence (`people.services.presence_open`, ``presence_close``),
+which their friends, and only they, hear of. It sends the person's own list
+of friends with their presence on connect (``friends``), again whenever a
+friendship comes or goes, and each friend's presence as it changes
+(``presence``). It answers ``ping``; nothing else is asked of it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs
+
+from django.utils.translation import gettext as _
+
+from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
+from domino_site.realtime.listening import ListeningSocket
+from domino_site.realtime.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
+from people import events, selectors, services
+from rooms.models import Room
+from rooms.selectors import viewer_seat
+
+CLOSE_FORBIDDEN = 4003
+CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
+
+
+def table_of(user: Any, code: str) -> str:
+    """The room code a presence keeps: an open room whose table this person may
+    see (any public one; a private one only with a seat there), else ""."""
+    if not CODE.match(code):
+        return ""
+    room = Room.objects.filter(code=code.upper()).first()
+    if room is None or room.is_closed:
+        return ""
+    if room.visibility != Room.Visibility.PUBLIC:
+        if viewer_seat(room=room, user=user, guest_token=None) is None:
+            return ""
+    return room.code
+
+
+def _open(user: Any, channel_name: str, code: str) -> dict[str, Any]:
+    services.presence_open(user=user, channel_name=channel_name, room_code=table_of(user, code))
+    return {"type": "friends", "friends": selectors.friends_with_presence(user)}
+
+
+class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
+    """One socket per open page of a logged-in person."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.accept()
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.user = user
+        self.group = events.person_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        track(self)
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        code = (query.get("room") or [""])[0]
+        await self.send_json(await db_async(_open)(user, self.channel_name, code))
+
+    async def disconnect(self, code: int) -> None:
+        untrack(self)
+        if not hasattr(self, "user"):
+            return
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except LAYER_ERRORS:
+            pass
+        await db_async(services.presence_close)(channel_name=self.channel_name)
+
+    async def layer_failed(self) -> None:
+        if hasattr(self, "user"):
+            await db_async(services.presence_close)(channel_name=self.channel_name)
+
+    def refusal(self) -> str:
+        return _("This socket answers ping only.")
+
+    # -- from `people.events`, after a commit
+    async def people_friends(self, event: dict) -> None:
+        await self.send_json({"type": "friends", "friends": event["friends"]})
+
+    async def people_presence(self, event: dict) -> None:
+        await self.send_json(
+            {
+                "type": "presence",
+                "name": event["name"],
+                "state": event["state"],
+                "url": event["url"],
+            }
+        )

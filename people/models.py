@@ -1,0 +1,98 @@
+"""The rows of "play with your people" (docs/contract.md, "People").
+
+* `FriendRequest`: ``sender`` asked ``recipient`` to be friends; one per
+  ordered pair, gone once accepted or declined.
+* `Friendship`: two accounts are friends; one row per pair, the lower id
+  first (``low`` < ``high``), so a pair is found with one lookup.
+* `Block`: ``blocker`` keeps ``blocked`` away (no friend request from them, never
+  paired with them). One per ordered pair; either direction keeps a pair apart.
+* `Presence`: one open ``ws/people/`` socket (a page of the site) of ``user``,
+  with the room whose table page it is on (``room_code``, "" elsewhere).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class FriendRequest(models.Model):
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_sent"
+    )
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="friend_requests_received",
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("friend request")
+        verbose_name_plural = _("friend requests")
+        constraints = [
+            models.UniqueConstraint(fields=["sender", "recipient"], name="people_request_once"),
+            models.CheckConstraint(
+                condition=~Q(sender=F("recipient")), name="people_request_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sender} → {self.recipient}"
+
+
+class Friendship(models.Model):
+    low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    since = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+        constraints = [
+            models.UniqueConstraint(fields=["low", "high"], name="people_friends_once"),
+            models.CheckConstraint(condition=Q(low__lt=F("high")), name="people_friends_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.low} ↔ {self.high}"
+
+
+class Block(models.Model):
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="people_block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=F("blocked")), name="people_block_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} ⊘ {self.blocked}"
+
+
+class Presence(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    room_code = models.CharField(max_length=16, blank=True, default="")
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("open page")
+        verbose_name_plural = _("open pages")
+        indexes = [models.Index(fields=["user"], name="people_presence_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.room_code or '-'}"

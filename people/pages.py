@@ -1,0 +1,61 @@
+"""What the people add to the pages of others (docs/site.md, "Friends, blocking
+and who is online"): the profile's part (the receiver of
+`records.signals.profile_parts`, connected in ``people.apps``) and the lobby's
+panel (`people.templatetags.people`). The records' and the lobby's templates
+show the HTML rendered here from templates/people/.
+
+* The profile's ``"people"`` place: for its owner, their friends with their
+  presence, the requests waiting both ways and whom they block
+  (templates/people/_panel.html); for another logged-in person, what they may
+  do about this account (ask, accept or decline, withdraw, remove, block,
+  unblock) and, to a friend, its presence (templates/people/_actions.html);
+  for a visitor not logged in, nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from people import selectors
+
+
+def on_profile_parts(
+    sender: Any, *, place: str, person: Any = None, request: Any = None, **_: Any
+) -> str:
+    if place != "people" or person is None or request is None:
+        return ""
+    viewer = request.user
+    if not viewer.is_authenticated:
+        return ""
+    if viewer.pk == person.pk:
+        return panel(request)
+    return actions(request, person)
+
+
+def panel_context(user: Any) -> dict[str, Any]:
+    """The owner's lists: friends (with presence), requests both ways, blocks."""
+    return {
+        "friends": selectors.friends_with_presence(user),
+        "incoming": selectors.incoming_requests(user),
+        "outgoing": selectors.outgoing_requests(user),
+        "blocked": selectors.blocked_by(user),
+    }
+
+
+def panel(request: Any) -> str:
+    context = {**panel_context(request.user), "next": request.get_full_path()}
+    return render_to_string("people/_panel.html", context, request=request)
+
+
+def actions(request: Any, person: Any) -> str:
+    relation = selectors.relation(viewer=request.user, person=person)
+    presence = selectors.presence_of(person) if relation == "friends" else None
+    context = {
+        "person": person,
+        "relation": relation,
+        "presence": presence,
+        "next": request.get_full_path(),
+    }
+    return render_to_string("people/_actions.html", context, request=request)

@@ -1,0 +1,152 @@
+"""The reads of "play with your people" (docs/contract.md, "People").
+
+Everything here is about one account's own relations: who their friends are,
+their requests, whom they block, and their friends' presence. Nothing reads
+another person's list for a third: the pages and the socket only ever ask
+about the viewer (docs/site.md, "Privacy of friends and presence").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.urls import reverse
+
+from people.models import Block, FriendRequest, Friendship, Presence
+from rooms.models import Room
+
+ONLINE, AT_TABLE, OFFLINE = "online", "table", "offline"
+
+
+def pair(a: int, b: int) -> tuple[int, int]:
+    """A friendship's key: the lower id first."""
+    return (a, b) if a < b else (b, a)
+
+
+def friend_ids(user: Any) -> list[int]:
+    """The ids of ``user``'s friends."""
+    rows = Friendship.objects.filter(Q(low=user.pk) | Q(high=user.pk)).values_list("low", "high")
+    return [high if low == user.pk else low for low, high in rows]
+
+
+def are_friends(a: Any, b: Any) -> bool:
+    low, high = pair(a.pk, b.pk)
+    return Friendship.objects.filter(low_id=low, high_id=high).exists()
+
+
+def friends_of(user: Any) -> list[Any]:
+    """``user``'s friends, by name."""
+    return list(get_user_model().objects.filter(pk__in=friend_ids(user)).order_by("username"))
+
+
+def incoming_requests(user: Any) -> list[Any]:
+    """Who asked ``user`` to be friends (the oldest first)."""
+    rows = FriendRequest.objects.filter(recipient=user).select_related("sender")
+    return [r.sender for r in rows.order_by("created_at", "id")]
+
+
+def outgoing_requests(user: Any) -> list[Any]:
+    """Whom ``user`` asked, still unanswered (the oldest first)."""
+    rows = FriendRequest.objects.filter(sender=user).select_related("recipient")
+    return [r.recipient for r in rows.order_by("created_at", "id")]
+
+
+def blocked_by(user: Any) -> list[Any]:
+    """Whom ``user`` blocks, by name."""
+    rows = Block.objects.filter(blocker=user).select_related("blocked")
+    return sorted((r.blocked for r in rows), key=lambda u: u.username)
+
+
+def blocks(blocker: Any, blocked: Any) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def relation(*, viewer: Any, person: Any) -> str:
+    """What ``viewer`` may do about ``person`` on the profile: ``self``,
+    ``friends``, ``asked`` (the viewer's request waits), ``asked_you`` (the
+    person's request waits), ``blocking`` (the viewer blocks the person) or
+    ``none``. Whether the person blocks the viewer is not told."""
+    if viewer.pk == person.pk:
+        return "self"
+    if blocks(viewer, person):
+        return "blocking"
+    if are_friends(viewer, person):
+        return "friends"
+    if FriendRequest.objects.filter(sender=viewer, recipient=person).exists():
+        return "asked"
+    if FriendRequest.objects.filter(sender=person, recipient=viewer).exists():
+        return "asked_you"
+    return "none"
+
+
+def kept_apart(user_ids: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs among ``user_ids`` that a block (either way) keeps apart: the
+    pairing passes (quick match, arenas) never seat them together."""
+    ids = set(user_ids)
+    if len(ids) < 2:
+        return set()
+    rows = Block.objects.filter(blocker__in=ids, blocked__in=ids).values_list("blocker", "blocked")
+    return {frozenset(row) for row in rows}
+
+
+# ------------------------------------------------------------------ presence
+
+
+def presences(user_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """Each account's presence: ``{"state": "online" | "table" | "offline",
+    "url": "/r/<code>/" | None}``. At a table: a page of theirs is the table
+    page of an open room (``url`` only for a public one: a private table's
+    code is for the people seated there); online: any other page of the site
+    is open; else offline."""
+    ids = list(dict.fromkeys(user_ids))
+    found: dict[int, dict[str, Any]] = {uid: {"state": OFFLINE, "url": None} for uid in ids}
+    rows = list(
+        Presence.objects.filter(user_id__in=ids)
+        .order_by("-opened_at", "-id")
+        .values_list("user_id", "room_code")
+    )
+    codes = {code for _uid, code in rows if code}
+    rooms = {
+        room.code: room
+        for room in Room.objects.filter(code__in=codes).exclude(status=Room.Status.CLOSED)
+    }
+    for uid, code in rows:
+        here = found[uid]
+        room = rooms.get(code)
+        if room is not None and here["state"] != AT_TABLE:
+            public = room.visibility == Room.Visibility.PUBLIC
+            url = reverse("rooms:table", args=[room.code]) if public else None
+            found[uid] = {"state": AT_TABLE, "url": url}
+        elif here["state"] == OFFLINE:
+            here["state"] = ONLINE
+    return found
+
+
+def presence_of(user: Any) -> dict[str, Any]:
+    return presences([user.pk])[user.pk]
+
+
+def friends_with_presence(user: Any) -> list[dict[str, Any]]:
+    """``user``'s friends by name, each ``{"name", "state", "url"}``: what the
+    lobby, the owner's profile and the ``friends`` frame show."""
+    friends = friends_of(user)
+    found = presences(f.pk for f in friends)
+    return [{"name": f.username, **found[f.pk]} for f in friends]
+
+
+def presence_channels(user_ids: Iterable[int]) -> list[str]:
+    """The open ``ws/people/`` sockets of these accounts."""
+    return list(
+        Presence.objects.filter(user_id__in=list(user_ids)).values_list("channel_name", flat=True)
+    )
+
+
+def presence_processes() -> set[str]:
+    """The server processes (channel-name prefixes) holding presence rows."""
+    from domino_site.realtime import liveness
+
+    names = Presence.objects.values_list("channel_name", flat=True)
+    return {p for p in (liveness.process_of(n) for n in names) if p}

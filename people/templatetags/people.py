@@ -1,0 +1,20 @@
+"""``{% people_panel %}``: the lobby's card of friends and requests
+(templates/people/_panel.html) for a logged-in person, nothing for a visitor.
+The lobby (above the people) shows it through this tag in its page."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from people.pages import panel
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def people_panel(context: template.Context) -> SafeString:
+    request = context["request"]
+    if not request.user.is_authenticated:
+        return mark_safe("")
+    return mark_safe(panel(request))  # rendered from templates/people/_panel.html

@@ -1,0 +1,99 @@
+"""The people's HTTP side (docs/protocol.md, "Friends and blocks"): thin POST
+views, one service each, for the logged-in person about another account
+(``<username>``). Each redirects back (to ``next`` when it is this site's, else
+to that person's profile) with the outcome, or the refusal, as a message; a
+refusal has changed nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from people import services
+from people.errors import PeopleError
+
+
+def _back(request: HttpRequest, person: Any) -> HttpResponseRedirect:
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse("records:player", args=[person.username])
+    return HttpResponseRedirect(target)
+
+
+def _act(request: HttpRequest, username: str, call: Callable[[Any, Any], str]) -> HttpResponse:
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        raise Http404(_("There is no player with this name."))
+    try:
+        done = call(request.user, person)
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return _back(request, person)
+
+
+def _send(me: Any, person: Any) -> str:
+    if services.friend_request_send(sender=me, recipient=person) == "friends":
+        return _("You and %(name)s are friends now.") % {"name": person.username}
+    return _("Friend request sent to %(name)s.") % {"name": person.username}
+
+
+def _accept(me: Any, person: Any) -> str:
+    services.friend_request_accept(user=me, sender=person)
+    return _("You and %(name)s are friends now.") % {"name": person.username}
+
+
+def _decline(me: Any, person: Any) -> str:
+    services.friend_request_decline(user=me, sender=person)
+    return _("Friend request declined.")
+
+
+def _withdraw(me: Any, person: Any) -> str:
+    services.friend_request_withdraw(sender=me, recipient=person)
+    return _("Friend request withdrawn.")
+
+
+def _remove(me: Any, person: Any) -> str:
+    services.friend_remove(user=me, friend=person)
+    return _("%(name)s is no longer your friend.") % {"name": person.username}
+
+
+def _block(me: Any, person: Any) -> str:
+    services.block(blocker=me, blocked=person)
+    return _("You blocked %(name)s.") % {"name": person.username}
+
+
+def _unblock(me: Any, person: Any) -> str:
+    services.unblock(blocker=me, blocked=person)
+    return _("You unblocked %(name)s.") % {"name": person.username}
+
+
+def _view(call: Callable[[Any, Any], str]) -> Callable[[HttpRequest, str], HttpResponse]:
+    @require_POST
+    @login_required
+    def view(request: HttpRequest, username: str) -> HttpResponse:
+        return _act(request, username, call)
+
+    view.__doc__ = call.__name__
+    return view
+
+
+request_send = _view(_send)
+request_accept = _view(_accept)
+request_decline = _view(_decline)
+request_withdraw = _view(_withdraw)
+friend_remove = _view(_remove)
+block = _view(_block)
+unblock = _view(_unblock)

@@ -1,0 +1,100 @@
+// Who of your friends is online (docs/site.md, "Friends, blocking and who is
+// online"): every page of a logged-in person opens ws/people/ (base.html), so
+// that their friends see them online; a table page says which table
+// (?room=<code>). The server sends this person's own list of friends with
+// their presence ("friends") and each change ("presence"); any list of
+// friends on the page ([data-friends]: the lobby, one's own profile) and a
+// friend's profile ([data-friend] with [data-presence-text]) follow them.
+// The words come from the list's data-label-* attributes (the server's
+// translations), so this script has no strings of its own.
+
+import { openSocket } from "./socket_client.js";
+import { ready } from "./util.js";
+
+const STATES = new Set(["online", "table", "offline"]);
+
+function tablePath() {
+  const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)\/$/);
+  return m ? `/ws/people/?room=${encodeURIComponent(m[1])}` : "/ws/people/";
+}
+
+function labels() {
+  const list = document.querySelector("[data-friends]");
+  const d = list ? list.dataset : {};
+  return {
+    online: d.labelOnline || "online",
+    table: d.labelTable || "at a table",
+    offline: d.labelOffline || "offline",
+    link: d.labelLink || "Go to the table",
+    empty: d.labelEmpty || "",
+  };
+}
+
+// One friend's presence, into `holder` ([data-friend]): its text and its link.
+function showPresence(holder, friend, words) {
+  const state = STATES.has(friend.state) ? friend.state : "offline";
+  holder.dataset.presence = state;
+  let text = holder.querySelector("[data-presence-text]");
+  if (!text) {
+    text = document.createElement("span");
+    text.dataset.presenceText = "";
+    holder.append(" ", text);
+  }
+  text.className = `presence presence-${state}`;
+  text.textContent = words[state];
+  let link = holder.querySelector("[data-presence-link]");
+  if (friend.url && state === "table") {
+    if (!link) {
+      link = document.createElement("a");
+      link.dataset.presenceLink = "";
+      text.after(" ", link);
+    }
+    link.href = friend.url;
+    link.textContent = words.link;
+  } else if (link) {
+    link.remove();
+  }
+}
+
+function friendItem(friend, words) {
+  const item = document.createElement("li");
+  item.dataset.friend = friend.name;
+  const name = document.createElement("a");
+  name.href = `/players/${encodeURIComponent(friend.name)}/`;
+  name.textContent = friend.name;
+  item.append(name);
+  showPresence(item, friend, words);
+  return item;
+}
+
+// The whole list again (on connect, and when a friendship came or went).
+function showFriends(friends) {
+  const words = labels();
+  for (const list of document.querySelectorAll("[data-friends]")) {
+    const items = friends.map((f) => friendItem(f, words));
+    if (!items.length) {
+      const empty = document.createElement("li");
+      empty.className = "empty";
+      empty.dataset.friendsEmpty = "";
+      empty.textContent = words.empty;
+      items.push(empty);
+    }
+    list.replaceChildren(...items);
+  }
+}
+
+function onMessage(msg) {
+  if (msg.type === "friends" && Array.isArray(msg.friends)) {
+    showFriends(msg.friends);
+  } else if (msg.type === "presence" && typeof msg.name === "string") {
+    const words = labels();
+    for (const holder of document.querySelectorAll("[data-friend]")) {
+      if (holder.dataset.friend === msg.name) showPresence(holder, msg, words);
+    }
+  }
+}
+
+ready(() => {
+  if (!document.body.hasAttribute("data-people")) return;
+  openSocket(tablePath(), { onMessage });
+});
