@@ -27,6 +27,7 @@ from arenas.pairing import Free, duel_pairs, four_tables
 from arenas.scoring import rank_players, score_match
 from games.models import Match
 from games.world import now_or, world
+from people.selectors import kept_apart
 from records import rulebook
 from records.selectors import shown_rating
 from rooms import services as rooms
@@ -373,7 +374,8 @@ def _pair(arena: Arena, now: datetime) -> bool:
     if len(free) < arena.seats:
         return False
     by_user = {p.user_id: p for p in free}
-    candidates = [_free_of(arena, p, free, now) for p in free]
+    kept = kept_apart(p.user_id for p in free)  # blocks, either way: never at one table
+    candidates = [_free_of(arena, p, free, now, kept) for p in free]
     if arena.seats == 2:
         tables: list[tuple[int, ...]] = list(
             duel_pairs(candidates, rematch_after=rematch_seconds())
@@ -392,14 +394,25 @@ def _pair(arena: Arena, now: datetime) -> bool:
     return bool(opened)
 
 
-def _free_of(arena: Arena, player: ArenaPlayer, free: list[ArenaPlayer], now: datetime) -> Free:
-    """``player`` as the pairing sees them; ``apart``: the free accounts the
-    rulebook never pairs them with (one address)."""
+def _free_of(
+    arena: Arena,
+    player: ArenaPlayer,
+    free: list[ArenaPlayer],
+    now: datetime,
+    kept: set[frozenset[int]],
+) -> Free:
+    """``player`` as the pairing sees them; ``apart``: the free accounts they are
+    never paired with: the rulebook's (one address) and a block either way
+    (``kept``, `people.selectors.kept_apart`)."""
     waited = (now - player.free_since).total_seconds() if player.free_since else 0.0
     apart = tuple(
         other.user_id
         for other in free
-        if other.user_id != player.user_id and not rulebook.may_meet(player.ip_hash, other.ip_hash)
+        if other.user_id != player.user_id
+        and (
+            not rulebook.may_meet(player.ip_hash, other.ip_hash)
+            or frozenset((player.user_id, other.user_id)) in kept
+        )
     )
     return Free(
         user=player.user_id,

@@ -7,7 +7,8 @@ widens with the wait. A full table of close people is made at once; after
 ``bots_after`` seconds the person is given bots for the seats still empty
 (with whoever close does not mind bots), unless they chose "people only". A
 partnership table puts the four so that the two sides' total strengths are as
-close as can be.
+close as can be. Two people kept ``apart`` (one blocks the other:
+people.selectors.kept_apart) never sit at one table, however long they wait.
 
 >>> from datetime import UTC, datetime, timedelta
 >>> t0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -19,6 +20,8 @@ close as can be.
 []
 >>> [[w and w.key for w in table] for table in plan([ana], 2, t0 + timedelta(seconds=20), 20)]
 [['ana', None]]
+>>> plan([Waiting("ana", 0, t0, apart=("bia",)), bia], seats=2, now=t0 + timedelta(hours=1), bots_after=20 * 3600)
+[]
 """
 
 from __future__ import annotations
@@ -38,12 +41,14 @@ BOT_RATINGS = {"easy": 0, "medium": 400, "hard": 800}
 @dataclass(frozen=True)
 class Waiting:
     """A person in one queue: ``key`` (anything hashable: the entry's id),
-    ``rating`` (shown), since when, and whether bots are refused."""
+    ``rating`` (shown), since when, whether bots are refused, and the keys of
+    those they may never sit with (``apart``: a block, either way)."""
 
     key: Any
     rating: int
     joined_at: datetime
     people_only: bool = False
+    apart: tuple[Any, ...] = ()
 
     def window(self, now: datetime) -> float:
         """How far apart a partner's rating may be after waiting until ``now``."""
@@ -52,6 +57,22 @@ class Waiting:
 
 
 Slot = Waiting | None  # None: a bot's seat
+
+
+def _apart(a: Waiting, b: Waiting) -> bool:
+    return b.key in a.apart or a.key in b.apart
+
+
+def _pick(first: Waiting, candidates: Sequence[Waiting], others: int) -> list[Waiting]:
+    """``first`` and up to ``others`` of ``candidates``, in their order, none
+    kept apart from another of the group."""
+    group = [first]
+    for w in candidates:
+        if len(group) > others:
+            break
+        if not any(_apart(w, member) for member in group):
+            group.append(w)
+    return group
 
 
 def plan(
@@ -67,14 +88,16 @@ def plan(
             (
                 w
                 for w in pool
-                if abs(w.rating - first.rating) <= max(first.window(now), w.window(now))
+                if not _apart(first, w)
+                and abs(w.rating - first.rating) <= max(first.window(now), w.window(now))
             ),
             key=lambda w: (abs(w.rating - first.rating), w.joined_at),
         )
-        if len(close) >= seats - 1:
-            group: list[Waiting] = [first, *close[: seats - 1]]
+        group = _pick(first, close, seats - 1)
+        if len(group) == seats:
+            pass
         elif (now - first.joined_at).total_seconds() >= bots_after and not first.people_only:
-            group = [first, *[w for w in close if not w.people_only][: seats - 1]]
+            group = _pick(first, [w for w in close if not w.people_only], seats - 1)
         else:
             continue  # stays in the queue; the next oldest is tried
         for person in group[1:]:

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from domino_site.realtime.fanout import deliver
 from games.world import now_or
+from people.selectors import kept_apart
 from quick import pairing
 from quick import selectors as quick_selectors
 from quick.signals import quick_due
@@ -207,9 +208,13 @@ def _open_tables(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
     for entry in entries:
         by_queue.setdefault((entry.preset, entry.move_seconds), []).append(entry)
     seated: list[QuickEntry] = []
+    kept = kept_apart(e.user_id for e in entries)  # blocks, either way: never at one table
     for (preset, seconds), queue in by_queue.items():
         by_id = {e.pk: e for e in queue}
-        waiting = [pairing.Waiting(e.pk, e.rating, e.joined_at, e.people_only) for e in queue]
+        waiting = [
+            pairing.Waiting(e.pk, e.rating, e.joined_at, e.people_only, _apart_of(e, queue, kept))
+            for e in queue
+        ]
         for plan in pairing.plan(waiting, SEATS[preset], now, bots_after()):
             slots = [by_id[w.key] if w is not None else None for w in plan]
             level = pairing.bot_level([w for w in plan if w is not None])
@@ -224,6 +229,13 @@ def _open_tables(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
             seated += people
             _tell_matched(room, slots, (preset, seconds))
     return seated
+
+
+def _apart_of(
+    entry: QuickEntry, queue: list[QuickEntry], kept: set[frozenset[int]]
+) -> tuple[int, ...]:
+    """The entries of ``queue`` whose person ``entry``'s may never sit with."""
+    return tuple(other.pk for other in queue if frozenset((entry.user_id, other.user_id)) in kept)
 
 
 def _open_table(
