@@ -22,6 +22,7 @@ from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
 from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
 from games.world import world
+from people.services import presence_sweep
 from quick.services import quick_pair
 from rooms.services import rooms_sweep, round_due_fire
 
@@ -47,11 +48,13 @@ def quick_pair_job(*, now: datetime | None = None) -> datetime | None:
 def sweep(*, now: datetime | None = None) -> bool:
     """The safety net: room expiry, disconnect grace, walkovers, every due action
     whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
-    queued, its bound). True when analysis jobs wait: the runner wakes its
-    analysis worker (a Celery task, or a side job of the ticker)."""
+    queued, its bound), the presences of dead server processes' sockets. True
+    when analysis jobs wait: the runner wakes its analysis worker (a Celery
+    task, or a side job of the ticker)."""
     now = now or world().now()
     rooms_sweep(now=now)
     arenas_sweep(now=now)
+    presence_sweep(now=now)
     analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
     analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
     return waiting_jobs()

@@ -29,6 +29,7 @@ from django.conf import settings
 
 from domino_site.realtime.asyncdb import db_async
 from games.world import world
+from people.services import presence_forget_all
 from rooms.models import Seat
 from rooms.services import seat_disconnected
 from rooms.watchers import forget_all
@@ -69,6 +70,7 @@ def _forget_dead_connections() -> int:
     disconnected through the service, so that the usual rules (pause, auto
     move, takeover, expiry) apply to it. Returns how many seats it touched."""
     forget_all()  # nobody watches yet either (rooms.watchers)
+    presence_forget_all()  # nor has a page open (people: who is online)
     stale = Seat.objects.filter(connected=True).exclude(room__status="closed")
     count = 0
     for seat in stale.select_related("room"):

@@ -1,4 +1,5 @@
-"""Fixtures and helpers for the services/selectors tests.
+"""Fixtures of the people's tests: those of tests/site (a seeded world, a
+clock, ``make_user``) and tests/realtime's ``live`` (the sockets).
 
 * Deals are known: the world (`games.world`) deals from seeded generators.
 * Every round left in the database at the end of a test must rebuild from its
@@ -15,6 +16,7 @@ import pytest
 
 from games.models import Round
 from games.world import use_world
+from tests.realtime.conftest import live  # noqa: F401  (the sockets' fixture)
 from tests.worlds import TestWorld
 
 T0 = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)

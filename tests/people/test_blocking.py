@@ -21,7 +21,6 @@ from people.errors import PeopleError
 from people.models import Block, FriendRequest, Friendship
 from quick.services import quick_pair
 from rooms.models import QuickEntry, Room, Seat
-from tests.realtime.conftest import live  # noqa: F401  (the fixture)
 from tests.realtime.test_quick_match import Quick
 
 HOME, ELSEWHERE, THIRD = "203.0.113.7", "198.51.100.8", "192.0.2.9"
@@ -90,7 +89,7 @@ def _tables() -> list[set[str]]:
 
 @pytest.mark.django_db(transaction=True)
 async def test_quick_match_never_pairs_a_blocked_pair_even_alone_in_the_queue(
-    live,  # noqa: F811
+    live,
     django_user_model,
 ):
     ana, bruno, caio = await sync_to_async(_people)(django_user_model, "ana", "bruno", "caio")
@@ -118,7 +117,7 @@ async def test_quick_match_never_pairs_a_blocked_pair_even_alone_in_the_queue(
 
 @pytest.mark.django_db(transaction=True)
 async def test_quick_match_bots_never_seat_a_blocked_pair_together(
-    live,  # noqa: F811
+    live,
     django_user_model,
     settings,
 ):
@@ -137,7 +136,7 @@ async def test_quick_match_bots_never_seat_a_blocked_pair_together(
 
 @pytest.mark.django_db(transaction=True)
 async def test_parceria_never_seats_a_blocked_pair_at_one_table(
-    live,  # noqa: F811
+    live,
     django_user_model,
 ):
     names = ("ana", "bruno", "caio", "dani", "edu")
