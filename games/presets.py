@@ -21,6 +21,9 @@ PRESET_LABELS = {
     "goat": _("Goat (penalty points)"),
     "internacional": _("International (pairs)"),
     "internacional_dois": _("International (two players)"),
+    "partida": _("Partida de 6 (pairs, scored by how the round is won)"),
+    "partida_dois": _("Partida de 6 (two players)"),
+    "pontos": _("Game of points (all fives)"),
 }
 
 
@@ -33,6 +36,10 @@ def describe_rules(rules: RuleSet) -> str:
         parts.append(str(_("%(n)s players, each for themselves")) % {"n": rules.seats})
     parts.append(str(_("%(n)s tiles each")) % {"n": rules.hand_size})
     parts.append(str(_("with boneyard")) if rules.draw else str(_("no boneyard")))
+    if rules.scoring == "how_won":
+        parts.append(str(_("scored by how the round is won")))
+    elif rules.scoring == "fives":
+        parts.append(str(_("points for ends adding up to fives")))
     if rules.goal == "points":
         if rules.scoring == "goat":
             parts.append(

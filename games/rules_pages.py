@@ -94,6 +94,24 @@ def _deal(rules: RuleSet) -> list[str]:
         )
     else:
         lines.append(_("Every tile is dealt: there is no boneyard."))
+    return lines + _redeal(rules)
+
+
+def _redeal(rules: RuleSet) -> list[str]:
+    """The doubles in the deal (docs/rules.md, "Doubles in the deal")."""
+    if rules.redeal_doubles is None:
+        return []
+    lines = [
+        _("A hand dealt %(n)s doubles or more is shown to everyone and all the tiles are "
+          "dealt again.") % {"n": rules.redeal_doubles}
+    ]  # fmt: skip
+    if rules.redeal_worth_double:
+        lines.append(_("The round dealt again is worth double."))
+    if rules.doubles_prizes:
+        lines.append(
+            _("Five doubles in a hand score 1 point for its side; six doubles win the match "
+              "at once.")
+        )  # fmt: skip
     return lines
 
 
@@ -162,14 +180,56 @@ def _blocked(rules: RuleSet) -> list[str]:
             _("It is blocked at once when both ends show the same number and all seven tiles "
               "of that number are on the table. A last tile that does this is still a domino.")
         )  # fmt: skip
+    if rules.scoring == "how_won" and rules.closed_round == "carry":
+        lines.append(
+            _("A blocked game (jogo fechado) scores nothing: the next round is worth 1 point "
+              "more, and blocked rounds in a row add up.")
+        )  # fmt: skip
+        return lines
     lines.append(
         _("Blocked: the hands are shown and the side with the lowest pip total wins, whatever "
           "the number of tiles.")
     )  # fmt: skip
+    if rules.scoring == "how_won":
+        lines.append(_("A blocked game (jogo fechado) is worth 1 point to that side."))
     return lines
 
 
+def _ways(rules: RuleSet) -> dict[str, str]:
+    """Each way of winning a round of the partida, with what it is worth here."""
+    return {
+        "simples": _("Batida simples: the last tile fits one end only. %(points)s.")
+        % {"points": _points(rules.simples_points)},
+        "carroca": _("Carroça: the last tile is a double. %(points)s.")
+        % {"points": _points(rules.carroca_points)},
+        "la_e_lo": _("Lá-e-lô: the last tile is not a double and fits either end (ends 3 and "
+                     "5, last tile 3-5). %(points)s.")
+        % {"points": _points(rules.la_e_lo_points)},
+        "cruzada": _("Cruzada: the last tile is a double and both ends show its number. "
+                     "%(points)s.")
+        % {"points": _points(rules.cruzada_points)},
+    }  # fmt: skip
+
+
+def _newer_scoring(rules: RuleSet) -> list[str]:
+    """The partida (``how_won``) and the game of points (``fives``)."""
+    if rules.scoring == "how_won":
+        return [
+            _("The points depend on how the round is won, with the last tile:"),
+            *_ways(rules).values(),
+            _("The tiles left in the hands do not count, except to decide a blocked game."),
+        ]
+    return [
+        _("After every play, if the open ends add up to a multiple of 5 the player's side "
+          "scores that sum; a double at an end counts both halves."),
+        _("The winner of the round also scores the pips left in the opponents' hands, "
+          "rounded to the nearest 5."),
+    ]  # fmt: skip
+
+
 def _scoring(rules: RuleSet) -> list[str]:
+    if rules.scoring in ("how_won", "fives"):
+        return _newer_scoring(rules)
     lines = {
         "opponents": [_("The winning side scores the pips left in the opponents' hands; a "
                         "partner's tiles neither add nor subtract.")],
@@ -191,6 +251,8 @@ def _scoring(rules: RuleSet) -> list[str]:
 
 
 def _ties(rules: RuleSet) -> list[str]:
+    if rules.scoring == "how_won" and rules.closed_round == "carry":
+        return [_("A blocked game has no winner here, so there is no tie to break.")]
     return [
         {
             "last_player_loses": _("Equal lowest sums on a blocked game: the side of the "
@@ -251,13 +313,17 @@ def worked_example(rules: RuleSet) -> dict[str, Any]:
         for side in range(rules.sides)
     ]
     winner = side_label(rules, result.winner) if result.winner is not None else ""
+    if result.how in ("simples", "carroca", "la_e_lo", "cruzada"):
+        explain = _ways(rules)[result.how]
+    else:
+        explain = _scoring(rules)[-1 if rules.scoring == "fives" else 0]
     return {
         "intro": _("%(seat)s plays 3-4, their last tile: a domino. The others still hold:")
         % {"seat": seat_label(0)},
         "left": left,
         "winner": winner,
         "scores": scores,
-        "explain": _scoring(rules)[0],
+        "explain": explain,
     }
 
 

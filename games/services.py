@@ -93,7 +93,9 @@ def round_deal(
     seeds = list(client_seeds)
     text = fairness.material(room_code, match.number, number, seeds)
     fair = engine.FairDeal.compute(server_seed, text)
-    eng = match.engine().new_round(order=fair.order, tiebreak_order=fair.tiebreak_order)
+    eng = match.engine().new_round(
+        order=fair.order, tiebreak_order=fair.tiebreak_order, redeal_orders=fair.redeal_orders()
+    )
     rnd = Round(
         match=match,
         room_id=match.room_id,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,6 +130,24 @@ def split(
     return hands, tuple(order[seats * hand_size :])
 
 
+def too_many_doubles(
+    order: Sequence[Tile], seats: int, hand_size: int, threshold: int
+) -> tuple[int, int] | None:
+    """The first seat whose hand (as `split` deals ``order``) holds at least
+    ``threshold`` doubles, and how many it holds; None when no hand does.
+
+    >>> from games.engine import DOUBLES, ALL_TILES
+    >>> order = list(DOUBLES[:4]) + [t for t in ALL_TILES if t not in DOUBLES[:4]]
+    >>> too_many_doubles(order, 4, 7, 4), too_many_doubles(order, 4, 7, 5)
+    ((0, 4), None)
+    """
+    for seat in range(seats):
+        doubles = sum(1 for t in order[seat * hand_size : (seat + 1) * hand_size] if t.is_double)
+        if doubles >= threshold:
+            return seat, doubles
+    return None
+
+
 @dataclass(frozen=True)
 class FairDeal:
     """What a seed and a material decide: the tile order of the deal, and the
@@ -156,6 +174,28 @@ class FairDeal:
     def commitment(self) -> str:
         return commitment(self.server_seed)
 
+    def redeal_orders(self) -> Iterator[tuple[Tile, ...]]:
+        """The orders of the deals made again when a hand holds too many doubles
+        (docs/rules.md, "Doubles in the deal"): the stream read on after the
+        tie-break's shuffle, one shuffle a redeal, computed as they are asked for.
+
+        >>> deal = FairDeal.compute("00" * 32, "ABCD2345:1:1:")
+        >>> first = next(deal.redeal_orders())
+        >>> len(first), first in (deal.order, deal.tiebreak_order)
+        (28, False)
+        """
+        stream = Stream(self.server_seed, self.material)
+        stream.shuffled()
+        stream.shuffled()
+        while True:
+            yield stream.shuffled()
+
+    def order_for(self, rules: RuleSet) -> Sequence[Tile]:
+        """The order a round of ``rules`` is played from: `order`, or on a table
+        that deals again for too many doubles, the first redeal order that needs
+        no redeal (`Round.deal` with `redeal_orders` deals the same)."""
+        return _order_played(self, rules.to_dict(), rules.seats, rules.hand_size)
+
     def hands(self, rules: RuleSet) -> tuple[tuple[Tile, ...], ...]:
         return split(self.order, rules.seats, rules.hand_size)[0]
 
@@ -174,6 +214,24 @@ def _shape(rules: dict[str, Any], dealt: Sequence[Sequence[str]]) -> tuple[int, 
     if not (type(seats) is int and type(size) is int and 0 < seats * size <= len(ALL_TILES)):
         raise ValueError("the seats and hand size do not fit the 28 tiles")
     return seats, size, bool(rules.get("draw", True))
+
+
+def _order_played(deal: FairDeal, rules: dict[str, Any], seats: int, size: int) -> Sequence[Tile]:
+    """The order the round was played from: the deal's, or on a table that deals
+    again for a hand of too many doubles, the first of the redeal orders that
+    gives no such hand (a hand of six doubles stands where they win the match)."""
+    threshold = rules.get("redeal_doubles")
+    if threshold is None:
+        return deal.order
+    if type(threshold) is not int or not 4 <= threshold <= 7:
+        raise ValueError(f"redeal_doubles is 4 to 7, got {threshold!r}")
+    order: Sequence[Tile] = deal.order
+    orders = deal.redeal_orders()
+    while (found := too_many_doubles(order, seats, size, threshold)) is not None:
+        if rules.get("doubles_prizes") and found[1] >= 6:
+            break
+        order = next(orders)
+    return order
 
 
 def check_round(data: dict[str, Any]) -> list[str]:
@@ -203,7 +261,11 @@ def check_round(data: dict[str, Any]) -> list[str]:
     if text != fair.get("material"):
         problems.append(f"the material should be {text!r}, not {fair.get('material')!r}")
     deal = FairDeal.compute(seed, text)
-    hands, rest = split(deal.order, seats, size)
+    try:
+        order = _order_played(deal, data.get("rules") or {}, seats, size)
+    except ValueError as exc:
+        return [*problems, f"unreadable: {exc}"]
+    hands, rest = split(order, seats, size)
     for index, hand in enumerate(hands):
         got = dealt[index] if index < len(dealt) else None
         if got != [str(t) for t in hand]:

@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .result import RoundResult
@@ -32,6 +32,8 @@ class Match:
       nothing; if all ``rounds`` are played without a majority, the most wins,
       or None when shared).
     * ``single``: one round; its winner (None for a drawn round).
+    * whatever the goal, a round whose result ``wins_match`` (six doubles dealt
+      to one hand, with ``doubles_prizes``) ends it, won by that side.
     """
 
     def __init__(self, rules: RuleSet) -> None:
@@ -56,13 +58,20 @@ class Match:
         *,
         order: Sequence[Tile | str] | None = None,
         tiebreak_order: Sequence[Tile | str] | None = None,
+        redeal_orders: Iterable[Sequence[Tile | str]] | None = None,
     ) -> Round:
         """Deal the next round, opened as the rules say for this point of the match:
-        shuffled by ``rng``, or from the given ``order`` (`Round.deal`)."""
+        shuffled by ``rng``, or from the given ``order`` (and ``redeal_orders``
+        where a hand of too many doubles is dealt again: `Round.deal`)."""
         if self.is_over:
             raise ValueError("the match is over: start a new match")
         return Round.deal(
-            self.rules, rng, previous=self.last_result, order=order, tiebreak_order=tiebreak_order
+            self.rules,
+            rng,
+            previous=self.last_result,
+            order=order,
+            tiebreak_order=tiebreak_order,
+            redeal_orders=redeal_orders,
         )
 
     def finish_round(self, result: RoundResult) -> None:
@@ -74,7 +83,9 @@ class Match:
         self.results.append(result)
         self.scores = tuple(s + p for s, p in zip(self.scores, result.points, strict=True))
         rules = self.rules
-        if rules.goal == "single":
+        if result.wins_match:  # six doubles in a hand, where the rules say so
+            self._end(result.winner)
+        elif rules.goal == "single":
             self._end(result.winner)
         elif rules.goal == "best_of":
             rounds = rules.rounds

@@ -34,6 +34,19 @@ class RoundResult:
     the tiles revealed); ``counted`` is per side, the totals compared on a block
     (with the goat's lone 0-0 = 25 and lone 6-6 = 50); ``tiebreak`` holds the
     revealed picks of a pick-off, one list per pick round.
+
+    Under ``how_won`` scoring (docs/rules.md, "How a round is won") ``how`` says
+    how: ``"simples"``, ``"carroca"``, ``"la_e_lo"``, ``"cruzada"``, ``"fechado"``
+    (blocked), or ``"doubles"`` (a hand of six doubles won the match at the deal,
+    ``wins_match``); ``carry`` is what a blocked round passes on to the next one.
+    Under ``fives`` scoring ``made`` is per side, the points made by plays during
+    the round (already in ``points``). These four are None, 0, False and () in
+    every other table, and written by `to_dict` only when set::
+
+        >>> result = RoundResult("domino", 0, 0, (3, 0), (0, 5), ((), ()), 0, how="la_e_lo")
+        >>> data = result.to_dict()
+        >>> data["how"], "carry" in data, RoundResult.from_dict(data) == result
+        ('la_e_lo', False, True)
     """
 
     reason: str
@@ -45,9 +58,13 @@ class RoundResult:
     last_player: int | None
     tiebreak: tuple[tuple[dict[str, Any], ...], ...] | None = None
     counted: tuple[int, ...] = ()
+    how: str | None = None
+    carry: int = 0
+    wins_match: bool = False
+    made: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "reason": self.reason,
             "winner": self.winner,
             "opener": self.opener,
@@ -60,6 +77,15 @@ class RoundResult:
             else [[dict(p) for p in picks] for picks in self.tiebreak],
             "counted": list(self.counted),
         }
+        if self.how is not None:
+            data["how"] = self.how
+        if self.carry:
+            data["carry"] = self.carry
+        if self.wins_match:
+            data["wins_match"] = True
+        if self.made:
+            data["made"] = list(self.made)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoundResult:
@@ -76,4 +102,8 @@ class RoundResult:
             if tiebreak is None
             else tuple(tuple(dict(p) for p in picks) for picks in tiebreak),
             counted=tuple(data.get("counted") or ()),
+            how=data.get("how"),
+            carry=data.get("carry", 0),
+            wins_match=data.get("wins_match", False),
+            made=tuple(data.get("made") or ()),
         )

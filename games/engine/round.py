@@ -40,9 +40,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Pick, Play, action_from_dict
+from .fairness import too_many_doubles
 from .pickoff import PickOff
 from .result import Link, RoundResult
-from .rules import RuleSet
+from .rules import WIN_KNOBS, RuleSet
 from .tiles import ALL_TILES, DOUBLES, Tile, highest_key, lowest_key
 
 _END_SLOT: dict[str | None, int] = {None: 0, "A": 1, "B": 2}
@@ -69,6 +70,46 @@ _Entry = tuple[int, Action, tuple[int, int] | None]
 _Deal = list[Tile] | tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]
 
 
+def _shuffled(rng: Any) -> list[Tile]:
+    """The 28 tiles shuffled by ``rng``: a uniform shuffle by random sort keys, as fair
+    as rng.shuffle (53-bit keys essentially never tie) and about twice as fast, which
+    the bots' rollouts feel."""
+    draw = rng.random
+    return sorted(ALL_TILES, key=lambda _tile: draw())
+
+
+def _redealt(
+    rules: RuleSet,
+    tiles: list[Tile],
+    redeals: list[tuple[int, int]],
+    rng: Any,
+    orders: Iterable[Sequence[Tile | str]] | None,
+) -> list[Tile]:
+    """The order a table that redeals for too many doubles plays from: ``tiles``, or
+    the first next order (from ``orders``, else ``rng``) with no such hand; each
+    deal made again is appended to ``redeals`` as (seat, doubles). Six doubles stand
+    where they win the match (``doubles_prizes``)."""
+    threshold = rules.redeal_doubles
+    assert threshold is not None
+    more = iter(orders) if orders is not None else None
+    while (found := too_many_doubles(tiles, rules.seats, rules.hand_size, threshold)) is not None:
+        redeals.append(found)
+        if rules.doubles_prizes and found[1] >= 6:
+            break
+        if more is not None:
+            tiles = _tile_list(next(more), "redeal order")
+            if sorted(tiles) != list(ALL_TILES):
+                raise ValueError("a redeal order must hold each of the 28 tiles once")
+        elif rng is not None:
+            tiles = _shuffled(rng)
+        else:
+            raise ValueError(
+                f"seat {found[0] + 1} holds {found[1]} doubles: the deal is made again,"
+                " which needs rng or redeal_orders"
+            )
+    return tiles
+
+
 def _play(tile: Tile, end: str | None) -> Play:
     return _PLAYS[tile.index * 3 + _END_SLOT[end]]
 
@@ -89,6 +130,12 @@ def hand_value(hand: Sequence[Tile], goat: bool) -> int:
         if only is DOUBLES[6]:
             return 50
     return sum(t.pips for t in hand)
+
+
+def _nearest_five(pips: int) -> int:
+    """``pips`` rounded to the nearest multiple of 5 (12 -> 10, 13 -> 15): what the
+    winner of a round of the game of points scores for the others' tiles."""
+    return (pips + 2) // 5 * 5
 
 
 def choose_opener(
@@ -149,7 +196,7 @@ class Round:
         "rules", "opener", "turn", "_hands", "_boneyard", "_deal", "_ends",
         "_mandatory", "_passes", "_history", "_result",
         "_first_of_match", "_initial", "_tiebreak_order", "_pick", "is_over",
-        "_nseats", "_lock",
+        "_nseats", "_lock", "_bonus", "_redeals", "_made",
     )  # fmt: skip
 
     rules: RuleSet
@@ -171,12 +218,18 @@ class Round:
     _pick: PickOff | None
     _nseats: int  # rules.seats and rules.lock_closure, read in every play
     _lock: bool
+    _bonus: int  # how_won: the points blocked rounds before this one carried to it
+    _redeals: tuple[tuple[int, int], ...]  # (seat, doubles) of each deal made again
+    _made: list[int] | None  # fives: the points made by plays, per side; else None
 
     # ------------------------------------------------------------------ building
     def __init__(self) -> None:  # use deal / from_hands / from_dict
         self._pick = None
         self._result = None
         self.is_over = False
+        self._bonus = 0
+        self._redeals = ()
+        self._made = None
 
     @classmethod
     def deal(
@@ -187,6 +240,7 @@ class Round:
         *,
         order: Sequence[Tile | str] | None = None,
         tiebreak_order: Sequence[Tile | str] | None = None,
+        redeal_orders: Iterable[Sequence[Tile | str]] | None = None,
     ) -> Round:
         """Deal ``hand_size`` tiles to each seat in seat order, and pick the opener
         from ``rules`` and ``previous``.
@@ -197,6 +251,12 @@ class Round:
         the rest being the boneyard in draw order. A table with a tie-break
         pick-off also needs its secret order: ``tiebreak_order``, else shuffled
         by ``rng``.
+
+        On a table that deals again for a hand of ``redeal_doubles`` doubles
+        (docs/rules.md, "Doubles in the deal") each new deal comes from the next
+        of ``redeal_orders`` (a verifiable deal's: `FairDeal.redeal_orders`), else
+        from ``rng``; with neither, a deal that must be made again is a
+        ``ValueError``. ``initial["redeals"]`` says which seat held how many.
 
         >>> from games.engine import PRESETS, ALL_TILES
         >>> rnd = Round.deal(PRESETS["duelo"], order=ALL_TILES[::-1])
@@ -212,8 +272,10 @@ class Round:
         else:
             # A uniform shuffle by random sort keys: as fair as rng.shuffle (53-bit keys
             # essentially never tie) and about twice as fast, which the bots' rollouts feel.
-            draw = rng.random
-            tiles = sorted(ALL_TILES, key=lambda _tile: draw())
+            tiles = _shuffled(rng)
+        redeals: list[tuple[int, int]] = []
+        if rules.redeal_doubles is not None:
+            tiles = _redealt(rules, tiles, redeals, rng, redeal_orders)
         size = rules.hand_size
         hands = [tiles[i * size : (i + 1) * size] for i in range(rules.seats)]
         rest = tiles[rules.seats * size :]
@@ -238,10 +300,13 @@ class Round:
             opener, mandatory = six_six // size, DOUBLES[6]  # the common case, found directly
         else:
             opener, mandatory = choose_opener(rules, hands, previous)
-        return cls._start(
+        rnd = cls._start(
             rules, hands, rest if rules.draw else [], opener, mandatory, previous is None,
             tuple(pick_order) if pick_order else None, tiles,
         )  # fmt: skip
+        if rules.scoring == "how_won":
+            rnd._stake(previous, None, redeals)
+        return rnd
 
     @classmethod
     def from_hands(
@@ -255,8 +320,14 @@ class Round:
         previous: RoundResult | None = None,
         mandatory_tile: Tile | str | None = None,
         tiebreak_order: Sequence[Tile | str] | None = None,
+        bonus: int | None = None,
+        redeals: Sequence[Sequence[int]] = (),
     ) -> Round:
         """A round with the given hands; tiles in no hand and not in ``boneyard`` sleep.
+
+        Under ``how_won`` scoring, ``bonus`` is what blocked rounds carried to this
+        one (default: ``previous.carry``) and ``redeals`` the ``(seat, doubles)``
+        of the deals made again before these hands.
 
         With ``opener=None`` the opener (and any mandatory tile) follows the rules
         and ``previous``; with an explicit ``opener`` the opening tile is free
@@ -292,10 +363,23 @@ class Round:
         if order is not None and sorted(order) != list(ALL_TILES):
             raise ValueError("tiebreak_order must hold each of the 28 tiles once")
 
-        return cls._start(
+        rnd = cls._start(
             rules, hand_lists, bones, opener, mandatory, first_of_match,
             tuple(order) if order else None,
         )  # fmt: skip
+        if rules.scoring == "how_won":
+            rnd._stake(previous, bonus, [(seat, count) for seat, count in redeals])
+        return rnd
+
+    def _stake(
+        self, previous: RoundResult | None, bonus: int | None, redeals: list[tuple[int, int]]
+    ) -> None:
+        """Set what this ``how_won`` round carries: the bonus of the blocked rounds
+        before it and the deals made again; six doubles win the match at once."""
+        self._bonus = bonus if bonus is not None else (previous.carry if previous else 0)
+        self._redeals = tuple(redeals)
+        if redeals and self.rules.doubles_prizes and redeals[-1][1] >= 6:
+            self._finish(winner=self.rules.side_of(redeals[-1][0]), reason="doubles")
 
     @classmethod
     def _start(
@@ -330,6 +414,9 @@ class Round:
         # the shuffled set the hands were sliced from, or copies of the given hands.
         rnd._deal = dealt if dealt is not None else (tuple(map(tuple, hands)), tuple(boneyard))
         rnd._initial = None
+        rnd._bonus = 0
+        rnd._redeals = ()
+        rnd._made = [0] * rules.sides if rules.scoring == "fives" else None
         return rnd
 
     @classmethod
@@ -353,6 +440,8 @@ class Round:
             first_of_match=initial.get("first_of_match", True),
             mandatory_tile=initial.get("mandatory_tile"),
             tiebreak_order=initial.get("tiebreak_order"),
+            bonus=initial.get("bonus", 0),
+            redeals=initial.get("redeals") or (),
         )
         for seat, action in history:
             if isinstance(action, dict):
@@ -381,6 +470,10 @@ class Round:
         new._initial = self._initial
         new._tiebreak_order = self._tiebreak_order
         new._pick = self._pick  # frozen: shared
+        new._bonus = self._bonus
+        new._redeals = self._redeals
+        made = self._made
+        new._made = None if made is None else made[:]
         return new
 
     # ------------------------------------------------------------------ reading
@@ -478,7 +571,14 @@ class Round:
                 "first_of_match": self._first_of_match,
                 "tiebreak_order": [str(t) for t in order] if order else None,
             }
-        return {k: (list(map(list, v)) if k == "hands" else v) for k, v in self._initial.items()}
+            if self._bonus:
+                self._initial["bonus"] = self._bonus
+            if self._redeals:
+                self._initial["redeals"] = [list(r) for r in self._redeals]
+        return {
+            k: (list(map(list, v)) if k in ("hands", "redeals") else v)
+            for k, v in self._initial.items()
+        }
 
     def side_of(self, seat: int) -> int:
         return self.rules.side_of(seat)
@@ -576,6 +676,8 @@ class Round:
             self._ends = new_ends
             self._history.append((seat, action, ends))
             self._passes = 0
+            if self._made is not None:
+                self._score_fives(seat)
             if not hand or (self._lock and new_ends[0] == new_ends[1]):
                 self._after_special_play(seat, hand)
             else:
@@ -680,6 +782,9 @@ class Round:
 
     def _finish_blocked(self) -> None:
         rules = self.rules
+        if rules.scoring == "how_won" and rules.closed_round == "carry":
+            self._finish(winner=None, reason="blocked")  # nobody wins: the stake carries
+            return
         totals = self._side_totals(rules.scoring == "goat")
         low = min(totals)
         tied = [side for side, total in enumerate(totals) if total == low]
@@ -734,8 +839,12 @@ class Round:
         goat = rules.scoring == "goat"
         counted = self._side_totals(goat=True) if goat else plain
         points = [0] * len(plain)
-        if winner is not None:
-            scoring = rules.scoring
+        scoring = rules.scoring
+        how: str | None = None
+        carry = 0
+        if scoring == "how_won":
+            how, carry = self._score_how_won(points, winner, reason)
+        elif winner is not None:
             if reason == "blocked" and rules.blocked_points == "difference":
                 points[winner] = sum(counted) - 2 * counted[winner]  # two sides only
             elif scoring == "opponents":
@@ -744,8 +853,13 @@ class Round:
                 points[winner] = sum(plain)
             elif scoring == "series":
                 points[winner] = 1
+            elif scoring == "fives":
+                points[winner] = _nearest_five(sum(plain) - plain[winner])
             else:  # goat: penalties for every side but the winner's
                 points = [0 if s == winner else c for s, c in enumerate(counted)]
+        made = self._made
+        if made is not None:
+            points = [p + m for p, m in zip(points, made, strict=True)]
         pick = self._pick
         self._result = RoundResult(
             reason,
@@ -757,9 +871,101 @@ class Round:
             self.last_player,
             None if pick is None else tuple(map(tuple, pick.rounds_dicts())),
             tuple(counted),
+            how,
+            carry,
+            reason == "doubles",
+            tuple(made) if made is not None else (),
         )
         self.turn = None
         self.is_over = True
+
+    def _score_how_won(self, points: list[int], winner: int | None, reason: str) -> tuple[str, int]:
+        """Fill ``points`` as the partida scores (docs/rules.md, "How a round is
+        won"); how the round was won, and what it carries to the next round."""
+        rules = self.rules
+        carry = 0
+        if reason == "doubles":
+            how = "doubles"
+        else:
+            if reason == "domino":
+                how = self._how_won()
+                value = getattr(rules, WIN_KNOBS[how])
+            else:
+                how, value = "fechado", 1
+            if winner is None:  # blocked under "carry", or a drawn block: it passes on
+                carry = self._bonus + (rules.closed_round == "carry")
+            else:
+                doubled = bool(self._redeals) and rules.redeal_worth_double
+                points[winner] = (value + self._bonus) * (2 if doubled else 1)
+        if rules.doubles_prizes:
+            for seat, count in self._redeals:
+                if count == 5:
+                    points[rules.side_of(seat)] += 1
+        return how, carry
+
+    def _how_won(self) -> str:
+        """How the last play won the round: ``"simples"`` (the tile fitted one end),
+        ``"carroca"`` (a double fitting one end), ``"la_e_lo"`` (not a double, it
+        fitted either end), ``"cruzada"`` (a double, both ends showing its number).
+
+            >>> from games.engine import PRESETS
+            >>> rnd = Round.from_hands(PRESETS["partida_dois"], [["0-3", "3-5"], ["0-5", "6-6"]],
+            ...                        opener=0)
+            >>> rnd.apply(0, Play(Tile(0, 3))); rnd.apply(1, Play(Tile(0, 5), "A"))
+            >>> rnd.ends
+            (5, 3)
+            >>> rnd.apply(0, Play(Tile(3, 5), "B")); rnd.result.how, rnd.result.points
+            ('la_e_lo', (3, 0))
+        """
+        _, action, ends = self._history[-1]
+        assert type(action) is Play, "a round is won by a play"
+        tile = action.tile
+        both = ends is not None and tile.has(ends[0]) and tile.has(ends[1])
+        if tile.is_double:
+            return "cruzada" if both else "carroca"
+        return "la_e_lo" if both else "simples"
+
+    def _score_fives(self, seat: int) -> None:
+        """After a play under ``fives`` scoring: a count that is a multiple of 5
+        scores for the player's side (docs/rules.md, "The game of points")."""
+        count = self.fives_count()
+        if count % 5 == 0 and count:
+            made = self._made
+            assert made is not None
+            made[self.rules.side_of(seat)] += count
+
+    def fives_count(self) -> int:
+        """The count of the open ends: each end's number, twice where the tile at
+        that end is a double (lying across it); a lone first tile counts its pips.
+        0 before the first tile.
+
+            >>> from games.engine import PRESETS
+            >>> rnd = Round.from_hands(PRESETS["pontos"], [["5-5", "0-1"], ["3-5", "1-2"],
+            ...                        ["0-2", "2-2"], ["4-6", "4-4"]], opener=0)
+            >>> rnd.apply(0, Play(Tile(5, 5))); rnd.fives_count()
+            10
+            >>> rnd.apply(1, Play(Tile(3, 5), "B")); rnd.fives_count()  # 5-5 still at end A
+            13
+        """
+        ends = self._ends
+        if ends is None:
+            return 0
+        first: Tile | None = None
+        outer: dict[str | None, Tile] = {}
+        for _, action, before in self._history:
+            if type(action) is Play:
+                if before is None:
+                    first = action.tile
+                else:
+                    outer[action.end] = action.tile
+        assert first is not None
+        if not outer:
+            return first.pips
+        total = 0
+        for number, end in zip(ends, "AB", strict=True):
+            tile = outer.get(end, first)
+            total += 2 * number if tile.is_double else number
+        return total
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict[str, Any]:
@@ -819,7 +1025,18 @@ class Round:
             "mandatory_tile": None,
             "pick_off": pick_off,
             "result": result.to_dict() if result else None,
+            **self._scoring_view(),
         }
+
+    def _scoring_view(self) -> dict[str, Any]:
+        """The public facts of the newer scorings, only on their tables (the views of
+        every other table stay as they were): a ``how_won`` round's ``bonus`` and
+        ``redeals``, a ``fives`` round's ``made`` (per side) and ``count``."""
+        if self._made is not None:
+            return {"made": list(self._made), "count": self.fives_count()}
+        if self.rules.scoring == "how_won":
+            return {"bonus": self._bonus, "redeals": [list(r) for r in self._redeals]}
+        return {}
 
     def private_view(self, seat: int) -> dict[str, Any]:
         """The part of ``seat``'s view that only ``seat`` may see: its hand, its
@@ -884,6 +1101,10 @@ class Round:
         rnd._initial = {}
         rnd._deal = ((), ())
         rnd._tiebreak_order = None
+        rnd._bonus = view.get("bonus", 0)
+        rnd._redeals = tuple((seat, count) for seat, count in view.get("redeals", ()))
+        made = view.get("made")
+        rnd._made = list(made) if made is not None else None
         return rnd
 
     def with_hands(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile] = ()) -> Round:
@@ -932,6 +1153,7 @@ class Round:
             "initial": self.initial,
             "pick": None if pick is None else pick.to_dict(),
             "result": self._result.to_dict() if self._result else None,
+            **({"made": list(self._made)} if self._made is not None else {}),
         }
 
     @classmethod
@@ -962,6 +1184,10 @@ class Round:
         result = data.get("result")
         rnd._result = RoundResult.from_dict(result) if result else None
         rnd.is_over = rnd._result is not None
+        rnd._bonus = rnd._initial.get("bonus", 0)
+        rnd._redeals = tuple((seat, count) for seat, count in rnd._initial.get("redeals") or ())
+        made = data.get("made")
+        rnd._made = list(made) if made is not None else None
         return rnd
 
     def __repr__(self) -> str:

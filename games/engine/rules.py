@@ -17,11 +17,19 @@ from typing import Any
 
 OPENINGS = ("double_six", "one_one", "highest_double", "lowest_double", "highest_tile")
 NEXT_OPENINGS = ("rotate", "winner", "same")
-SCORINGS = ("opponents", "all_hands", "goat", "series")
+SCORINGS = ("opponents", "all_hands", "goat", "series", "how_won", "fives")
 BLOCKED_POINTS = ("as_domino", "difference")
 BLOCKED_TIES = ("last_player_loses", "draw", "opener_wins", "tiebreak")
 GOALS = ("points", "best_of", "single")
 NEXT_ROUNDS = ("host", "all_ready")
+CLOSED_ROUNDS = ("lower_hand", "carry")
+#: The ways a round is won under ``how_won`` scoring, and the knob holding each one's value.
+WIN_KNOBS = {
+    "simples": "simples_points",
+    "carroca": "carroca_points",
+    "la_e_lo": "la_e_lo_points",
+    "cruzada": "cruzada_points",
+}
 
 
 class InvalidRules(ValueError):
@@ -57,6 +65,14 @@ class RuleSet:
     rounds: int | None = None
     next_round: str = "host"
     walkover: bool = False
+    simples_points: int = 1
+    carroca_points: int = 2
+    la_e_lo_points: int = 3
+    cruzada_points: int = 4
+    closed_round: str = "lower_hand"
+    redeal_doubles: int | None = None
+    redeal_worth_double: bool = False
+    doubles_prizes: bool = False
     preset_key: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -85,7 +101,10 @@ class RuleSet:
         for knob in ("seats", "hand_size"):
             value = getattr(self, knob)
             need(type(value) is int, knob, f"{_label(knob)} must be a whole number, got {value!r}.")
-        for knob in ("partnership", "draw", "lock_closure", "walkover"):
+        for knob in (
+            "partnership", "draw", "lock_closure", "walkover", "redeal_worth_double",
+            "doubles_prizes",
+        ):  # fmt: skip
             value = getattr(self, knob)
             need(type(value) is bool, knob, f"{_label(knob)} must be true or false, got {value!r}.")
         for knob, allowed in (
@@ -96,6 +115,7 @@ class RuleSet:
             ("blocked_tie", BLOCKED_TIES),
             ("goal", GOALS),
             ("next_round", NEXT_ROUNDS),
+            ("closed_round", CLOSED_ROUNDS),
         ):
             value = getattr(self, knob)
             need(
@@ -136,7 +156,14 @@ class RuleSet:
             "goal",
             "Series scoring (one point a round) goes with a best-of-N goal, and only with it.",
         )
-        if self.goal == "points":
+        if self.goal == "points" and self.scoring == "how_won":
+            need(
+                type(self.target) is int and 1 <= self.target <= 50,
+                "target",
+                "Scored by how rounds are won, the target must be between 1 and 50 points,"
+                f" got {self.target}.",
+            )
+        elif self.goal == "points":
             need(
                 type(self.target) is int and 50 <= self.target <= 300,
                 "target",
@@ -147,6 +174,46 @@ class RuleSet:
                 type(self.rounds) is int and self.rounds >= 1 and self.rounds % 2 == 1,
                 "rounds",
                 f"A best-of match needs an odd number of rounds, got {self.rounds}.",
+            )
+
+        self._validate_how_won()
+        self._validate_redeal()
+
+    def _validate_how_won(self) -> None:
+        """The knobs of the "partida" (docs/rules.md, "How a round is won")."""
+        how_won = self.scoring == "how_won"
+        for knob in WIN_KNOBS.values():
+            value = getattr(self, knob)
+            if not (type(value) is int and 1 <= value <= 12):
+                raise InvalidRules(knob, f"{_label(knob)} must be from 1 to 12, got {value!r}.")
+            if not how_won and value != _DEFAULTS[knob]:
+                raise InvalidRules(knob, f"{_label(knob)} counts only with how_won scoring.")
+        if not how_won and self.closed_round != _DEFAULTS["closed_round"]:
+            raise InvalidRules(
+                "closed_round", "The blocked-round rule of the partida needs how_won scoring."
+            )
+
+    def _validate_redeal(self) -> None:
+        """The doubles in the deal (docs/rules.md, "Doubles in the deal")."""
+        redeal = self.redeal_doubles
+        if redeal is not None:
+            if not (type(redeal) is int and 4 <= redeal <= 7):
+                raise InvalidRules(
+                    "redeal_doubles",
+                    f"A redeal is for a hand of 4 to 7 doubles (or never), got {redeal!r}.",
+                )
+            if redeal > self.hand_size:
+                raise InvalidRules(
+                    "redeal_doubles",
+                    f"A hand of {self.hand_size} tiles never holds {redeal} doubles.",
+                )
+        for knob in ("redeal_worth_double", "doubles_prizes"):
+            if getattr(self, knob) and (self.scoring != "how_won" or redeal is None):
+                raise InvalidRules(knob, f"{_label(knob)} needs how_won scoring and a redeal.")
+        if self.doubles_prizes and (redeal is None or redeal > 5):
+            raise InvalidRules(
+                "doubles_prizes",
+                "The prizes for 5 and 6 doubles need a redeal from at most 5 doubles.",
             )
 
     # -- building ------------------------------------------------------
@@ -200,7 +267,7 @@ class RuleSet:
         data = {
             name: getattr(self, name)
             for name in _KNOB_ORDER
-            if not (name in _WRITTEN_WHEN_SET and not getattr(self, name))
+            if not (name in _WRITTEN_WHEN_SET and getattr(self, name) == _DEFAULTS[name])
         }
         data["preset"] = self.preset_key
         return data
@@ -219,8 +286,13 @@ def _label(knob: str) -> str:
 
 
 _KNOB_ORDER = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset_key")
-#: Knobs added after rounds were stored with the others (False when absent).
-_WRITTEN_WHEN_SET = frozenset({"walkover"})
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RuleSet)}
+#: Knobs added after rounds were stored with the others: written only when not at
+#: their default (which is what an absent one reads as).
+_WRITTEN_WHEN_SET = frozenset(
+    {"walkover", *WIN_KNOBS.values(), "closed_round", "redeal_doubles",
+     "redeal_worth_double", "doubles_prizes"}
+)  # fmt: skip
 _KNOBS = frozenset(_KNOB_ORDER)
 
 
@@ -241,6 +313,11 @@ def _classico(options: dict[str, Any]) -> dict[str, Any]:
 def _com_monte(options: dict[str, Any]) -> dict[str, Any]:
     seats = options.get("seats", 2)
     return {"partnership": seats == 4, "hand_size": 7 if seats == 2 else 5}
+
+
+def _pontos(options: dict[str, Any]) -> dict[str, Any]:
+    seats = options.get("seats", 4)
+    return {"partnership": seats == 4, "hand_size": {2: 9, 3: 7}.get(seats, 5)}
 
 
 def _goat(options: dict[str, Any]) -> dict[str, Any]:
@@ -309,6 +386,26 @@ _PRESET_SPECS: dict[str, tuple[dict[str, Any], frozenset[str], Any]] = {
          "blocked_tie": "draw", "target": 100, "next_round": "all_ready"},
         frozenset({"target"}),
         _no_derivation,
+    ),
+    "partida": (
+        {**_PARCERIA, "scoring": "how_won", "target": 6, "closed_round": "carry",
+         "redeal_doubles": 4, "next_round": "all_ready"},
+        frozenset({"target"}),
+        _no_derivation,
+    ),
+    "partida_dois": (
+        {**_PARCERIA, **_TWO, "first_opening": "highest_double", "scoring": "how_won",
+         "blocked_tie": "draw", "target": 6, "closed_round": "carry", "redeal_doubles": 4,
+         "next_round": "all_ready"},
+        frozenset({"target"}),
+        _no_derivation,
+    ),
+    "pontos": (
+        {**_PARCERIA, "hand_size": 5, "draw": True, "first_opening": "highest_double",
+         "next_opening": "winner", "scoring": "fives", "blocked_tie": "draw", "target": 150,
+         "next_round": "all_ready"},
+        frozenset({"seats", "target"}),
+        _pontos,
     ),
 }  # fmt: skip
 

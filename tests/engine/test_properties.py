@@ -22,6 +22,7 @@ from games.engine import (
     Tile,
     hand_value,
 )
+from tests.engine.scoring_oracle import fives_made, nearest_five, way_of_winning
 
 TILE_TEXT = re.compile(r"^[0-6]-[0-6]$")
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -86,6 +87,8 @@ def expected_points(rnd: Round, result: RoundResult) -> tuple[int, ...]:
         counted[rules.side_of(seat)] += hand_value(hand, goat)
     points = [0] * rules.sides
     w = result.winner
+    if rules.scoring in ("how_won", "fives"):
+        return expected_newer_points(rnd, result, plain)
     if w is None:
         return tuple(points)
     if result.reason == "blocked" and rules.blocked_points == "difference":
@@ -98,6 +101,28 @@ def expected_points(rnd: Round, result: RoundResult) -> tuple[int, ...]:
         points[w] = 1
     else:
         points = [0 if s == w else counted[s] for s in range(rules.sides)]
+    return tuple(points)
+
+
+def expected_newer_points(rnd: Round, result: RoundResult, plain: list[int]) -> tuple[int, ...]:
+    """The partida's and the game of points' scores, from the move log (a first
+    round of its match: nothing carried to it)."""
+    rules = rnd.rules
+    history = rnd.public_view()["history"]
+    points = [0] * rules.sides
+    w = result.winner
+    if rules.scoring == "fives":
+        points = fives_made(history, rules.side_of, rules.sides)
+        if w is not None:
+            points[w] += nearest_five(sum(plain) - plain[w])
+        return tuple(points)
+    if w is not None:
+        if result.reason == "domino":
+            value = getattr(rules, f"{way_of_winning(history)}_points")
+        else:
+            value = 1
+        doubled = rules.redeal_worth_double and rnd.initial.get("redeals")
+        points[w] = value * (2 if doubled else 1)
     return tuple(points)
 
 

@@ -17,6 +17,9 @@ TABLE = {
     "goat": (4, True, 7, False, "one_one", "winner", False, "goat", "as_domino", "draw", "points", 101, "all_ready"),
     "internacional": (4, True, 7, False, "highest_tile", "winner", False, "opponents", "as_domino", "draw", "points", 100, "all_ready"),
     "internacional_dois": (2, False, 7, True, "highest_tile", "winner", False, "opponents", "as_domino", "draw", "points", 100, "all_ready"),
+    "partida": (4, True, 7, False, "double_six", "rotate", False, "how_won", "as_domino", "last_player_loses", "points", 6, "all_ready"),
+    "partida_dois": (2, False, 7, True, "highest_double", "rotate", False, "how_won", "as_domino", "draw", "points", 6, "all_ready"),
+    "pontos": (4, True, 5, True, "highest_double", "winner", False, "fives", "as_domino", "draw", "points", 150, "all_ready"),
 }  # fmt: skip
 
 

@@ -4,7 +4,17 @@ import random
 
 import pytest
 
-from games.engine import PRESETS, IllegalAction, Match, Pass, Play, Round, RoundResult, Tile
+from games.engine import (
+    ALL_TILES,
+    PRESETS,
+    IllegalAction,
+    Match,
+    Pass,
+    Play,
+    Round,
+    RoundResult,
+    Tile,
+)
 
 
 def T(text: str) -> Tile:
@@ -175,3 +185,106 @@ def test_passing_with_a_fitting_tile_is_refused_and_changes_nothing():
         rnd.apply(1, Pass())
     assert err.value.code == "must_play"
     assert rnd.to_dict() == before
+
+
+# -- the partida de 6 and the game of points (docs/rules.md, "How a round is won",
+# "Doubles in the deal", "The game of points")
+
+
+def test_partida_la_e_lo_scores_three():
+    rnd = Round.from_hands(
+        PRESETS["partida"], hands=[["2-3", "6-6"], ["2-5", "0-0"], ["3-5"], ["1-1"]], opener=0
+    )
+    rnd.apply(0, Play(T("2-3")))
+    rnd.apply(1, Play(T("2-5"), "A"))
+    assert rnd.ends == (5, 3)
+    rnd.apply(2, Play(T("3-5"), "B"))
+    assert (rnd.result.how, rnd.result.winner, rnd.result.points) == ("la_e_lo", 0, (3, 0))
+
+
+def test_partida_cruzada_scores_four():
+    rnd = Round.from_hands(
+        PRESETS["partida"],
+        hands=[["1-4", "0-0"], ["1-6", "0-1"], ["4-6", "0-2"], ["4-4"]],
+        opener=0,
+    )
+    rnd.apply(0, Play(T("1-4")))
+    rnd.apply(1, Play(T("1-6"), "A"))
+    rnd.apply(2, Play(T("4-6"), "A"))
+    assert rnd.ends == (4, 4)
+    rnd.apply(3, Play(T("4-4"), "A"))
+    assert (rnd.result.how, rnd.result.winner, rnd.result.points) == ("cruzada", 1, (0, 4))
+
+
+def _blocked_partida_round(previous):
+    rnd = Round.from_hands(
+        PRESETS["partida"],
+        hands=[["6-6", "0-0"], ["1-1"], ["2-2"], ["3-3"]],
+        opener=0,
+        previous=previous,
+    )
+    rnd.apply(0, Play(T("6-6")))
+    for seat in (1, 2, 3, 0):
+        rnd.apply(seat, Pass())
+    return rnd.result
+
+
+def test_partida_two_blocked_rounds_in_a_row_add_up():
+    first = _blocked_partida_round(None)
+    assert (first.reason, first.how, first.winner, first.points, first.carry) == (
+        "blocked", "fechado", None, (0, 0), 1,
+    )  # fmt: skip
+    second = _blocked_partida_round(first)
+    assert (second.points, second.carry) == ((0, 0), 2)
+    third = Round.from_hands(
+        PRESETS["partida"],
+        hands=[["1-5", "3-3"], ["5-5"], ["2-2"], ["4-4"]],
+        opener=0,
+        previous=second,
+    )
+    assert third.initial["bonus"] == 2
+    third.apply(0, Play(T("1-5")))
+    third.apply(1, Play(T("5-5"), "B"))
+    result = third.result
+    assert (result.how, result.points, result.carry) == ("carroca", (0, 2 + 2), 0)
+    replayed = Round.replay(third.rules, third.initial, third.history)
+    assert replayed.result == result
+
+
+def test_partida_a_hand_of_four_doubles_is_dealt_again():
+    doubles = [T("0-0"), T("1-1"), T("2-2"), T("3-3")]
+    first = doubles + [t for t in ALL_TILES if t not in doubles]
+    second = list(reversed(ALL_TILES))  # seat 0: 6-6, 5-6, 4-6, ...: one double
+    rnd = Round.deal(PRESETS["partida"], order=first, redeal_orders=[second])
+    assert rnd.initial["redeals"] == [[0, 4]]
+    assert rnd.hand(0) == tuple(second[:7])
+    # Worth double where the table says so: a lá-e-lô then scores 6.
+    rules = PRESETS["partida"].replace(redeal_worth_double=True)
+    rnd = Round.from_hands(
+        rules, hands=[["2-3", "6-6"], ["2-5", "0-0"], ["3-5"], ["1-1"]], opener=0, redeals=[[0, 4]]
+    )
+    for seat, play in ((0, Play(T("2-3"))), (1, Play(T("2-5"), "A")), (2, Play(T("3-5"), "A"))):
+        rnd.apply(seat, play)
+    assert rnd.result.points == (6, 0)
+
+
+def test_pontos_scores_the_fives_as_they_are_made_and_the_others_pips_at_the_end():
+    rnd = Round.from_hands(
+        PRESETS["pontos"],
+        hands=[["5-5", "1-5"], ["0-5", "6-6"], ["0-3", "4-4"], ["3-5", "2-4"]],
+        opener=0,
+    )
+    made = []
+    for seat, play in (
+        (0, Play(T("5-5"))),
+        (1, Play(T("0-5"), "B")),
+        (2, Play(T("0-3"), "B")),
+        (3, Play(T("3-5"), "B")),
+        (0, Play(T("1-5"), "A")),
+    ):
+        rnd.apply(seat, play)
+        made.append(rnd.fives_count())
+    assert made == [10, 10, 13, 15, 6]
+    result = rnd.result
+    assert result.made == (10, 25)
+    assert result.points == (10 + 20, 25)  # 6-6 and 2-4: 18 pips, rounded to 20

@@ -1,0 +1,70 @@
+"""The partida's and the game of points' scores worked out again from a round's
+public move log (``Round.view(seat)["history"]``: each play's tile, end and the
+ends before it), without the engine's own classifier or counter: the tests hold
+the engine to this second reading (docs/rules.md, "How a round is won" and "The
+game of points")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+WAYS = ("simples", "carroca", "la_e_lo", "cruzada")
+
+
+def halves(text: str) -> tuple[int, int]:
+    a, b = text.split("-")
+    return int(a), int(b)
+
+
+def plays(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [entry for entry in history if entry["type"] == "play"]
+
+
+def way_of_winning(history: list[dict[str, Any]]) -> str:
+    """How the last play of the log won: by the tile and the two ends it met."""
+    last = plays(history)[-1]
+    a, b = halves(last["tile"])
+    before = last["ends_before"]
+    if before is None:
+        return "carroca" if a == b else "simples"
+    x, y = before["A"], before["B"]
+    fits_a = x in (a, b)
+    fits_b = y in (a, b)
+    if a == b:
+        return "cruzada" if fits_a and fits_b else "carroca"
+    return "la_e_lo" if fits_a and fits_b else "simples"
+
+
+def fives_made(history: list[dict[str, Any]], side_of: Any, sides: int) -> list[int]:
+    """The points made by plays, per side: after each play the open ends are added
+    up (an end whose outer tile is a double counts twice, a lone first tile counts
+    its pips) and a multiple of 5 scores for the player's side."""
+    made = [0] * sides
+    ends: dict[str, int] = {}
+    outer_double: dict[str, bool] = {}
+    first_pips = 0
+    for entry in plays(history):
+        a, b = halves(entry["tile"])
+        if entry["ends_before"] is None:
+            ends = {"A": a, "B": b}
+            outer_double = {"A": a == b, "B": a == b}
+            first_pips = a + b
+            count = first_pips
+            alone = True
+        else:
+            end = entry["end"]
+            touching = ends[end]
+            ends[end] = b if a == touching else a
+            outer_double[end] = a == b
+            alone = False
+            count = sum(2 * ends[e] if outer_double[e] else ends[e] for e in "AB")
+        if alone:
+            count = first_pips
+        if count and count % 5 == 0:
+            made[side_of(entry["seat"])] += count
+    return made
+
+
+def nearest_five(pips: int) -> int:
+    """Round to the nearest multiple of 5 (12 -> 10, 13 -> 15)."""
+    return (pips + 2) // 5 * 5

@@ -1,0 +1,66 @@
+"""The partida de 6 and the game of points played at the table through the
+services, end to end (docs/rules.md, "How a round is won", "Doubles in the
+deal", "The game of points"): every round says how it was won (or what its
+plays made), its JSON verifies, and a deal made again for four doubles verifies
+too."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import PRESETS
+from games.engine.fairness import FairDeal, check_round, material, too_many_doubles
+from games.selectors import replay_export
+from rooms import services
+from tests.site.helpers import current, fresh, play_round, room_with_bots, seat
+
+pytestmark = pytest.mark.django_db
+
+
+def play_match(room, clock, rounds: int = 40) -> list:
+    """Start a match and play it to its end, the host confirming every next round."""
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    played = []
+    for _ in range(rounds):
+        rnd = play_round(room, clock())
+        played.append(rnd)
+        if rnd.match.over:
+            return played
+        services.player_ready(room=fresh(room), actor=seat(room, 0), now=clock())
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("preset", ["partida", "partida_dois", "pontos"])
+def test_a_match_is_played_to_its_end_and_every_round_verifies(make_user, clock, preset):
+    room = room_with_bots(make_user("ana"), clock(), preset=preset)
+    played = play_match(room, clock)
+    rules = PRESETS[preset]
+    for rnd in played:
+        result = rnd.engine().result
+        if rules.scoring == "how_won":
+            assert result.how in ("simples", "carroca", "la_e_lo", "cruzada", "fechado")
+        else:
+            assert len(result.made) == rules.sides and all(m % 5 == 0 for m in result.made)
+        assert check_round(replay_export(rnd)) == []
+    match = played[-1].match
+    assert match.over and max(match.scores) >= rules.target
+
+
+def test_a_deal_made_again_for_four_doubles_verifies(make_user, clock):
+    room = room_with_bots(make_user("ana"), clock(), preset="partida")
+    text = material(room.code, 1, 1, [])
+    seed = next(
+        s
+        for s in (f"{i:064x}" for i in range(1, 500))
+        if too_many_doubles(FairDeal.compute(s, text).order, 4, 7, 4)
+    )
+    room.next_server_seed = seed
+    room.save(update_fields=["next_server_seed"])
+    services.match_start(room=fresh(room), actor=seat(room, 0), now=clock())
+    rnd = current(room)
+    fair = FairDeal.compute(seed, text)
+    assert rnd.deal["redeals"][0][1] >= 4
+    assert rnd.deal["hands"][0] != [str(t) for t in fair.order[:7]]
+    assert rnd.deal["hands"][0] == [str(t) for t in fair.order_for(PRESETS["partida"])[:7]]
+    rnd = play_round(room, clock())
+    assert check_round(replay_export(rnd)) == []
