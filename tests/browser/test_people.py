@@ -1,0 +1,54 @@
+"""Two people in two browsers (docs/site.md, "Friends, blocking and who is
+online"): a friend request is sent from a profile and accepted in the lobby;
+each then sees the other in their list of friends, and the presence changes
+live on the other's page when one opens a table, goes back to the lobby and
+leaves the site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.play import create_room, sign_up, unique
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_friend_request_is_accepted_and_presence_follows_live(
+    page: Page, browser: Browser, server_url: str, artifacts: Path
+) -> None:
+    ana, bia = unique("ana"), unique("bia")
+    sign_up(page, server_url, ana)
+    other_context = browser.new_context(locale="pt-BR")
+    other = other_context.new_page()
+    sign_up(other, server_url, bia)
+
+    page.goto(f"{server_url}/players/{bia}/")
+    page.click(f'[data-action="friend-request"][data-person="{bia}"]')
+    expect(page.locator("[data-people-actions]")).to_have_attribute("data-relation", "asked")
+
+    other.goto(server_url + "/")
+    request = other.locator(f'[data-request-from="{ana}"]')
+    expect(request).to_be_visible()
+    other.screenshot(path=artifacts / "people-request.png")
+    request.locator('[data-action="friend-accept"]').click()
+    friend = other.locator(f'[data-friends] [data-friend="{ana}"]')
+    expect(friend).to_have_attribute("data-presence", "online")  # her page is open
+
+    page.goto(server_url + "/")
+    expect(page.locator(f'[data-friends] [data-friend="{bia}"]')).to_have_attribute(
+        "data-presence", "online"
+    )
+    code = create_room(page, preset="duelo", visibility="public", name="Mesa da Ana")
+    # bia's lobby, never reloaded, follows: at a table, with its link
+    expect(friend).to_have_attribute("data-presence", "table")
+    expect(friend.locator("[data-presence-link]")).to_have_attribute("href", f"/r/{code}/")
+    other.screenshot(path=artifacts / "people-at-a-table.png")
+    page.goto(server_url + "/")
+    expect(friend).to_have_attribute("data-presence", "online")
+    expect(friend.locator("[data-presence-link]")).to_have_count(0)
+    page.close()
+    expect(friend).to_have_attribute("data-presence", "offline")
+    other_context.close()
