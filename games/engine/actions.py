@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from .tiles import Tile
 
-End = Literal["A", "B"]
+End = Literal["A", "B", "C", "D"]
 
 ERROR_CODES = frozenset(
     {
@@ -51,8 +51,9 @@ class IllegalAction(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Put ``tile`` on end ``"A"`` or ``"B"``; ``end`` may be None for the first tile
-    or when only one end fits."""
+    """Put ``tile`` on end ``"A"`` or ``"B"`` (or, once a spinner has opened them,
+    ``"C"`` or ``"D"``); ``end`` may be None for the first tile or when only one end
+    fits."""
 
     tile: Tile
     end: End | None = None
@@ -101,8 +102,15 @@ DRAW = Draw()
 PASS = Pass()
 
 
-def action_from_dict(data: Any) -> Action:
-    """Parse a client's action; anything malformed raises ``IllegalAction("malformed", …)``."""
+def action_from_dict(data: Any, *, spinner: bool = False) -> Action:
+    """Parse a client's action; anything malformed raises ``IllegalAction("malformed", …)``.
+
+    Ends ``"C"`` and ``"D"`` are taken only with ``spinner`` (a table whose first
+    double opens four ends, docs/rules.md, "The game of points")::
+
+        >>> action_from_dict({"type": "play", "tile": "1-5", "end": "C"}, spinner=True)
+        Play(tile=Tile(1, 5), end='C')
+    """
     if not isinstance(data, dict):
         raise IllegalAction("malformed", "an action is a JSON object with a 'type'")
     kind = data.get("type")
@@ -112,7 +120,7 @@ def action_from_dict(data: Any) -> Action:
         except ValueError as exc:
             raise IllegalAction("malformed", str(exc)) from None
         end = data.get("end")
-        if end not in (None, "A", "B"):
+        if end not in (None, "A", "B") and not (spinner and end in ("C", "D")):
             raise IllegalAction("malformed", f"the end is 'A' or 'B', got {end!r}")
         return Play(tile, end)
     if kind == "draw":

@@ -46,7 +46,7 @@ from .result import Link, RoundResult
 from .rules import WIN_KNOBS, RuleSet
 from .tiles import ALL_TILES, DOUBLES, Tile, highest_key, lowest_key
 
-_END_SLOT: dict[str | None, int] = {None: 0, "A": 1, "B": 2}
+_END_SLOT: dict[str | None, int] = {None: 0, "A": 1, "B": 2, "C": 3, "D": 4}
 _PLAYS: list[Play] = [Play(t, e) for t in ALL_TILES for e in (None, "A", "B")]
 
 
@@ -64,7 +64,8 @@ _OTHER: list[list[int]] = [[t.other(n) if t.has(n) else -1 for n in range(7)] fo
 
 
 #: One history entry: (seat, action, the ends before it; None before the first tile).
-_Entry = tuple[int, Action, tuple[int, int] | None]
+#: The ends are (A, B), or (A, B, C, D) for a play on a spinner's side.
+_Entry = tuple[int, Action, tuple[int, ...] | None]
 #: The deal as dealt, kept cheaply until `Round.initial` is asked for: the shuffled set
 #: the hands were sliced from (`deal`), or the given hands and boneyard (`from_hands`).
 _Deal = list[Tile] | tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]
@@ -110,7 +111,17 @@ def _redealt(
     return tiles
 
 
+#: Plays on a spinner's sides (docs/rules.md, "The game of points"), one object each.
+_SIDE_PLAYS: dict[tuple[int, str], Play] = {
+    (t.index, e): Play(t, e) for t in ALL_TILES for e in ("C", "D")
+}
+#: A spinner table's spinner before any double: (number, sides still waiting, C, D).
+_NO_SPINNER = (-1, 0, -1, -1)
+
+
 def _play(tile: Tile, end: str | None) -> Play:
+    if end == "C" or end == "D":
+        return _SIDE_PLAYS[tile.index, end]
     return _PLAYS[tile.index * 3 + _END_SLOT[end]]
 
 
@@ -196,7 +207,7 @@ class Round:
         "rules", "opener", "turn", "_hands", "_boneyard", "_deal", "_ends",
         "_mandatory", "_passes", "_history", "_result",
         "_first_of_match", "_initial", "_tiebreak_order", "_pick", "is_over",
-        "_nseats", "_lock", "_bonus", "_redeals", "_made",
+        "_nseats", "_lock", "_bonus", "_redeals", "_made", "_spin",
     )  # fmt: skip
 
     rules: RuleSet
@@ -221,6 +232,9 @@ class Round:
     _bonus: int  # how_won: the points blocked rounds before this one carried to it
     _redeals: tuple[tuple[int, int], ...]  # (seat, doubles) of each deal made again
     _made: list[int] | None  # fives: the points made by plays, per side; else None
+    # spinner tables: (the spinner's number or -1, its line sides still waiting for a
+    # tile as bits A=1 B=2, the numbers at C and D or -1 while closed); else None
+    _spin: tuple[int, int, int, int] | None
 
     # ------------------------------------------------------------------ building
     def __init__(self) -> None:  # use deal / from_hands / from_dict
@@ -230,6 +244,7 @@ class Round:
         self._bonus = 0
         self._redeals = ()
         self._made = None
+        self._spin = None
 
     @classmethod
     def deal(
@@ -417,6 +432,7 @@ class Round:
         rnd._bonus = 0
         rnd._redeals = ()
         rnd._made = [0] * rules.sides if rules.scoring == "fives" else None
+        rnd._spin = _NO_SPINNER if rules.spinner else None
         return rnd
 
     @classmethod
@@ -445,7 +461,7 @@ class Round:
         )
         for seat, action in history:
             if isinstance(action, dict):
-                action = action_from_dict(action)
+                action = action_from_dict(action, spinner=rules.spinner)
             rnd.apply(seat, action)
         return rnd
 
@@ -474,6 +490,7 @@ class Round:
         new._redeals = self._redeals
         made = self._made
         new._made = None if made is None else made[:]
+        new._spin = self._spin
         return new
 
     # ------------------------------------------------------------------ reading
@@ -515,7 +532,7 @@ class Round:
                 if ends is None:
                     links.append((tile, seat, None, tile.b))
                 else:
-                    touching = ends[0] if action.end == "A" else ends[1]
+                    touching = ends[_END_SLOT[action.end] - 1]
                     links.append((tile, seat, action.end, tile.other(touching)))
         return links
 
@@ -592,7 +609,8 @@ class Round:
         for t in self._hands[seat]:
             if fits[t.index]:
                 return True
-        return False
+        spin = self._spin
+        return spin is not None and bool(self._side_plays(self._hands[seat], spin))
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (default: the seat to act); [] when it may not act.
@@ -623,6 +641,9 @@ class Round:
             fits = _FITS[ends[0] * 7 + ends[1]]
             for t in hand:
                 plays += fits[t.index]
+            spin = self._spin
+            if spin is not None:
+                plays += self._side_plays(hand, spin)
         elif self._mandatory is None:
             plays = [_PLAYS[t.index * 3] for t in hand]
         elif self._mandatory in hand:
@@ -670,14 +691,14 @@ class Round:
                 if exposed < 0:
                     raise IllegalAction("does_not_fit", f"{tile} does not fit end B ({ends[1]})")
                 new_ends = (ends[0], exposed)
-            else:  # the first tile, a play without its end, or a malformed end
+            else:  # the first tile, a play without its end, a spinner's side, a malformed end
                 action, new_ends = self._resolve_play(tile, end, ends)
             hand.remove(tile)
             self._ends = new_ends
             self._history.append((seat, action, ends))
             self._passes = 0
-            if self._made is not None:
-                self._score_fives(seat)
+            if self._made is not None:  # the game of points (and the spinner, only there)
+                self._after_fives_play(seat, action, ends)
             if not hand or (self._lock and new_ends[0] == new_ends[1]):
                 self._after_special_play(seat, hand)
             else:
@@ -730,7 +751,9 @@ class Round:
         """The canonical play and the new ends for ``tile`` (in hand) played with ``end``
         where `apply` found no plain end to put it on: the first tile of the round, a
         play without its end (accepted where exactly one end fits), or a malformed end."""
-        if end is not None and end != "A" and end != "B":
+        spin = self._spin
+        side = end == "C" or end == "D"
+        if end is not None and end != "A" and end != "B" and not (side and spin is not None):
             raise IllegalAction("malformed", f"the end is 'A' or 'B', got {end!r}")
         if ends is None:
             if end is not None:
@@ -743,6 +766,10 @@ class Round:
                     "opening_tile_required", f"this round must be opened with {mandatory}"
                 )
             return _PLAYS[tile.index * 3], (tile.a, tile.b)
+        if spin is not None and spin[2] >= 0:
+            return self._resolve_spinner_play(tile, None if end is None else str(end), ends, spin)
+        if side:
+            raise IllegalAction("does_not_fit", f"end {end} is not open: the spinner opens it")
         x, y = ends
         other = _OTHER[tile.index]
         if other[x] >= 0 and other[y] >= 0:
@@ -752,6 +779,61 @@ class Round:
         if other[y] >= 0:
             return _PLAYS[tile.index * 3 + 2], (x, other[y])
         raise IllegalAction("does_not_fit", f"{tile} fits neither end ({x} and {y})")
+
+    def _resolve_spinner_play(
+        self, tile: Tile, end: str | None, ends: tuple[int, int], spin: tuple[int, int, int, int]
+    ) -> tuple[Play, tuple[int, int]]:
+        """`_resolve_play` once a spinner has opened ends C and D: ``end`` is one
+        of the four, or None where exactly one of them fits."""
+        other = _OTHER[tile.index]
+        numbers = {"A": ends[0], "B": ends[1], "C": spin[2], "D": spin[3]}
+        fitting = [e for e, n in numbers.items() if other[n] >= 0]
+        if end is None:
+            if len(fitting) > 1:
+                raise IllegalAction(
+                    "end_required", f"{tile} fits {len(fitting)} ends: choose one of them"
+                )
+            if not fitting:
+                raise IllegalAction("does_not_fit", f"{tile} fits none of the four ends")
+            end = fitting[0]
+        if end not in fitting:
+            raise IllegalAction("does_not_fit", f"{tile} does not fit end {end} ({numbers[end]})")
+        exposed = other[numbers[end]]
+        if end == "A":
+            return _play(tile, "A"), (exposed, ends[1])
+        if end == "B":
+            return _play(tile, "B"), (ends[0], exposed)
+        return _play(tile, end), ends
+
+    @staticmethod
+    def _side_plays(hand: Sequence[Tile], spin: tuple[int, int, int, int]) -> list[Play]:
+        """The plays of ``hand`` on a spinner's sides C and D, once they are open."""
+        c, d = spin[2], spin[3]
+        if c < 0:
+            return []
+        plays = [_SIDE_PLAYS[t.index, "C"] for t in hand if t.has(c)]
+        return plays + [_SIDE_PLAYS[t.index, "D"] for t in hand if t.has(d)]
+
+    def _turn_spinner(
+        self, action: Play, before: tuple[int, ...] | None, spin: tuple[int, int, int, int]
+    ) -> None:
+        """After a play on a spinner table: the first double becomes the spinner;
+        once a tile lies on each of its line sides its ends C and D open (showing
+        its number); a play on C or D changes that end's number."""
+        number, waiting, c, d = spin
+        tile, end = action.tile, action.end
+        if end == "C":
+            c = tile.other(c)
+        elif end == "D":
+            d = tile.other(d)
+        elif number < 0:
+            if tile.is_double:
+                number, waiting = tile.a, 3 if before is None else (1 if end == "A" else 2)
+        elif waiting:
+            waiting &= ~(1 if end == "A" else 2)
+            if not waiting:
+                c = d = number
+        self._spin = (number, waiting, c, d)
 
     def _after_special_play(self, seat: int, hand: list[Tile]) -> None:
         """After a play that emptied the hand or left both ends alike under
@@ -925,9 +1007,18 @@ class Round:
             return "cruzada" if both else "carroca"
         return "la_e_lo" if both else "simples"
 
-    def _score_fives(self, seat: int) -> None:
-        """After a play under ``fives`` scoring: a count that is a multiple of 5
-        scores for the player's side (docs/rules.md, "The game of points")."""
+    def _after_fives_play(self, seat: int, action: Play, ends: tuple[int, int] | None) -> None:
+        """After a play under ``fives`` scoring: the spinner's state (a play on its
+        side C or D records the four ends before it), then a count that is a
+        multiple of 5 scores for the player's side (docs/rules.md, "The game of
+        points")."""
+        spin = self._spin
+        if spin is not None:
+            before: tuple[int, ...] | None = ends
+            if ends is not None and (action.end == "C" or action.end == "D"):
+                before = (*ends, spin[2], spin[3])
+                self._history[-1] = (seat, action, before)
+            self._turn_spinner(action, before, spin)
         count = self.fives_count()
         if count % 5 == 0 and count:
             made = self._made
@@ -965,6 +1056,11 @@ class Round:
         for number, end in zip(ends, "AB", strict=True):
             tile = outer.get(end, first)
             total += 2 * number if tile.is_double else number
+        spin = self._spin
+        if spin is not None:  # a spinner's side counts once a tile lies on it
+            for number, end in ((spin[2], "C"), (spin[3], "D")):
+                if end in outer:
+                    total += 2 * number if outer[end].is_double else number
         return total
 
     # ------------------------------------------------------------------ views
@@ -1003,7 +1099,6 @@ class Round:
             ([], [], None)
         """
         rules = self.rules
-        ends = self._ends
         pick = self._pick
         result = self._result
         pick_off = None if pick is None else pick.public_dict(over=result is not None)
@@ -1015,7 +1110,7 @@ class Round:
             "opener": self.opener,
             "hand": [],
             "chain": [_link_dict(link) for link in self._links()],
-            "ends": {"A": ends[0], "B": ends[1]} if ends else None,
+            "ends": self._ends_dict(),
             "tile_counts": [len(h) for h in self._hands],
             "boneyard_count": len(self._boneyard),
             "passes_in_row": self.passes_in_row,
@@ -1028,12 +1123,23 @@ class Round:
             **self._scoring_view(),
         }
 
+    def _ends_dict(self) -> dict[str, int] | None:
+        """The open ends by name: A and B, and a spinner's C and D once open."""
+        ends = self._ends
+        if ends is None:
+            return None
+        spin = self._spin
+        if spin is not None and spin[2] >= 0:
+            return {"A": ends[0], "B": ends[1], "C": spin[2], "D": spin[3]}
+        return {"A": ends[0], "B": ends[1]}
+
     def _scoring_view(self) -> dict[str, Any]:
         """The public facts of the newer scorings, only on their tables (the views of
         every other table stay as they were): a ``how_won`` round's ``bonus`` and
         ``redeals``, a ``fives`` round's ``made`` (per side) and ``count``."""
         if self._made is not None:
-            return {"made": list(self._made), "count": self.fives_count()}
+            spin = {} if self._spin is None else {"spin": list(self._spin)}
+            return {"made": list(self._made), "count": self.fives_count(), **spin}
         if self.rules.scoring == "how_won":
             return {"bonus": self._bonus, "redeals": [list(r) for r in self._redeals]}
         return {}
@@ -1095,7 +1201,7 @@ class Round:
         rnd._ends = (ends["A"], ends["B"]) if ends else None
         mandatory = view.get("mandatory_tile")
         rnd._mandatory = Tile.parse(mandatory) if mandatory else None
-        rnd._history = [_history_from_entry(e) for e in view["history"]]
+        rnd._history = [_history_from_entry(e, rules.spinner) for e in view["history"]]
         rnd._passes = view["passes_in_row"]
         rnd._first_of_match = False
         rnd._initial = {}
@@ -1105,6 +1211,8 @@ class Round:
         rnd._redeals = tuple((seat, count) for seat, count in view.get("redeals", ()))
         made = view.get("made")
         rnd._made = list(made) if made is not None else None
+        spin = view.get("spin")
+        rnd._spin = (spin[0], spin[1], spin[2], spin[3]) if spin is not None else None
         return rnd
 
     def with_hands(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile] = ()) -> Round:
@@ -1154,6 +1262,7 @@ class Round:
             "pick": None if pick is None else pick.to_dict(),
             "result": self._result.to_dict() if self._result else None,
             **({"made": list(self._made)} if self._made is not None else {}),
+            **({"spin": list(self._spin)} if self._spin is not None else {}),
         }
 
     @classmethod
@@ -1170,7 +1279,7 @@ class Round:
         mandatory = data["mandatory_tile"]
         rnd._mandatory = Tile.parse(mandatory) if mandatory else None
         rnd._history = [
-            (s, _canonical(action_from_dict(a)), tuple(e) if e else None)
+            (s, _canonical(action_from_dict(a, spinner=rnd.rules.spinner)), tuple(e) if e else None)
             for s, a, e in data["history"]
         ]
         rnd._passes = data["passes_in_row"]
@@ -1188,6 +1297,8 @@ class Round:
         rnd._redeals = tuple((seat, count) for seat, count in rnd._initial.get("redeals") or ())
         made = data.get("made")
         rnd._made = list(made) if made is not None else None
+        spin = data.get("spin")
+        rnd._spin = (spin[0], spin[1], spin[2], spin[3]) if spin is not None else None
         return rnd
 
     def __repr__(self) -> str:
@@ -1221,18 +1332,22 @@ def _canonical(action: Action) -> Action:
     return action
 
 
-def _history_entry(seat: int, action: Action, ends: tuple[int, int] | None) -> dict[str, Any]:
+def _history_entry(seat: int, action: Action, ends: tuple[int, ...] | None) -> dict[str, Any]:
     entry: dict[str, Any] = {"seat": seat, "type": action.type}
     if type(action) is Play:
         entry["tile"] = str(action.tile)
         entry["end"] = action.end
     elif type(action) is Pick:
         entry["index"] = action.index
-    entry["ends_before"] = {"A": ends[0], "B": ends[1]} if ends else None
+    entry["ends_before"] = dict(zip("ABCD", ends, strict=False)) if ends else None
     return entry
 
 
-def _history_from_entry(entry: dict[str, Any]) -> tuple[int, Action, tuple[int, int] | None]:
+def _history_from_entry(entry: dict[str, Any], spinner: bool = False) -> _Entry:
     ends = entry.get("ends_before")
-    action = action_from_dict({k: v for k, v in entry.items() if k != "seat"})
-    return entry["seat"], _canonical(action), (ends["A"], ends["B"]) if ends else None
+    action = action_from_dict({k: v for k, v in entry.items() if k != "seat"}, spinner=spinner)
+    return (
+        entry["seat"],
+        _canonical(action),
+        tuple(ends[k] for k in "ABCD" if k in ends) if ends else None,
+    )

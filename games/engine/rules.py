@@ -73,6 +73,7 @@ class RuleSet:
     redeal_doubles: int | None = None
     redeal_worth_double: bool = False
     doubles_prizes: bool = False
+    spinner: bool = False
     preset_key: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -103,7 +104,7 @@ class RuleSet:
             need(type(value) is int, knob, f"{_label(knob)} must be a whole number, got {value!r}.")
         for knob in (
             "partnership", "draw", "lock_closure", "walkover", "redeal_worth_double",
-            "doubles_prizes",
+            "doubles_prizes", "spinner",
         ):  # fmt: skip
             value = getattr(self, knob)
             need(type(value) is bool, knob, f"{_label(knob)} must be true or false, got {value!r}.")
@@ -178,6 +179,11 @@ class RuleSet:
 
         self._validate_how_won()
         self._validate_redeal()
+        need(
+            not self.spinner or (self.scoring == "fives" and not self.lock_closure),
+            "spinner",
+            "A spinner (four ends) goes with fives scoring, and without lock closure.",
+        )
 
     def _validate_how_won(self) -> None:
         """The knobs of the "partida" (docs/rules.md, "How a round is won")."""
@@ -291,7 +297,7 @@ _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RuleS
 #: their default (which is what an absent one reads as).
 _WRITTEN_WHEN_SET = frozenset(
     {"walkover", *WIN_KNOBS.values(), "closed_round", "redeal_doubles",
-     "redeal_worth_double", "doubles_prizes"}
+     "redeal_worth_double", "doubles_prizes", "spinner"}
 )  # fmt: skip
 _KNOBS = frozenset(_KNOB_ORDER)
 

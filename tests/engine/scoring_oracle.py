@@ -35,34 +35,55 @@ def way_of_winning(history: list[dict[str, Any]]) -> str:
     return "la_e_lo" if fits_a and fits_b else "simples"
 
 
-def fives_made(history: list[dict[str, Any]], side_of: Any, sides: int) -> list[int]:
+def fives_made(
+    history: list[dict[str, Any]], side_of: Any, sides: int, spinner: bool = False
+) -> list[int]:
     """The points made by plays, per side: after each play the open ends are added
     up (an end whose outer tile is a double counts twice, a lone first tile counts
-    its pips) and a multiple of 5 scores for the player's side."""
+    its pips; a spinner's side C or D only once a tile lies on it) and a multiple
+    of 5 scores for the player's side."""
     made = [0] * sides
-    ends: dict[str, int] = {}
-    outer_double: dict[str, bool] = {}
-    first_pips = 0
-    for entry in plays(history):
-        a, b = halves(entry["tile"])
-        if entry["ends_before"] is None:
-            ends = {"A": a, "B": b}
-            outer_double = {"A": a == b, "B": a == b}
-            first_pips = a + b
-            count = first_pips
-            alone = True
-        else:
-            end = entry["end"]
-            touching = ends[end]
-            ends[end] = b if a == touching else a
-            outer_double[end] = a == b
-            alone = False
-            count = sum(2 * ends[e] if outer_double[e] else ends[e] for e in "AB")
-        if alone:
-            count = first_pips
+    for entry, count in zip(plays(history), counts(history, spinner), strict=True):
         if count and count % 5 == 0:
             made[side_of(entry["seat"])] += count
     return made
+
+
+def counts(history: list[dict[str, Any]], with_spinner: bool = False) -> list[int]:
+    """The count after each play of the log (with a spinner, the first double
+    opens C and D once a tile lies on each of its line sides)."""
+    ends: dict[str, int] = {}
+    outer_double: dict[str, bool] = {}
+    played: set[str] = set()
+    spinner: dict[str, Any] = {}
+    result = []
+    for entry in plays(history):
+        a, b = halves(entry["tile"])
+        end = entry["end"]
+        if entry["ends_before"] is None:
+            ends = {"A": a, "B": b}
+            outer_double = {"A": a == b, "B": a == b}
+            if a == b and with_spinner:
+                spinner = {"number": a, "waiting": {"A", "B"}}
+            result.append(a + b)
+            continue
+        touching = ends[end]
+        ends[end] = b if a == touching else a
+        outer_double[end] = a == b
+        played.add(end)
+        if with_spinner and not spinner and a == b:
+            spinner = {"number": a, "waiting": {end}}
+        elif spinner and end in spinner["waiting"]:
+            spinner["waiting"].discard(end)
+            if not spinner["waiting"]:
+                ends["C"] = ends["D"] = spinner["number"]
+        count = 0
+        for name, number in ends.items():
+            if name in ("C", "D") and name not in played:
+                continue
+            count += 2 * number if outer_double[name] else number
+        result.append(count)
+    return result
 
 
 def nearest_five(pips: int) -> int:

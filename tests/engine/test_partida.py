@@ -14,6 +14,7 @@ from games.engine import (
     ALL_TILES,
     DOUBLES,
     PRESETS,
+    IllegalAction,
     InvalidRules,
     Match,
     Pass,
@@ -23,7 +24,7 @@ from games.engine import (
     Tile,
 )
 from games.engine.fairness import FairDeal, check_round, too_many_doubles
-from tests.engine.scoring_oracle import WAYS, way_of_winning
+from tests.engine.scoring_oracle import WAYS, fives_made, way_of_winning
 
 PARTIDA = PRESETS["partida"]
 
@@ -310,3 +311,64 @@ def test_ten_thousand_random_rounds_count_each_way_of_winning_as_the_move_log_do
             assert result.points == (0, 0)
     assert engine_count == log_count
     assert all(engine_count[way] > 0 for way in (*WAYS, "fechado")), engine_count
+
+
+# -- the spinner
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_random_spinner_rounds_score_as_the_move_log_counts(seats):
+    rules = RuleSet.preset("pontos", seats=seats).replace(spinner=True)
+    rng = random.Random(seats)
+    opened = 0
+    for _ in range(150):
+        rnd = Round.deal(rules, rng)
+        while not rnd.is_over:
+            seat = rnd.turn
+            view = rnd.view(seat)
+            assert json.loads(json.dumps(view)) == view
+            guessed = Round.from_view(view, [list(rnd.hand(s)) for s in range(seats)],
+                                      boneyard=list(rnd._boneyard))  # fmt: skip
+            assert guessed.legal_actions() == rnd.legal_actions()
+            rnd.apply(seat, rng.choice(rnd.legal_actions()))
+        history = rnd.public_view()["history"]
+        opened += any(e.get("end") in ("C", "D") for e in history)
+        result = rnd.result
+        assert list(result.made) == fives_made(history, rules.side_of, rules.sides, spinner=True)
+        assert Round.replay(rules, rnd.initial, rnd.history).to_dict() == rnd.to_dict()
+        assert Round.from_dict(json.loads(json.dumps(rnd.to_dict()))).to_dict() == rnd.to_dict()
+    assert opened > 15
+
+
+def test_a_spinner_side_is_refused_until_it_opens_and_needs_its_end_when_several_fit():
+    rules = PRESETS["pontos"].replace(spinner=True)
+    rnd = Round.from_hands(rules, [["5-5", "1-2"], ["0-5", "5-6"], ["4-5", "2-2"], ["1-5", "3-3"]],
+                           opener=0)  # fmt: skip
+    rnd.apply(0, Play(T("5-5")))
+    with pytest.raises(IllegalAction) as refused:
+        rnd.apply(1, Play(T("0-5"), "C"))
+    assert refused.value.code == "does_not_fit"
+    rnd.apply(1, Play(T("0-5"), "A"))
+    rnd.apply(2, Play(T("4-5"), "B"))
+    assert Play(T("1-5"), "C") in rnd.legal_actions() and Play(T("1-5"), "D") in rnd.legal_actions()
+    with pytest.raises(IllegalAction) as refused:
+        rnd.apply(3, Play(T("1-5")))
+    assert refused.value.code == "end_required"
+    with pytest.raises(InvalidRules, match="spinner"):
+        PRESETS["pontos"].replace(spinner=True, scoring="opponents")
+    with pytest.raises(InvalidRules, match="spinner"):
+        PRESETS["parceria"].replace(spinner=True)
+
+
+def test_a_spinner_played_later_opens_its_sides_after_one_more_tile_on_its_end():
+    rules = PRESETS["pontos"].replace(spinner=True)
+    rnd = Round.from_hands(rules, [["1-3", "0-0"], ["3-3", "0-1"], ["3-4", "0-2"], ["2-3", "0-3"]],
+                           opener=0)  # fmt: skip
+    rnd.apply(0, Play(T("1-3")))
+    rnd.apply(1, Play(T("3-3"), "B"))  # the first double: the spinner, at end B
+    assert set(rnd.public_view()["ends"]) == {"A", "B"}
+    rnd.apply(2, Play(T("3-4"), "B"))
+    assert rnd.public_view()["ends"] == {"A": 1, "B": 4, "C": 3, "D": 3}
+    rnd.apply(3, Play(T("2-3"), "C"))
+    assert rnd.fives_count() == 1 + 4 + 2
+    assert rnd.chain[-1].end == "C" and rnd.chain[-1].exposed == 2

@@ -288,3 +288,29 @@ def test_pontos_scores_the_fives_as_they_are_made_and_the_others_pips_at_the_end
     result = rnd.result
     assert result.made == (10, 25)
     assert result.points == (10 + 20, 25)  # 6-6 and 2-4: 18 pips, rounded to 20
+
+
+def test_pontos_with_a_spinner_opens_four_ends_and_counts_them():
+    rules = PRESETS["pontos"].replace(spinner=True)
+    rnd = Round.from_hands(
+        rules,
+        hands=[["5-5", "5-6", "1-2"], ["0-5", "0-4"], ["4-5", "2-2"], ["1-5", "3-3"]],
+        opener=0,
+    )
+    counts = []
+    for seat, play in (
+        (0, Play(T("5-5"))),  # the spinner: 10
+        (1, Play(T("0-5"), "A")),  # 0 + 5-5 at end B: 10
+        (2, Play(T("4-5"), "B")),  # 0 + 4: both line sides taken, C and D open
+        (3, Play(T("1-5"), "C")),  # 0 + 4 + 1: 5
+        (0, Play(T("5-6"), "D")),  # 0 + 4 + 1 + 6: 11
+        (1, Play(T("0-4"), "A")),  # 4 + 4 + 1 + 6: 15, and seat 1's last tile
+    ):
+        if play.end == "C":
+            assert rnd.public_view()["ends"] == {"A": 0, "B": 4, "C": 5, "D": 5}
+        rnd.apply(seat, play)
+        counts.append(rnd.fives_count())
+    assert counts == [10, 10, 4, 5, 11, 15]
+    result = rnd.result
+    assert result.made == (10, 10 + 5 + 15)
+    assert result.points == (10, 30 + 5)  # 1-2 and 2-2: 7 pips, rounded to 5
