@@ -362,6 +362,8 @@ def _log(rnd: Round, view: dict[str, Any]) -> list[dict[str, Any]]:
         if "tile" in entry:
             item["tile"] = entry["tile"]
             item["end"] = entry.get("end")
+        if "scored" in entry:  # the game of points: what this play scored
+            item["scored"] = entry["scored"]
         log.append(item)
     # Layout adjustments ("ajustou a fila") are not moves: each goes after the
     # move it followed (``after``: that move's seq) and takes no move's ``seq``

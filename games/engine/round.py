@@ -1027,8 +1027,8 @@ class Round:
 
     def fives_count(self) -> int:
         """The count of the open ends: each end's number, twice where the tile at
-        that end is a double (lying across it); a lone first tile counts its pips.
-        0 before the first tile.
+        that end is a double (lying across it); a lone first tile counts its pips;
+        a spinner's sides C and D once a tile lies on them. 0 before the first tile.
 
             >>> from games.engine import PRESETS
             >>> rnd = Round.from_hands(PRESETS["pontos"], [["5-5", "0-1"], ["3-5", "1-2"],
@@ -1038,30 +1038,33 @@ class Round:
             >>> rnd.apply(1, Play(Tile(3, 5), "B")); rnd.fives_count()  # 5-5 still at end A
             13
         """
-        ends = self._ends
-        if ends is None:
-            return 0
+        counts = self._play_counts()
+        return counts[-1] if counts else 0
+
+    def _play_counts(self) -> list[int]:
+        """The count after each play of the history, in order (`fives_count`)."""
+        counts: list[int] = []
         first: Tile | None = None
+        numbers: dict[str | None, int] = {}
         outer: dict[str | None, Tile] = {}
         for _, action, before in self._history:
-            if type(action) is Play:
-                if before is None:
-                    first = action.tile
-                else:
-                    outer[action.end] = action.tile
-        assert first is not None
-        if not outer:
-            return first.pips
-        total = 0
-        for number, end in zip(ends, "AB", strict=True):
-            tile = outer.get(end, first)
-            total += 2 * number if tile.is_double else number
-        spin = self._spin
-        if spin is not None:  # a spinner's side counts once a tile lies on it
-            for number, end in ((spin[2], "C"), (spin[3], "D")):
-                if end in outer:
-                    total += 2 * number if outer[end].is_double else number
-        return total
+            if type(action) is not Play:
+                continue
+            tile, end = action.tile, action.end
+            if before is None:
+                first = tile
+                numbers = {"A": tile.a, "B": tile.b}
+                counts.append(tile.pips)
+                continue
+            numbers[end] = tile.other(before[_END_SLOT[end] - 1])
+            outer[end] = tile
+            total = 0
+            for name, number in numbers.items():
+                at = outer.get(name, first)  # A and B start at the first tile; C, D played
+                assert at is not None
+                total += 2 * number if at.is_double else number
+            counts.append(total)
+        return counts
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict[str, Any]:
@@ -1115,13 +1118,24 @@ class Round:
             "boneyard_count": len(self._boneyard),
             "passes_in_row": self.passes_in_row,
             "last_player": self.last_player,
-            "history": [_history_entry(s, a, e) for s, a, e in self._history],
+            "history": self._history_view(),
             "legal": [],
             "mandatory_tile": None,
             "pick_off": pick_off,
             "result": result.to_dict() if result else None,
             **self._scoring_view(),
         }
+
+    def _history_view(self) -> list[dict[str, Any]]:
+        """The view's history; under ``fives`` each play that scored says so
+        (``scored``: the count it made, docs/rules.md, "The game of points")."""
+        history = [_history_entry(s, a, e) for s, a, e in self._history]
+        if self._made is not None:
+            plays = [entry for entry in history if entry["type"] == "play"]
+            for entry, count in zip(plays, self._play_counts(), strict=True):
+                if count and count % 5 == 0:
+                    entry["scored"] = count
+        return history
 
     def _ends_dict(self) -> dict[str, int] | None:
         """The open ends by name: A and B, and a spinner's C and D once open."""

@@ -272,7 +272,13 @@ def test_the_views_of_the_newer_tables_carry_their_scores_and_no_other_view_chan
     rnd.apply(0, Play(T("5-5")))
     view = rnd.view(1)
     assert (view["made"], view["count"]) == ([10, 0], 10)
-    assert Round.from_view(view, [list(rnd.hand(s)) for s in range(4)]).to_dict()["made"] == [10, 0]
+    assert view["history"][0]["scored"] == 10  # each play that scored says so
+    assert Round.from_view(view, [["1-2"], ["0-5"], ["0-3"], ["3-5"]]).to_dict()["made"] == [10, 0]
+    rnd.apply(1, Play(T("0-5"), "A"))
+    assert rnd.public_view()["history"][1]["scored"] == 10
+    other = Round.deal(PARTIDA, random.Random(4))
+    other.apply(other.turn, other.legal_actions()[0])
+    assert "scored" not in other.public_view()["history"][0]
     partida = Round.deal(PARTIDA, random.Random(3)).public_view()
     assert partida["bonus"] == 0 and "made" not in partida
     for key in ("parceria", "duelo", "arena", "goat"):
