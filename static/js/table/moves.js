@@ -25,6 +25,9 @@ export function moveText(entry, name, t, other = entry.type) {
     default:
       text = other;
   }
+  if (entry.type === "play" && entry.scored) {
+    text += " — " + t("the ends add up to %(n)s: +%(n)s", { n: entry.scored }); // the game of points
+  }
   if (entry.by === "timeout") text += " — " + t("time ran out: automatic move");
   else if (entry.by === "substitute") text += " — " + t("played by the bot standing in");
   else if (entry.by === "auto") text += " — " + t("automatic move");
@@ -43,4 +46,22 @@ function missing(ends, name, t, verb) {
   return same
     ? t("%(name)s passed (no %(a)s)", { name, a: ends.A })
     : t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: ends.A, b: ends.B });
+}
+
+// How a round of the partida was won, with what it scored (pt-BR "Batida de carroça! +2"):
+// the result panel's headline and the log's last line (docs/rules.md, "How a round
+// is won"). Empty for a table that scores otherwise.
+export function howText(res, t) {
+  const words = {
+    simples: t("Simple domino (batida simples)!"),
+    carroca: t("Domino with a double (carroça)!"),
+    la_e_lo: t("Either end (lá-e-lô)!"),
+    cruzada: t("A double on both ends (cruzada)!"),
+    fechado: t("Closed game (jogo fechado)"),
+    doubles: t("Six doubles in one hand!"),
+  }[res?.how];
+  if (!words) return "";
+  const w = res.winner;
+  const points = w === null || w === undefined ? 0 : res.points?.[w] ?? 0;
+  return points ? `${words} +${points}` : words;
 }

@@ -9,7 +9,7 @@ import { backSVG, tileSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
 import { pickReveals } from "../pickreveal.js";
 import { adjustToggle } from "./chain_draw.js";
-import { moveText } from "./moves.js";
+import { howText, moveText } from "./moves.js";
 import { autoButton, boneyardPile, rulesHref, waitingNotice } from "./table-rules.js";
 import {
   $,
@@ -281,6 +281,8 @@ function withChat(log) {
   const s = snap();
   const here = `${s.match?.number}:${s.round?.number}`;
   const out = log.map((e, i) => ({ ...e, n: i + 1 })); // its place in the round's log
+  const how = howText(s.round?.result, t); // the partida: "Batida de carroça! +2"
+  if (how) out.push({ type: "result", text: how, n: out.length });
   for (const line of page.chat.logLines()) {
     if (line.round !== here) continue;
     let i = out.length;
@@ -303,7 +305,7 @@ export function renderLog() {
   list.scrollTop = list.scrollHeight;
   // "Last move": a move, not a bend of the line; the screen reader hears every
   // new entry (adjustments too), told apart by its own place in the log (`n`).
-  const moves = entries.filter((e) => e.type !== "chat" && e.type !== "adjust");
+  const moves = entries.filter((e) => e.type !== "chat" && e.type !== "adjust" && e.type !== "result");
   const lastMove = moves[moves.length - 1];
   $("[data-last-move]").textContent = lastMove ? describe(lastMove) : "";
   const logged = entries.filter((e) => e.type !== "chat");
@@ -360,7 +362,7 @@ export function renderResult() {
   render(
     html`<div class="result-card" role="dialog" aria-labelledby="result-title">
     <h2 id="result-title">${headline}</h2>
-    <p class="reason">${res.reason === "domino" ? t("Domino!") : t("Blocked game")}</p>
+    <p class="reason" data-how=${res.how ?? ""}>${howText(res, t) || (res.reason === "domino" ? t("Domino!") : t("Blocked game"))}</p>
     <ul class="reveal-list" tabindex="0" aria-label=${t("Every hand, revealed")}>${hands}</ul>
     ${pickReveals(s.round.pick_off, seatName, t)}
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
@@ -402,7 +404,53 @@ export function targetText(target, scoring) {
     : ngettext("Match to %(n)s point", "Match to %(n)s points", target);
 }
 
-function explain(res, rules) {
+// The partida's result in words: how the round was won and what it scored.
+function explainHowWon(res) {
+  const lines = [];
+  if (res.reason === "domino" && res.last_player !== null && res.last_player !== undefined) {
+    lines.push(t("%(name)s played their last tile.", { name: seatName(res.last_player) }));
+  }
+  const way = {
+    simples: t("The last tile fitted one end only."),
+    carroca: t("The last tile was a double."),
+    la_e_lo: t("The last tile was not a double and fitted either end."),
+    cruzada: t("The last tile was a double and both ends showed its number."),
+  }[res.how];
+  if (way) lines.push(way);
+  if (res.how === "fechado") {
+    lines.push(
+      res.carry
+        ? ngettext(
+            "Nobody could play: nobody scores, and the next round is worth %(n)s point more.",
+            "Nobody could play: nobody scores, and the next round is worth %(n)s points more.",
+            res.carry,
+          )
+        : t("Nobody could play: the lowest sum scores."),
+    );
+  }
+  const w = res.winner;
+  if (w !== null && w !== undefined) {
+    const n = res.points?.[w] ?? 0;
+    lines.push(ngettext("%(name)s scores %(n)s point.", "%(name)s scores %(n)s points.", n, { name: sideName(w) }));
+  }
+  return lines;
+}
+
+// The game of points' result: what the plays made, and the winner's count of the others' tiles.
+function explainFives(res) {
+  const made = res.made ?? [];
+  const lines = [t("Made by plays: %(terms)s", { terms: made.map((m, side) => `${sideName(side)} ${m}`).join(" · ") })];
+  const w = res.winner;
+  if (w !== null && w !== undefined) {
+    const n = (res.points?.[w] ?? 0) - (made[w] ?? 0);
+    lines.push(t("%(name)s also scores the opponents' pips, rounded to the nearest 5: +%(n)s", { name: sideName(w), n }));
+  }
+  return lines;
+}
+
+export function explain(res, rules) {
+  if (rules.scoring === "how_won") return explainHowWon(res);
+  if (rules.scoring === "fives") return explainFives(res);
   const lines = [];
   const sides = sideCount();
   const pips = res.pips ?? [];
