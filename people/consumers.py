@@ -7,7 +7,10 @@ the person's presence (`people.services.presence_open`, ``presence_close``),
 which their friends, and only they, hear of. It sends the person's own list
 of friends with their presence on connect (``friends``), again whenever a
 friendship comes or goes, and each friend's presence as it changes
-(``presence``). It answers ``ping``; nothing else is asked of it.
+(``presence``); the challenges made to the person (``challenge``, on connect
+and as they come), how they end (``challenge_gone``) and the table of an
+accepted one (``challenge_started``, to both). It answers ``ping``, and the
+challenged person's ``challenge_accept`` and ``challenge_decline``.
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ from urllib.parse import parse_qs
 
 from django.utils.translation import gettext as _
 
+from domino_site.client_ip import scope_ip_hash
 from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
-from domino_site.realtime.listening import ListeningSocket
+from domino_site.realtime.frames import error_message
+from domino_site.realtime.listening import Handler, ListeningSocket
 from domino_site.realtime.socket_guard import LAYER_ERRORS, LayerGuard, track, untrack
-from people import events, selectors, services
+from people import challenges, events, selectors, services
+from people.errors import PeopleError
 from rooms.models import Room
 from rooms.selectors import viewer_seat
 
@@ -43,9 +49,21 @@ def table_of(user: Any, code: str) -> str:
     return room.code
 
 
-def _open(user: Any, channel_name: str, code: str) -> dict[str, Any]:
+def _open(user: Any, channel_name: str, code: str) -> list[dict[str, Any]]:
+    """The socket's presence; its first frames: the person's friends, and each
+    challenge waiting for their answer."""
     services.presence_open(user=user, channel_name=channel_name, room_code=table_of(user, code))
-    return {"type": "friends", "friends": selectors.friends_with_presence(user)}
+    frames = [{"type": "friends", "friends": selectors.friends_with_presence(user)}]
+    for challenge in challenges.challenges_for(user):
+        frames.append({"type": "challenge", **challenges.challenge_frame(challenge)})
+    return frames
+
+
+def _answer(user: Any, msg: dict[str, Any], ip_hash: str) -> None:
+    if msg["type"] == "challenge_accept":
+        challenges.challenge_accept(user=user, challenge_id=msg.get("id"), ip_hash=ip_hash)
+    else:
+        challenges.challenge_decline(user=user, challenge_id=msg.get("id"))
 
 
 class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
@@ -64,7 +82,8 @@ class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
         track(self)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         code = (query.get("room") or [""])[0]
-        await self.send_json(await db_async(_open)(user, self.channel_name, code))
+        for frame in await db_async(_open)(user, self.channel_name, code):
+            await self.send_json(frame)
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
@@ -80,8 +99,20 @@ class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
         if hasattr(self, "user"):
             await db_async(services.presence_close)(channel_name=self.channel_name)
 
+    def handlers(self) -> dict[str, Handler]:
+        return {"challenge_accept": self._answer, "challenge_decline": self._answer}
+
     def refusal(self) -> str:
-        return _("This socket answers ping only.")
+        return _("This socket answers challenge_accept, challenge_decline and ping.")
+
+    async def _answer(self, msg: dict[str, Any]) -> None:
+        """Accept or decline a challenge: ``id``. A refusal is an ``error``; what
+        follows an answer comes to every page of both (``challenge_started``,
+        ``challenge_gone``)."""
+        try:
+            await db_async(_answer)(self.user, msg, scope_ip_hash(self.scope))
+        except PeopleError as exc:
+            await self.send_json(error_message(exc.code, exc.message, msg.get("ref")))
 
     # -- from `people.events`, after a commit
     async def people_friends(self, event: dict) -> None:
@@ -96,3 +127,16 @@ class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
                 "url": event["url"],
             }
         )
+
+    async def people_challenge(self, event: dict) -> None:
+        await self.send_json({**_fields(event), "type": "challenge"})
+
+    async def people_challenge_gone(self, event: dict) -> None:
+        await self.send_json({**_fields(event), "type": "challenge_gone"})
+
+    async def people_challenge_started(self, event: dict) -> None:
+        await self.send_json({**_fields(event), "type": "challenge_started"})
+
+
+def _fields(event: dict) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "type"}

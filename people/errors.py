@@ -1,4 +1,5 @@
-"""The refusals of `people.services` (docs/protocol.md, "Friends and blocks").
+"""The refusals of `people.services` and `people.challenges` (docs/protocol.md,
+"Friends and blocks").
 
 A service that raises `PeopleError` has changed nothing. ``code`` is one of
 `CODES`; ``message`` is what the page shows the person.
@@ -15,6 +16,12 @@ CODES = frozenset(
         "already_friends",
         "no_request",  # nothing to accept, decline or withdraw
         "not_friends",  # nothing to remove
+        # challenges (people.challenges)
+        "not_accepting",  # their setting: friends only, or nobody
+        "bad_challenge",  # a preset or clock out of range
+        "no_challenge",  # no such challenge waiting (answered, withdrawn, expired)
+        "cooldown",  # a rated match while someone serves a cool-down
+        "already_seated",  # one of the two plays a match elsewhere
     }
 )
 

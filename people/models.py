@@ -96,3 +96,66 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.room_code or '-'}"
+
+
+class Preferences(models.Model):
+    """A person's choices about the others: who may challenge them."""
+
+    class Challenges(models.TextChoices):
+        EVERYONE = "everyone", _("Everyone")
+        FRIENDS = "friends", _("Friends only")
+        NOBODY = "nobody", _("Nobody")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="people_preferences"
+    )
+    challenges = models.CharField(
+        _("who may challenge you"),
+        max_length=8,
+        choices=Challenges.choices,
+        default=Challenges.EVERYONE,
+    )
+
+    class Meta:
+        verbose_name = _("preferences")
+        verbose_name_plural = _("preferences")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.challenges}"
+
+
+class Challenge(models.Model):
+    """``challenger`` asks ``challenged`` to play a match (docs/site.md,
+    "Challenges"): a preset, a move clock, rated or friendly. Pending until
+    answered, withdrawn or `CHALLENGE_TTL` old; an accepted one has its room."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    preset = models.CharField(max_length=16)
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    competitive = models.BooleanField(default=True)
+    challenger_ip_hash = models.CharField(max_length=64, blank=True, default="")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    room = models.ForeignKey(
+        "rooms.Room", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        indexes = [models.Index(fields=["challenged", "status"], name="people_challenge_to")]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.challenged} ({self.preset}, {self.status})"

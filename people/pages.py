@@ -8,7 +8,8 @@ show the HTML rendered here from templates/people/.
   presence, the requests waiting both ways and whom they block
   (templates/people/_panel.html); for another logged-in person, what they may
   do about this account (ask, accept or decline, withdraw, remove, block,
-  unblock) and, to a friend, its presence (templates/people/_actions.html);
+  unblock, challenge) and, to a friend, its presence
+  (templates/people/_actions.html);
   for a visitor not logged in, nothing.
 """
 
@@ -18,7 +19,10 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from people import selectors
+from games.presets import PRESET_LABELS
+from people import challenges, selectors
+from people.models import Preferences
+from rooms.models import MOVE_SECONDS_CHOICES
 
 
 def on_profile_parts(
@@ -35,12 +39,31 @@ def on_profile_parts(
 
 
 def panel_context(user: Any) -> dict[str, Any]:
-    """The owner's lists: friends (with presence), requests both ways, blocks."""
+    """The owner's lists: friends (with presence), requests both ways, blocks,
+    challenges both ways and who may challenge them."""
     return {
         "friends": selectors.friends_with_presence(user),
         "incoming": selectors.incoming_requests(user),
         "outgoing": selectors.outgoing_requests(user),
         "blocked": selectors.blocked_by(user),
+        "challenges_in": [_shown(c) for c in challenges.challenges_for(user)],
+        "challenges_out": [_shown(c) for c in challenges.challenges_by(user)],
+        "preference": challenges.preference_of(user),
+        "preference_choices": Preferences.Challenges.choices,
+    }
+
+
+def _shown(challenge: Any) -> dict[str, Any]:
+    return {
+        "challenge": challenge,
+        "preset_label": PRESET_LABELS.get(challenge.preset, challenge.preset),
+    }
+
+
+def challenge_form_context() -> dict[str, Any]:
+    return {
+        "presets": [(p, PRESET_LABELS.get(p, p)) for p in challenges.PRESETS],
+        "clocks": MOVE_SECONDS_CHOICES,
     }
 
 
@@ -57,5 +80,15 @@ def actions(request: Any, person: Any) -> str:
         "relation": relation,
         "presence": presence,
         "next": request.get_full_path(),
+        "may_challenge": relation != "blocking"
+        and challenges.may_challenge(challenger=request.user, challenged=person),
+        **challenge_form_context(),
     }
     return render_to_string("people/_actions.html", context, request=request)
+
+
+def boot(request: Any) -> str:
+    """Every page's challenge toast, its words in the page's language."""
+    return render_to_string(
+        "people/_boot.html", {"presets": challenge_form_context()["presets"]}, request=request
+    )

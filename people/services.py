@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.world import now_or
 from people import events, selectors
 from people.errors import PeopleError
-from people.models import Block, FriendRequest, Friendship, Presence
+from people.models import Block, Challenge, FriendRequest, Friendship, Presence
 
 
 def _lock(a: Any, b: Any) -> None:
@@ -119,6 +119,10 @@ def block(*, blocker: Any, blocked: Any, now: datetime | None = None) -> None:
     low, high = selectors.pair(blocker.pk, blocked.pk)
     if Friendship.objects.filter(low_id=low, high_id=high).delete()[0]:
         events.tell_lists([blocker.pk, blocked.pk])
+    Challenge.objects.filter(
+        Q(challenger=blocker, challenged=blocked) | Q(challenger=blocked, challenged=blocker),
+        status=Challenge.Status.PENDING,
+    ).update(status=Challenge.Status.WITHDRAWN, answered_at=now_or(now))
 
 
 @transaction.atomic

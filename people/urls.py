@@ -12,4 +12,15 @@ urlpatterns = [
     path("friends/<str:username>/remove/", views.friend_remove, name="remove"),
     path("friends/<str:username>/block/", views.block, name="block"),
     path("friends/<str:username>/unblock/", views.unblock, name="unblock"),
+    path("friends/<str:username>/challenge/", views.challenge_send, name="challenge"),
+    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path(
+        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
+    ),
+    path(
+        "challenges/<int:challenge_id>/withdraw/",
+        views.challenge_withdraw,
+        name="challenge_withdraw",
+    ),
+    path("challenges/settings/", views.preferences, name="preferences"),
 ]

@@ -1,6 +1,6 @@
 """The people's HTTP side (docs/protocol.md, "Friends and blocks"): thin POST
 views, one service each, for the logged-in person about another account
-(``<username>``). Each redirects back (to ``next`` when it is this site's, else
+(``<username>``) or a challenge (``<challenge_id>``). Each redirects back (to ``next`` when it is this site's, else
 to that person's profile) with the outcome, or the refusal, as a message; a
 refusal has changed nothing."""
 
@@ -18,7 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from people import services
+from domino_site.client_ip import request_ip_hash
+from people import challenges, services
 from people.errors import PeopleError
 
 
@@ -97,3 +98,83 @@ request_withdraw = _view(_withdraw)
 friend_remove = _view(_remove)
 block = _view(_block)
 unblock = _view(_unblock)
+
+
+# ------------------------------------------------------------------ challenges
+
+
+@require_POST
+@login_required
+def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
+    """The profile's challenge form: ``preset``, ``move_seconds`` ("" for no
+    clock), ``rated`` (a checkbox)."""
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        raise Http404(_("There is no player with this name."))
+    seconds = request.POST.get("move_seconds", "")
+    try:
+        challenges.challenge_send(
+            challenger=request.user,
+            challenged=person,
+            preset=request.POST.get("preset"),
+            move_seconds=int(seconds) if seconds.isdigit() else None,
+            competitive=bool(request.POST.get("rated")),
+            ip_hash=request_ip_hash(request),
+        )
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Challenge sent to %(name)s: waiting for an answer.") % {"name": person.username},
+        )
+    return _back(request, person)
+
+
+@require_POST
+@login_required
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Accept: to the new table (both are sent there); a refusal goes back."""
+    try:
+        room = challenges.challenge_accept(
+            user=request.user, challenge_id=challenge_id, ip_hash=request_ip_hash(request)
+        )
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+        return _back(request, request.user)
+    return HttpResponseRedirect(reverse("rooms:table", args=[room.code]))
+
+
+@require_POST
+@login_required
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _answer(request, challenges.challenge_decline, challenge_id, _("Challenge declined."))
+
+
+@require_POST
+@login_required
+def challenge_withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _answer(request, challenges.challenge_withdraw, challenge_id, _("Challenge withdrawn."))
+
+
+def _answer(request: HttpRequest, call: Any, challenge_id: int, done: str) -> HttpResponse:
+    try:
+        call(user=request.user, challenge_id=challenge_id)
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return _back(request, request.user)
+
+
+@require_POST
+@login_required
+def preferences(request: HttpRequest) -> HttpResponse:
+    """Who may challenge the person: ``challenges`` (everyone, friends, nobody)."""
+    try:
+        challenges.preferences_set(user=request.user, challenges=request.POST.get("challenges", ""))
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Saved."))
+    return _back(request, request.user)

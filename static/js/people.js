@@ -5,11 +5,15 @@
 // their presence ("friends") and each change ("presence"); any list of
 // friends on the page ([data-friends]: the lobby, one's own profile) and a
 // friend's profile ([data-friend] with [data-presence-text]) follow them.
-// The words come from the list's data-label-* attributes (the server's
-// translations), so this script has no strings of its own.
+// The words come from the list's data-label-* attributes and the challenge
+// toast's <template> (the server's translations), so this script has no
+// strings of its own.
 
+import { notify } from "./alerts.js";
 import { openSocket } from "./socket_client.js";
 import { ready } from "./util.js";
+
+let socket = null;
 
 const STATES = new Set(["online", "table", "offline"]);
 
@@ -83,8 +87,70 @@ function showFriends(friends) {
   }
 }
 
+// ---------------------------------------------------------------- challenges
+// A challenge made to this person shows on whatever page is open (a toast
+// from the <template> base.html holds, docs/site.md "Challenges"); its buttons
+// answer over this socket. An accepted one sends both people to the table.
+
+function toasts() {
+  return document.querySelector("[data-challenge-toasts]");
+}
+
+function fill(text, params) {
+  return text.replace(/%\((\w+)\)s/g, (_, name) => String(params[name] ?? ""));
+}
+
+function describe(challenge) {
+  const d = toasts()?.dataset || {};
+  const key = `labelPreset${challenge.preset.charAt(0).toUpperCase()}${challenge.preset.slice(1)}`;
+  const clock = challenge.move_seconds ? fill(d.labelClock || "%(n)s s", { n: challenge.move_seconds }) : d.labelNoClock || "";
+  return [d[key] || challenge.preset, clock, challenge.rated ? d.labelRated : d.labelFriendly].filter(Boolean).join(" · ");
+}
+
+function showChallenge(challenge) {
+  const box = toasts();
+  const template = document.querySelector("[data-challenge-template]");
+  if (!box || !template || box.querySelector(`[data-challenge-id="${challenge.id}"]`)) return;
+  const toast = template.content.firstElementChild.cloneNode(true);
+  toast.dataset.challengeId = String(challenge.id);
+  toast.querySelector("[data-challenge-from]").textContent = challenge.from;
+  toast.querySelector("[data-challenge-what]").textContent = describe(challenge);
+  const answer = (type) => () => {
+    for (const button of toast.querySelectorAll("button")) button.disabled = true;
+    if (!socket?.send({ type, id: challenge.id, ref: challenge.id })) {
+      for (const button of toast.querySelectorAll("button")) button.disabled = false;
+    }
+  };
+  toast.querySelector('[data-action="challenge-accept"]').addEventListener("click", answer("challenge_accept"));
+  toast.querySelector('[data-action="challenge-decline"]').addEventListener("click", answer("challenge_decline"));
+  box.append(toast);
+  notify(`${challenge.from}: ${describe(challenge)}`, `challenge-${challenge.id}`);
+}
+
+function dropChallenge(id) {
+  toasts()?.querySelector(`[data-challenge-id="${id}"]`)?.remove();
+}
+
+function refused(msg) {
+  const toast = toasts()?.querySelector(`[data-challenge-id="${msg.ref}"]`);
+  if (!toast) return;
+  const line = toast.querySelector("[data-challenge-error]");
+  line.textContent = msg.message || "";
+  line.hidden = false;
+  for (const button of toast.querySelectorAll("button")) button.disabled = msg.code === "no_challenge";
+}
+
 function onMessage(msg) {
-  if (msg.type === "friends" && Array.isArray(msg.friends)) {
+  if (msg.type === "challenge" && typeof msg.from === "string") {
+    showChallenge(msg);
+  } else if (msg.type === "challenge_gone") {
+    dropChallenge(msg.id);
+  } else if (msg.type === "challenge_started" && typeof msg.url === "string") {
+    dropChallenge(msg.id);
+    if (msg.url.startsWith("/r/")) location.assign(msg.url);
+  } else if (msg.type === "error") {
+    refused(msg);
+  } else if (msg.type === "friends" && Array.isArray(msg.friends)) {
     showFriends(msg.friends);
   } else if (msg.type === "presence" && typeof msg.name === "string") {
     const words = labels();
@@ -96,5 +162,5 @@ function onMessage(msg) {
 
 ready(() => {
   if (!document.body.hasAttribute("data-people")) return;
-  openSocket(tablePath(), { onMessage });
+  socket = openSocket(tablePath(), { onMessage });
 });

@@ -1,5 +1,5 @@
 """Privacy (docs/site.md, "Privacy of friends and presence"): presence, friend
-lists and requests are visible only to whom they concern. A stranger (logged
+lists, requests and challenges are visible only to whom they concern. A stranger (logged
 in or not) crawling every page and JSON answer, and listening on the sockets
 (ws/people/, the lobby's, a public table's), learns nothing of them."""
 
@@ -15,7 +15,7 @@ from django.test import Client
 
 from domino_site.asgi import application
 from domino_site.realtime.asyncdb import db_async
-from people import services
+from people import challenges, services
 from rooms import services as rooms
 from tests.people.test_presence import Page
 from tests.realtime.conftest import ORIGIN, TIMEOUT, session_cookie
@@ -36,9 +36,11 @@ MARKERS = (  # an entry of a list, or a presence (a person's own empty lists may
     "data-request-from",
     "data-request-to",
     "data-blocked-person",
+    'data-challenge="',
     'data-presence="',
     '"presence":',
     '"friends":',
+    '"from":',
 )
 
 
@@ -52,6 +54,7 @@ def _world(django_user_model) -> dict[str, Any]:
     services.friend_request_send(sender=asker, recipient=owner)
     services.friend_request_send(sender=owner, recipient=blocked)
     services.block(blocker=owner, blocked=blocked)
+    challenges.challenge_send(challenger=asker, challenged=owner, preset="duelo", move_seconds=20)
     public = rooms.room_create(user=friend, name="Mesa aberta", preset="duelo")
     private = rooms.room_create(
         user=owner, name="Mesa fechada", preset="duelo", visibility="private"

@@ -1,0 +1,286 @@
+"""Challenges (docs/site.md, "Challenges"): one person asks another, from their
+profile, to play a match now: duelo or parceria (the two face each other;
+parceria's other seats are medium bots, partners of each), a move clock,
+rated or friendly. Services, keyword-only and atomic, refused with a
+`people.errors.PeopleError` that changes nothing; the people concerned hear
+of each change after the commit on their ``ws/people/`` sockets.
+
+An accepted challenge opens a private table through the rooms' services (the
+challenger at seat 0, the challenged at seat 1, the match started, its first
+round dealt) and both are sent there. The rulebook is asked as everywhere:
+the table opens only if its match may start (a rated one never while one of
+the two serves a cool-down).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from domino_site.realtime.fanout import deliver
+from games.world import now_or
+from people import selectors
+from people.errors import PeopleError
+from people.events import person_group
+from people.models import Challenge, Preferences
+from people.services import _lock
+from records import rulebook
+from rooms.errors import ServiceError
+from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, Room
+from rooms.selectors import viewer_seat
+from rooms.services.bots import bot_add
+from rooms.services.flow import match_start
+from rooms.services.seating import seat_take
+from rooms.services.tables import room_create
+
+CHALLENGE_TTL = timedelta(minutes=5)  # a challenge nobody answered lapses
+PRESETS = QUICK_PRESETS  # duelo, parceria
+BOT_LEVEL = "medium"
+
+
+def pending(now: datetime | None = None) -> Any:
+    """The challenges still waiting at ``now``."""
+    since = now_or(now) - CHALLENGE_TTL
+    return Challenge.objects.filter(status=Challenge.Status.PENDING, created_at__gt=since)
+
+
+def challenge_frame(challenge: Challenge) -> dict[str, Any]:
+    """What the challenged person's pages show (``challenge``)."""
+    return {
+        "id": challenge.pk,
+        "from": challenge.challenger.username,
+        "preset": challenge.preset,
+        "move_seconds": challenge.move_seconds,
+        "rated": challenge.competitive,
+        "until": (challenge.created_at + CHALLENGE_TTL).isoformat(),
+    }
+
+
+def _tell(messages: list[tuple[int, dict[str, Any]]]) -> None:
+    """After the commit: each ``(user id, event)`` to that person's pages."""
+
+    def tell() -> None:
+        deliver(get_channel_layer(), [("group", person_group(u), m) for u, m in messages])
+
+    transaction.on_commit(tell, robust=True)
+
+
+def may_challenge(*, challenger: Any, challenged: Any) -> bool:
+    """Whether ``challenged``'s setting lets ``challenger`` challenge them (blocks apart)."""
+    setting = (
+        Preferences.objects.filter(user=challenged).values_list("challenges", flat=True).first()
+        or Preferences.Challenges.EVERYONE
+    )
+    if setting == Preferences.Challenges.NOBODY:
+        return False
+    return setting == Preferences.Challenges.EVERYONE or selectors.are_friends(
+        challenger, challenged
+    )
+
+
+@transaction.atomic
+def challenge_send(
+    *,
+    challenger: Any,
+    challenged: Any,
+    preset: Any,
+    move_seconds: Any,
+    competitive: bool = True,
+    ip_hash: str = "",
+    now: datetime | None = None,
+) -> Challenge:
+    """``challenger`` challenges ``challenged``. Refused: ``self``, ``blocked`` (a
+    block either way), ``not_accepting`` (their setting), ``bad_challenge``,
+    ``cooldown`` (a rated one while the challenger serves a cool-down). A new
+    challenge replaces the challenger's earlier one to the same person."""
+    now = now_or(now)
+    if challenger.pk == challenged.pk:
+        raise PeopleError("self", _("You cannot challenge yourself."))
+    if preset not in PRESETS:
+        raise PeopleError("bad_challenge", _("A challenge is to a duelo or a parceria."))
+    if move_seconds is not None and (
+        type(move_seconds) is not int or move_seconds not in MOVE_SECONDS_CHOICES
+    ):
+        raise PeopleError("bad_challenge", _("Choose one of the move clocks."))
+    _lock(challenger, challenged)
+    if selectors.blocks(challenged, challenger) or selectors.blocks(challenger, challenged):
+        raise PeopleError("blocked", _("You cannot challenge this player."))
+    if not may_challenge(challenger=challenger, challenged=challenged):
+        raise PeopleError("not_accepting", _("This player does not take challenges from you."))
+    if competitive:
+        _no_cooldown(challenger, now)
+    earlier = list(
+        pending(now)
+        .filter(challenger=challenger, challenged=challenged)
+        .values_list("pk", flat=True)
+    )
+    Challenge.objects.filter(pk__in=earlier).update(
+        status=Challenge.Status.WITHDRAWN, answered_at=now
+    )
+    challenge = Challenge.objects.create(
+        challenger=challenger,
+        challenged=challenged,
+        preset=preset,
+        move_seconds=move_seconds,
+        competitive=bool(competitive),
+        challenger_ip_hash=ip_hash or "",
+        created_at=now,
+    )
+    gone = [(challenged.pk, _gone_event(pk, "withdrawn")) for pk in earlier]
+    _tell([*gone, (challenged.pk, {"type": "people.challenge", **challenge_frame(challenge)})])
+    return challenge
+
+
+def _gone_event(pk: int, reason: str) -> dict[str, Any]:
+    return {"type": "people.challenge_gone", "id": pk, "reason": reason}
+
+
+def _waiting(challenge_id: Any, now: datetime, **who: Any) -> Challenge:
+    """The pending challenge ``challenge_id`` of ``who`` (locked), else ``no_challenge``."""
+    try:
+        pk = int(challenge_id)
+    except (TypeError, ValueError):
+        pk = 0
+    challenge = (
+        pending(now)
+        .select_for_update(of=("self",))
+        .select_related("challenger", "challenged")
+        .filter(pk=pk, **who)
+        .first()
+    )
+    if challenge is None:
+        raise PeopleError("no_challenge", _("This challenge is no longer waiting."))
+    return challenge
+
+
+def _waiting_unlocked(challenge_id: Any, now: datetime, **who: Any) -> Challenge:
+    try:
+        pk = int(challenge_id)
+    except (TypeError, ValueError):
+        pk = 0
+    challenge = pending(now).select_related("challenger").filter(pk=pk, **who).first()
+    if challenge is None:
+        raise PeopleError("no_challenge", _("This challenge is no longer waiting."))
+    return challenge
+
+
+@transaction.atomic
+def challenge_decline(*, user: Any, challenge_id: Any, now: datetime | None = None) -> None:
+    """``user`` declines a challenge made to them; the challenger is told."""
+    now = now_or(now)
+    challenge = _waiting(challenge_id, now, challenged=user)
+    challenge.status, challenge.answered_at = Challenge.Status.DECLINED, now
+    challenge.save(update_fields=["status", "answered_at"])
+    event = _gone_event(challenge.pk, "declined")
+    _tell([(challenge.challenger_id, event), (challenge.challenged_id, event)])
+
+
+@transaction.atomic
+def challenge_withdraw(*, user: Any, challenge_id: Any, now: datetime | None = None) -> None:
+    """``user`` takes back a challenge they made; the challenged is told."""
+    now = now_or(now)
+    challenge = _waiting(challenge_id, now, challenger=user)
+    challenge.status, challenge.answered_at = Challenge.Status.WITHDRAWN, now
+    challenge.save(update_fields=["status", "answered_at"])
+    event = _gone_event(challenge.pk, "withdrawn")
+    _tell([(challenge.challenger_id, event), (challenge.challenged_id, event)])
+
+
+@transaction.atomic
+def challenge_accept(
+    *, user: Any, challenge_id: Any, ip_hash: str = "", now: datetime | None = None
+) -> Room:
+    """``user`` accepts a challenge made to them: a private table opens with the
+    two seated (the challenger at seat 0), bots at parceria's other seats, the
+    match started. Both are sent there (``challenge_started``). Refused:
+    ``no_challenge``, ``blocked``, ``cooldown`` (a rated match while one of them
+    serves a cool-down), ``already_seated`` (one of them plays a match now)."""
+    now = now_or(now)
+    ahead = _waiting_unlocked(challenge_id, now, challenged=user)
+    _lock(ahead.challenger, user)  # the people first, then the challenge: as challenge_send
+    challenge = _waiting(challenge_id, now, challenged=user)
+    challenger = challenge.challenger
+    if selectors.blocks(user, challenger) or selectors.blocks(challenger, user):
+        raise PeopleError("blocked", _("You cannot play with this player."))
+    if challenge.competitive:
+        _no_cooldown(challenger, now)
+        _no_cooldown(user, now)
+    try:
+        with transaction.atomic():
+            room = _open_table(challenge, user, ip_hash, now)
+    except ServiceError as exc:
+        raise PeopleError(_people_code(exc.code), exc.message) from exc
+    challenge.status, challenge.answered_at, challenge.room = Challenge.Status.ACCEPTED, now, room
+    challenge.save(update_fields=["status", "answered_at", "room"])
+    url = reverse("rooms:table", args=[room.code])
+    event = {"type": "people.challenge_started", "id": challenge.pk, "room": room.code, "url": url}
+    _tell([(challenger.pk, event), (user.pk, event)])
+    return room
+
+
+def _people_code(code: str) -> str:
+    return code if code in ("cooldown", "already_seated") else "no_challenge"
+
+
+def _no_cooldown(user: Any, now: datetime) -> None:
+    try:
+        rulebook.check_no_cooldown(user, now)
+    except ServiceError as exc:
+        raise PeopleError("cooldown", exc.message) from exc
+
+
+def _open_table(challenge: Challenge, user: Any, ip_hash: str, now: datetime) -> Room:
+    room = room_create(
+        user=challenge.challenger,
+        name=_("Challenge"),
+        preset=challenge.preset,
+        move_seconds=challenge.move_seconds,
+        visibility=Room.Visibility.PRIVATE,
+        competitive=challenge.competitive,
+        ip_hash=challenge.challenger_ip_hash,
+        now=now,
+    )
+    seat_take(room=room, index=1, user=user, ip_hash=ip_hash, now=now)
+    host = viewer_seat(room=room, user=challenge.challenger, guest_token=None)
+    for index in range(2, room.rules.get("seats", 2)):
+        bot_add(room=room, actor=host, index=index, level=BOT_LEVEL, now=now)
+    match_start(room=room, actor=host, now=now)
+    return room
+
+
+def challenges_for(user: Any, now: datetime | None = None) -> list[Challenge]:
+    """The challenges waiting for ``user``'s answer, the oldest first."""
+    rows = pending(now).filter(challenged=user).select_related("challenger")
+    return list(rows.order_by("created_at", "id"))
+
+
+def challenges_by(user: Any, now: datetime | None = None) -> list[Challenge]:
+    """The challenges ``user`` made that still wait, the oldest first."""
+    rows = pending(now).filter(challenger=user).select_related("challenged")
+    return list(rows.order_by("created_at", "id"))
+
+
+def between(a: Any, b: Any, now: datetime | None = None) -> Any:
+    """The waiting challenges between two people, either way."""
+    return pending(now).filter(Q(challenger=a, challenged=b) | Q(challenger=b, challenged=a))
+
+
+@transaction.atomic
+def preferences_set(*, user: Any, challenges: str) -> None:
+    """Who may challenge ``user``: ``everyone``, ``friends`` or ``nobody``."""
+    if challenges not in Preferences.Challenges.values:
+        raise PeopleError("bad_challenge", _("Choose who may challenge you."))
+    Preferences.objects.update_or_create(user=user, defaults={"challenges": challenges})
+
+
+def preference_of(user: Any) -> str:
+    return (
+        Preferences.objects.filter(user=user).values_list("challenges", flat=True).first()
+        or Preferences.Challenges.EVERYONE
+    )

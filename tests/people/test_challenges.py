@@ -1,0 +1,199 @@
+"""Challenges (docs/site.md, "Challenges"): sent from a profile, seen live on
+the challenged person's pages (ws/people/), accepted or declined there; an
+accepted one seats both at a new private table, the match started, and sends
+both there within 2 s; the rulebook's cool-down, blocks and the "who may
+challenge you" setting refuse it; a stranger hears nothing of it."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from domino_site.realtime.asyncdb import db_async
+from games.models import Round
+from games.world import world
+from people import challenges, services
+from people.errors import PeopleError
+from people.models import Challenge
+from records import services as records
+from rooms.models import Room, Seat
+from tests.people.test_presence import Page
+
+HOME, ELSEWHERE = "203.0.113.7", "198.51.100.8"
+
+
+def _client(user, address: str = HOME) -> Client:
+    client = Client(REMOTE_ADDR=address)
+    client.force_login(user)
+    return client
+
+
+def _people(django_user_model, *names: str):
+    return [django_user_model.objects.create_user(name, password="x") for name in names]
+
+
+def _send(challenger, challenged, **kw):
+    kw = {"preset": "duelo", "move_seconds": 20, **kw}
+    return challenges.challenge_send(challenger=challenger, challenged=challenged, **kw)
+
+
+def _seats(code: str) -> list[tuple[int, str, str]]:
+    rows = Seat.objects.filter(room__code=code).order_by("index")
+    return [(s.index, s.kind, s.user.username if s.user else "") for s in rows]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_challenge_is_seen_live_accepted_and_both_are_seated_within_2_s(
+    live, django_user_model
+):
+    ana, bruno, caio = await sync_to_async(_people)(django_user_model, "ana", "bruno", "caio")
+    challenger = await Page.open(ana)
+    challenged = await Page.open(bruno)
+    stranger = await Page.open(caio)
+    for page in (challenger, challenged, stranger):
+        await page.next("friends")
+    form = {"preset": "duelo", "move_seconds": "20", "rated": "1"}
+    answer = await sync_to_async(lambda: _client(ana).post("/friends/bruno/challenge/", form))()
+    assert answer.status_code == 302
+    shown = await challenged.next("challenge")
+    assert {k: shown[k] for k in ("from", "preset", "move_seconds", "rated")} == {
+        "from": "ana",
+        "preset": "duelo",
+        "move_seconds": 20,
+        "rated": True,
+    }
+    started = time.monotonic()
+    await challenged.comm.send_json_to({"type": "challenge_accept", "id": shown["id"]})
+    for_bruno = await challenged.next("challenge_started")
+    for_ana = await challenger.next("challenge_started")
+    assert time.monotonic() - started < 2.0
+    assert for_ana == for_bruno and for_ana["url"] == f"/r/{for_ana['room']}/"
+    seats = await db_async(_seats)(for_ana["room"])
+    assert seats == [(0, "human", "ana"), (1, "human", "bruno")]
+    room = await db_async(Room.objects.get)(code=for_ana["room"])
+    assert room.visibility == "private" and room.status == "playing"
+    assert await db_async(Round.objects.filter(room=room).exists)()  # dealt at once
+    status = await db_async(lambda: Challenge.objects.get().status)()
+    assert status == "accepted"
+    assert await stranger.comm.receive_nothing(timeout=0.3)
+    assert all("ana" not in str(frame) for frame in stranger.frames)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_waiting_challenge_shows_on_a_page_opened_later_and_a_decline_reaches_both(
+    live, django_user_model
+):
+    ana, bruno = await sync_to_async(_people)(django_user_model, "ana", "bruno")
+    challenge = await db_async(_send)(ana, bruno, preset="parceria", move_seconds=None)
+    challenger = await Page.open(ana)
+    await challenger.next("friends")
+    challenged = await Page.open(bruno)
+    shown = await challenged.next("challenge")
+    assert (shown["id"], shown["preset"], shown["move_seconds"]) == (challenge.pk, "parceria", None)
+    await challenged.comm.send_json_to({"type": "challenge_decline", "id": challenge.pk})
+    for page in (challenged, challenger):
+        gone = await page.next("challenge_gone")
+        assert (gone["id"], gone["reason"]) == (challenge.pk, "declined")
+    await challenged.comm.send_json_to({"type": "challenge_accept", "id": challenge.pk, "ref": 9})
+    refused = await challenged.next("error")
+    assert (refused["code"], refused["ref"]) == ("no_challenge", 9)
+    assert await db_async(Room.objects.count)() == 0
+
+
+@pytest.mark.django_db
+def test_a_parceria_challenge_seats_the_two_against_each_other_with_bots(make_user):
+    ana, bruno = make_user("ana"), make_user("bruno")
+    challenge = _send(ana, bruno, preset="parceria", competitive=False)
+    answer = _client(bruno, ELSEWHERE).post(f"/challenges/{challenge.pk}/accept/")
+    room = Room.objects.get()
+    assert answer["Location"] == f"/r/{room.code}/"
+    assert _seats(room.code) == [
+        (0, "human", "ana"),
+        (1, "human", "bruno"),
+        (2, "bot", ""),
+        (3, "bot", ""),
+    ]  # seats 0 and 2 are partners, 1 and 3: the two face each other
+    assert room.status == "playing" and not room.rated
+
+
+@pytest.mark.django_db
+def test_the_refusals_change_nothing(make_user, settings):
+    ana, bruno, caio = make_user("ana"), make_user("bruno"), make_user("caio")
+
+    def refused(code: str, **kw) -> None:
+        with pytest.raises(PeopleError) as exc:
+            _send(kw.pop("challenger", ana), kw.pop("challenged", bruno), **kw)
+        assert exc.value.code == code
+
+    refused("self", challenged=ana)
+    refused("bad_challenge", preset="com_monte")
+    refused("bad_challenge", move_seconds=7)
+    challenges.preferences_set(user=bruno, challenges="nobody")
+    refused("not_accepting")
+    challenges.preferences_set(user=bruno, challenges="friends")
+    refused("not_accepting")
+    services.friend_request_send(sender=ana, recipient=bruno)
+    services.friend_request_accept(user=bruno, sender=ana)
+    assert _send(ana, bruno).status == "pending"  # a friend may
+    services.block(blocker=caio, blocked=ana)
+    refused("blocked", challenged=caio)
+    refused("blocked", challenger=caio, challenged=ana)
+    records.abandonment_recorded(user=caio, reason="left")
+    refused("cooldown", challenger=caio, challenged=make_user("edu"))
+    assert _send(caio, make_user("dora"), competitive=False).status == "pending"  # friendly: may
+    assert Challenge.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_rated_challenge_is_not_accepted_by_someone_cooling_down(make_user):
+    ana, bruno = make_user("ana"), make_user("bruno")
+    challenge = _send(ana, bruno)
+    records.abandonment_recorded(user=bruno, reason="left")
+    with pytest.raises(PeopleError) as exc:
+        challenges.challenge_accept(user=bruno, challenge_id=challenge.pk)
+    assert exc.value.code == "cooldown"
+    assert not Room.objects.exists() and Challenge.objects.get().status == "pending"
+
+
+@pytest.mark.django_db
+def test_a_challenge_lapses_is_replaced_withdrawn_and_ended_by_a_block(make_user):
+    ana, bruno = make_user("ana"), make_user("bruno")
+    first = _send(ana, bruno)
+    second = _send(ana, bruno, preset="parceria")  # replaces the first
+    assert Challenge.objects.get(pk=first.pk).status == "withdrawn"
+    later = world().now() + challenges.CHALLENGE_TTL + timedelta(seconds=1)
+    with pytest.raises(PeopleError) as exc:
+        challenges.challenge_accept(user=bruno, challenge_id=second.pk, now=later)
+    assert exc.value.code == "no_challenge"
+    third = _send(ana, bruno)
+    with pytest.raises(PeopleError):  # only the challenged answers
+        challenges.challenge_accept(user=ana, challenge_id=third.pk)
+    challenges.challenge_withdraw(user=ana, challenge_id=third.pk)
+    fourth = _send(ana, bruno)
+    services.block(blocker=bruno, blocked=ana)
+    assert Challenge.objects.get(pk=fourth.pk).status == "withdrawn"
+    assert challenges.challenges_for(bruno) == []
+
+
+@pytest.mark.django_db
+def test_the_profile_offers_the_challenge_and_the_owner_answers_it(make_user):
+    ana, bruno = make_user("ana"), make_user("bruno")
+    html = _client(ana).get("/players/bruno/").content.decode()
+    assert 'data-form="challenge"' in html and 'action="/friends/bruno/challenge/"' in html
+    _client(ana).post("/friends/bruno/challenge/", {"preset": "duelo", "move_seconds": ""})
+    challenge = Challenge.objects.get()
+    assert (challenge.move_seconds, challenge.competitive) == (None, False)
+    own = _client(bruno).get("/").content.decode()
+    assert f'data-challenge="{challenge.pk}"' in own
+    assert f'action="/challenges/{challenge.pk}/accept/"' in own
+    assert f'data-challenge="{challenge.pk}"' in _client(ana).get("/players/ana/").content.decode()
+    for stranger in (Client(), _client(make_user("caio"))):
+        assert "data-challenge=" not in stranger.get("/players/bruno/").content.decode()
+    answer = _client(bruno).post("/challenges/settings/", {"challenges": "nobody"}, follow=True)
+    assert challenges.preference_of(bruno) == "nobody"
+    assert 'data-form="challenge"' not in _client(ana).get("/players/bruno/").content.decode()
+    assert answer.status_code == 200
