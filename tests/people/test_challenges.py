@@ -197,3 +197,15 @@ def test_the_profile_offers_the_challenge_and_the_owner_answers_it(make_user):
     assert challenges.preference_of(bruno) == "nobody"
     assert 'data-form="challenge"' not in _client(ana).get("/players/bruno/").content.decode()
     assert answer.status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_challenge_at_one_address_is_played_unrated(make_user):
+    """Two accounts of one address may play a challenge; the match is not rated
+    (docs/rated-play.md, "The rulebook")."""
+    ana, bruno = make_user("ana"), make_user("bruno")
+    _client(ana).post("/friends/bruno/challenge/", {"preset": "duelo", "rated": "1"})
+    challenge = Challenge.objects.get()
+    _client(bruno).post(f"/challenges/{challenge.pk}/accept/")  # the same address
+    room = Room.objects.get()
+    assert room.competitive and room.status == "playing" and not room.rated
