@@ -219,12 +219,21 @@ def _newer_scoring(rules: RuleSet) -> list[str]:
             *_ways(rules).values(),
             _("The tiles left in the hands do not count, except to decide a blocked game."),
         ]
-    return [
+    lines = [
         _("After every play, if the open ends add up to a multiple of 5 the player's side "
           "scores that sum; a double at an end counts both halves."),
-        _("The winner of the round also scores the pips left in the opponents' hands, "
-          "rounded to the nearest 5."),
     ]  # fmt: skip
+    if rules.spinner:
+        lines.append(
+            _("The first double played is a spinner: once a tile lies on each of its sides "
+              "along the line, its two other sides open as ends C and D, which count once a "
+              "tile lies on them.")
+        )  # fmt: skip
+    lines.append(
+        _("The winner of the round also scores the pips left in the opponents' hands, "
+          "rounded to the nearest 5.")
+    )  # fmt: skip
+    return lines
 
 
 def _scoring(rules: RuleSet) -> list[str]:

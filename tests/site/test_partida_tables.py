@@ -7,9 +7,11 @@ too."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from games.engine import PRESETS
 from games.engine.fairness import FairDeal, check_round, material, too_many_doubles
+from games.rules_pages import sections
 from games.selectors import replay_export
 from rooms import services
 from tests.site.helpers import current, fresh, play_round, room_with_bots, seat
@@ -64,3 +66,22 @@ def test_a_deal_made_again_for_four_doubles_verifies(make_user, clock):
     assert rnd.deal["hands"][0] == [str(t) for t in fair.order_for(PRESETS["partida"])[:7]]
     rnd = play_round(room, clock())
     assert check_round(replay_export(rnd)) == []
+
+
+def test_the_rules_pages_follow_the_partida_and_points_knobs():
+    def text(rules) -> str:
+        with translation.override("en"):
+            return " ".join(str(line) for s in sections(rules) for line in s["lines"])
+
+    partida = PRESETS["partida"]
+    assert "Cruzada" in text(partida) and "4 points" in text(partida)
+    assert "6 points" in text(partida.replace(cruzada_points=6))
+    assert "worth 1 point more" in text(partida)
+    assert "worth 1 point to that side" in text(partida.replace(closed_round="lower_hand"))
+    assert "dealt again" in text(partida) and "dealt again" not in text(PRESETS["parceria"])
+    assert "worth double" in text(partida.replace(redeal_worth_double=True))
+    assert "six doubles win" in text(partida.replace(doubles_prizes=True))
+    pontos = PRESETS["pontos"]
+    assert "multiple of 5" in text(pontos) and "spinner" not in text(pontos)
+    assert "spinner" in text(pontos.replace(spinner=True))
+    assert "no bonuses" not in text(pontos) and "no bonuses" in text(PRESETS["parceria"])
