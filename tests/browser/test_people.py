@@ -2,16 +2,18 @@
 online"): a friend request is sent from a profile and accepted in the lobby;
 each then sees the other in their list of friends, and the presence changes
 live on the other's page when one opens a table, goes back to the lobby and
-leaves the site."""
+leaves the site; a challenge sent from a profile pops up on whatever page the
+other has open, and accepting it seats both at one table within 2 s."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.play import create_room, sign_up, unique
+from tests.browser.play import create_room, sign_up, unique, wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -51,4 +53,33 @@ def test_a_friend_request_is_accepted_and_presence_follows_live(
     expect(friend.locator("[data-presence-link]")).to_have_count(0)
     page.close()
     expect(friend).to_have_attribute("data-presence", "offline")
+    other_context.close()
+
+
+def test_a_challenge_pops_up_on_any_page_and_both_are_seated(
+    page: Page, browser: Browser, server_url: str, artifacts: Path
+) -> None:
+    ana, bia = unique("ana"), unique("bia")
+    sign_up(page, server_url, ana)
+    other_context = browser.new_context(locale="pt-BR")
+    other = other_context.new_page()
+    sign_up(other, server_url, bia)
+    other.goto(server_url + "/regras/")  # any page of the site
+
+    page.goto(f"{server_url}/players/{bia}/")
+    form = page.locator('[data-form="challenge"]')
+    form.locator("select[name=preset]").select_option("duelo")
+    form.locator(f'[data-action="challenge"][data-person="{bia}"]').click()
+    toast = other.locator("[data-challenge-toast]")
+    expect(toast).to_contain_text(ana)
+    other.screenshot(path=artifacts / "people-challenge.png")
+    started = time.monotonic()
+    toast.locator('[data-action="challenge-accept"]').click()
+    other.wait_for_url("**/r/*/", wait_until="commit", timeout=2000)
+    page.wait_for_url("**/r/*/", wait_until="commit", timeout=2000)
+    assert time.monotonic() - started < 2.0
+    assert page.url == other.url
+    wait_for_table(page)
+    wait_for_table(other)
+    expect(page.locator("[data-seat].kind-human")).to_have_count(2)
     other_context.close()
