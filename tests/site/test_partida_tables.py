@@ -14,6 +14,7 @@ from games.engine.fairness import FairDeal, check_round, material, too_many_doub
 from games.rules_pages import sections
 from games.selectors import replay_export
 from rooms import services
+from rooms.selectors import room_state
 from tests.site.helpers import current, fresh, play_round, room_with_bots, seat
 
 pytestmark = pytest.mark.django_db
@@ -85,3 +86,15 @@ def test_the_rules_pages_follow_the_partida_and_points_knobs():
     assert "multiple of 5" in text(pontos) and "spinner" not in text(pontos)
     assert "spinner" in text(pontos.replace(spinner=True))
     assert "no bonuses" not in text(pontos) and "no bonuses" in text(PRESETS["parceria"])
+
+
+def test_the_snapshot_carries_the_points_made_and_the_bonus_only_at_those_tables(make_user, clock):
+    for preset, key in (("pontos", "made"), ("partida", "bonus")):
+        room = room_with_bots(make_user(f"host_{preset}"), clock(), preset=preset)
+        services.match_start(room=room, actor=seat(room, 0), now=clock())
+        state = room_state(room=fresh(room), viewer=seat(room, 0))
+        assert key in state["round"]
+    room = room_with_bots(make_user("host_parceria"), clock())
+    services.match_start(room=room, actor=seat(room, 0), now=clock())
+    state = room_state(room=fresh(room), viewer=seat(room, 0))
+    assert not {"made", "bonus"} & set(state["round"])

@@ -91,15 +91,17 @@ export function renderScores() {
           ? Math.min(100, (score / Math.ceil(rules.rounds / 2)) * 100)
           : 0;
     const you = side === mySide ? html` <span class="you">${t("(you)")}</span>` : nothing;
-    return html`<li class="score${side === mySide ? " mine" : ""}"><span class="score-name">${sideName(side)}${you}</span><span class="score-value">${score}</span><span class="bar"><span ${css(`width: ${pct.toFixed(0)}%;`)}></span></span></li>`;
+    return html`<li class="score${side === mySide ? " mine" : ""}"><span class="score-name">${sideName(side)}${you}</span><span class="score-value">${score}${madeNow(side)}</span><span class="bar"><span ${css(`width: ${pct.toFixed(0)}%;`)}></span></span></li>`;
   });
   let goalText = "";
   if (goal === "points") goalText = targetText(target, rules.scoring);
   else if (goal === "best_of") goalText = t("Best of %(n)s rounds", { n: rules.rounds });
   else if (goal === "single") goalText = t("A single round");
   const roundNo = s.round?.number;
+  const bonus = s.round && !s.round.result ? s.round.bonus ?? 0 : 0; // the partida's blocked rounds
   const bits = [
     goalText,
+    bonus ? ngettext("This round is worth %(n)s point more", "This round is worth %(n)s points more", bonus) : "",
     m ? t("Match %(n)s", { n: m.number }) : "",
     roundNo ? t("Round %(n)s", { n: roundNo }) : "",
     s.room.move_seconds
@@ -120,6 +122,14 @@ export function renderScores() {
         ? t("Round %(n)s", { n: roundNo })
         : "";
   render(html`${line}<small>${compact}</small>`, $("[data-scoreline]"));
+}
+
+// The game of points: what a side's plays have made in the round under way (added
+// to its score when the round ends), shown beside the score as it is made.
+function madeNow(side) {
+  const r = snap().round;
+  const made = r && !r.result ? r.made?.[side] ?? 0 : 0;
+  return made ? html` <small class="made" data-made>+${made}</small>` : nothing;
 }
 
 // --- the host's controls, the invite link, leaving and annulment -------------
