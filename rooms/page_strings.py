@@ -146,6 +146,7 @@ TABLE: tuple[str, ...] = (
     _("Made by plays: %(terms)s"),
     _("%(name)s also scores the opponents' pips, rounded to the nearest 5: +%(n)s"),
     _("the ends add up to %(n)s: +%(n)s"),
+    _("%(name)s was dealt %(n)s doubles: every tile was dealt again"),
     _("%(name)s played their last tile."),
     _("Nobody could play: the lowest sum wins."),
     _("Tie: the side that placed the last tile loses."),

@@ -337,8 +337,9 @@ def _round_part(rnd: Round, view: dict[str, Any], room: Room) -> dict[str, Any]:
         # The deal's commitment and client seeds; its server seed once it has ended.
         "fair": rnd.fair_view(),
         # Only at the tables that score so (docs/rules.md): the game of points'
-        # `made` (per side, this round so far), the partida's carried `bonus`.
-        **{key: view[key] for key in ("made", "bonus") if key in view},
+        # `made` (per side, this round so far), the partida's carried `bonus` and
+        # its deals made again for too many doubles (`redeals`: [seat, doubles]).
+        **{key: view[key] for key in ("made", "bonus", "redeals") if key in view},
     }
 
 

@@ -65,6 +65,8 @@ def test_a_deal_made_again_for_four_doubles_verifies(make_user, clock):
     assert rnd.deal["redeals"][0][1] >= 4
     assert rnd.deal["hands"][0] != [str(t) for t in fair.order[:7]]
     assert rnd.deal["hands"][0] == [str(t) for t in fair.order_for(PRESETS["partida"])[:7]]
+    state = room_state(room=fresh(room), viewer=seat(room, 0))
+    assert state["round"]["redeals"] == rnd.deal["redeals"]
     rnd = play_round(room, clock())
     assert check_round(replay_export(rnd)) == []
 

@@ -290,9 +290,14 @@ export function chatPlace() {
 function withChat(log) {
   const s = snap();
   const here = `${s.match?.number}:${s.round?.number}`;
-  const out = log.map((e, i) => ({ ...e, n: i + 1 })); // its place in the round's log
+  const redealt = (s.round?.redeals ?? []).map(([seat, doubles]) => ({
+    type: "redeal",
+    n: 0,
+    text: t("%(name)s was dealt %(n)s doubles: every tile was dealt again", { name: seatName(seat), n: doubles }),
+  }));
+  const out = [...redealt, ...log.map((e, i) => ({ ...e, n: i + 1 }))]; // n: its place in the round's log
   const how = howText(s.round?.result, t); // the partida: "Batida de carroça! +2"
-  if (how) out.push({ type: "result", text: how, n: out.length });
+  if (how) out.push({ type: "result", text: how, n: log.length });
   for (const line of page.chat.logLines()) {
     if (line.round !== here) continue;
     let i = out.length;
@@ -315,7 +320,7 @@ export function renderLog() {
   list.scrollTop = list.scrollHeight;
   // "Last move": a move, not a bend of the line; the screen reader hears every
   // new entry (adjustments too), told apart by its own place in the log (`n`).
-  const moves = entries.filter((e) => e.type !== "chat" && e.type !== "adjust" && e.type !== "result");
+  const moves = entries.filter((e) => !["chat", "adjust", "result", "redeal"].includes(e.type));
   const lastMove = moves[moves.length - 1];
   $("[data-last-move]").textContent = lastMove ? describe(lastMove) : "";
   const logged = entries.filter((e) => e.type !== "chat");
