@@ -28,7 +28,9 @@ RULE_ERRORS = {
     "hand_size": _("The hands do not fit in the 28 tiles (at least 2 tiles each)."),
     "draw": _("A game with a boneyard must leave at least one tile to draw."),
     "scoring": _("This table scores as 'opponents' or 'goat'."),
-    "target": _("The target must be between 50 and 300 points (goat: 101 or 125)."),
+    "target": _(
+        "The target must be between 50 and 300 points (goat: 101 or 125; partida de 6: 1 to 50)."
+    ),
 }
 
 
