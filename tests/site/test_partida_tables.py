@@ -6,11 +6,14 @@ too."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.utils import translation
 
 from games.engine import PRESETS
 from games.engine.fairness import FairDeal, check_round, material, too_many_doubles
+from games.fairness import verify
 from games.rules_pages import sections
 from games.selectors import replay_export
 from rooms import services
@@ -49,7 +52,7 @@ def test_a_match_is_played_to_its_end_and_every_round_verifies(make_user, clock,
     assert match.over and max(match.scores) >= rules.target
 
 
-def test_a_deal_made_again_for_four_doubles_verifies(make_user, clock):
+def test_a_deal_made_again_for_four_doubles_verifies(make_user, clock, tmp_path):
     room = room_with_bots(make_user("ana"), clock(), preset="partida")
     text = material(room.code, 1, 1, [])
     seed = next(
@@ -69,6 +72,9 @@ def test_a_deal_made_again_for_four_doubles_verifies(make_user, clock):
     assert state["round"]["redeals"] == rnd.deal["redeals"]
     rnd = play_round(room, clock())
     assert check_round(replay_export(rnd)) == []
+    saved = tmp_path / "round.json"  # the script anyone runs: python -m games.fairness verify
+    saved.write_text(json.dumps(replay_export(rnd), default=str))
+    assert verify(str(saved))[0] == 0
 
 
 def test_the_rules_pages_follow_the_partida_and_points_knobs():
