@@ -10,8 +10,9 @@ class PeopleConfig(AppConfig):
     A layer of its own between the apps that pair and list (arenas, quick,
     replays, lobby: they ask `people.selectors` who is kept apart, the lobby
     shows the friends) and the rooms (a presence at a table reads the room).
-    The profile is the records' page: its part here answers
-    `records.signals.profile_parts`, connected below (`people.pages`).
+    The profile is the records' page and the table the rooms': the parts here
+    answer `records.signals.profile_parts` and `rooms.signals.page_parts` (the
+    rematch offer), connected below (`people.pages`).
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -19,7 +20,9 @@ class PeopleConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from people.pages import on_profile_parts  # (app loading: models are ready only now)
+        from people.pages import on_page_parts, on_profile_parts  # (app loading: models ready now)
         from records.signals import profile_parts  # (app loading, as above)
+        from rooms.signals import page_parts  # (app loading, as above)
 
         profile_parts.connect(on_profile_parts, dispatch_uid="people.profile_parts")
+        page_parts.connect(on_page_parts, dispatch_uid="people.page_parts")

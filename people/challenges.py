@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from domino_site.realtime.fanout import deliver
+from games.models import Match
 from games.world import now_or
 from people import selectors
 from people.errors import PeopleError
@@ -32,7 +33,7 @@ from people.models import Challenge, Preferences
 from people.services import _lock
 from records import rulebook
 from rooms.errors import ServiceError
-from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, Room
+from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, Room, Seat
 from rooms.selectors import viewer_seat
 from rooms.services.bots import bot_add
 from rooms.services.flow import match_start
@@ -58,6 +59,7 @@ def challenge_frame(challenge: Challenge) -> dict[str, Any]:
         "preset": challenge.preset,
         "move_seconds": challenge.move_seconds,
         "rated": challenge.competitive,
+        "rematch": challenge.rematch_of_id is not None,
         "until": (challenge.created_at + CHALLENGE_TTL).isoformat(),
     }
 
@@ -93,9 +95,11 @@ def challenge_send(
     move_seconds: Any,
     competitive: bool = True,
     ip_hash: str = "",
+    rematch_of: Room | None = None,
     now: datetime | None = None,
 ) -> Challenge:
-    """``challenger`` challenges ``challenged``. Refused: ``self``, ``blocked`` (a
+    """``challenger`` challenges ``challenged`` (``rematch_of``: again, after
+    their match at that table, `rematch_offer`). Refused: ``self``, ``blocked`` (a
     block either way), ``not_accepting`` (their setting), ``bad_challenge``,
     ``cooldown`` (a rated one while the challenger serves a cool-down). A new
     challenge replaces the challenger's earlier one to the same person."""
@@ -130,6 +134,7 @@ def challenge_send(
         move_seconds=move_seconds,
         competitive=bool(competitive),
         challenger_ip_hash=ip_hash or "",
+        rematch_of=rematch_of,
         created_at=now,
     )
     gone = [(challenged.pk, _gone_event(pk, "withdrawn")) for pk in earlier]
@@ -236,22 +241,83 @@ def _no_cooldown(user: Any, now: datetime) -> None:
 
 
 def _open_table(challenge: Challenge, user: Any, ip_hash: str, now: datetime) -> Room:
+    """The challenger at seat 0 and the challenged at seat 1; for a rematch the
+    other way round from their last table (who sat after sits first)."""
+    first, second = (challenge.challenger, challenge.challenger_ip_hash), (user, ip_hash)
+    if challenge.rematch_of_id is not None:
+        before = dict(
+            Seat.objects.filter(
+                room_id=challenge.rematch_of_id, user__in=[challenge.challenger_id, user.pk]
+            ).values_list("user_id", "index")
+        )
+        if before.get(challenge.challenger_id, 0) < before.get(user.pk, 0):
+            first, second = second, first
     room = room_create(
-        user=challenge.challenger,
-        name=_("Challenge"),
+        user=first[0],
+        name=_("Rematch") if challenge.rematch_of_id else _("Challenge"),
         preset=challenge.preset,
         move_seconds=challenge.move_seconds,
         visibility=Room.Visibility.PRIVATE,
         competitive=challenge.competitive,
-        ip_hash=challenge.challenger_ip_hash,
+        ip_hash=first[1],
         now=now,
     )
-    seat_take(room=room, index=1, user=user, ip_hash=ip_hash, now=now)
-    host = viewer_seat(room=room, user=challenge.challenger, guest_token=None)
+    seat_take(room=room, index=1, user=second[0], ip_hash=second[1], now=now)
+    host = viewer_seat(room=room, user=first[0], guest_token=None)
     for index in range(2, room.rules.get("seats", 2)):
         bot_add(room=room, actor=host, index=index, level=BOT_LEVEL, now=now)
     match_start(room=room, actor=host, now=now)
     return room
+
+
+# -------------------------------------------------------------------- rematch
+
+
+def rematch_partner(*, user: Any, room: Room) -> Any | None:
+    """The one person ``user`` may offer a rematch to at ``room``: a table of a
+    challenge preset (duelo, parceria) where ``user`` and exactly one other
+    account hold the people's seats (the rest bots), or None."""
+    if room.preset not in PRESETS or not getattr(user, "is_authenticated", False):
+        return None
+    people = list(Seat.objects.filter(room=room, kind=Seat.Kind.HUMAN).select_related("user"))
+    if len(people) != 2 or any(s.user_id is None for s in people):
+        return None
+    others = [s.user for s in people if s.user_id != user.pk]
+    return others[0] if len(others) == 1 else None
+
+
+def match_in_play(room: Room) -> bool:
+    """The table's match is still being played (a rematch waits for its end)."""
+    if room.is_closed:
+        return False
+    last = Match.objects.filter(room=room).order_by("-number").first()
+    return last is not None and not last.over
+
+
+@transaction.atomic
+def rematch_offer(
+    *, user: Any, room: Room, ip_hash: str = "", now: datetime | None = None
+) -> Challenge:
+    """``user`` offers the other person of ``room`` a rematch: a challenge of the
+    table's preset, clock and kind (rated or friendly), the two seated the other
+    way round once accepted. Refused: ``no_challenge`` (no such pair at this
+    table), ``already_seated`` (its match is still being played), and what
+    `challenge_send` refuses."""
+    other = rematch_partner(user=user, room=room)
+    if other is None:
+        raise PeopleError("no_challenge", _("There is nobody to offer a rematch to here."))
+    if match_in_play(room):
+        raise PeopleError("already_seated", _("Finish this match first."))
+    return challenge_send(
+        challenger=user,
+        challenged=other,
+        preset=room.preset,
+        move_seconds=room.move_seconds,
+        competitive=room.competitive,
+        ip_hash=ip_hash,
+        rematch_of=room,
+        now=now,
+    )
 
 
 def challenges_for(user: Any, now: datetime | None = None) -> list[Challenge]:

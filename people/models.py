@@ -149,6 +149,10 @@ class Challenge(models.Model):
     room = models.ForeignKey(
         "rooms.Room", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # A rematch: the table the two just played at (they sit the other way round).
+    rematch_of = models.ForeignKey(
+        "rooms.Room", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField()
     answered_at = models.DateTimeField(null=True, blank=True)
 

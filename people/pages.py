@@ -4,6 +4,9 @@ and who is online"): the profile's part (the receiver of
 panel (`people.templatetags.people`). The records' and the lobby's templates
 show the HTML rendered here from templates/people/.
 
+* The rooms' table page (``rooms.signals.page_parts``, ``"table"`` and
+  ``"closed"``): the rematch offer to the other person of a two-person table
+  (templates/people/_rematch.html).
 * The profile's ``"people"`` place: for its owner, their friends with their
   presence, the requests waiting both ways and whom they block
   (templates/people/_panel.html); for another logged-in person, what they may
@@ -92,3 +95,17 @@ def boot(request: Any) -> str:
     return render_to_string(
         "people/_boot.html", {"presets": challenge_form_context()["presets"]}, request=request
     )
+
+
+def on_page_parts(
+    sender: Any, *, page: str, room: Any = None, request: Any = None, **_: Any
+) -> str:
+    """The rooms' table page (and its closed page): the rematch offer, for one of
+    the two people of a table of theirs (templates/people/_rematch.html)."""
+    if page not in ("table", "closed") or room is None or request is None:
+        return ""
+    other = challenges.rematch_partner(user=request.user, room=room)
+    if other is None:
+        return ""
+    context = {"room": room, "other": other, "next": request.get_full_path()}
+    return render_to_string("people/_rematch.html", context, request=request)

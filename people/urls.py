@@ -23,4 +23,5 @@ urlpatterns = [
         name="challenge_withdraw",
     ),
     path("challenges/settings/", views.preferences, name="preferences"),
+    path("rematch/<str:code>/", views.rematch, name="rematch"),
 ]

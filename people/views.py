@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from domino_site.client_ip import request_ip_hash
 from people import challenges, services
 from people.errors import PeopleError
+from rooms.models import Room
 
 
 def _back(request: HttpRequest, person: Any) -> HttpResponseRedirect:
@@ -177,4 +178,26 @@ def preferences(request: HttpRequest) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("Saved."))
+    return _back(request, request.user)
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, code: str) -> HttpResponse:
+    """The table page's "Rematch": a challenge to the other person of the table."""
+    room = Room.objects.filter(code=code.upper()).first()
+    if room is None:
+        raise Http404(_("There is no room with this code."))
+    try:
+        challenge = challenges.rematch_offer(
+            user=request.user, room=room, ip_hash=request_ip_hash(request)
+        )
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Rematch offered to %(name)s: waiting for an answer.")
+            % {"name": challenge.challenged.username},
+        )
     return _back(request, request.user)

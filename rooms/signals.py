@@ -6,7 +6,8 @@ end (a result, a forfeit, a walkover, an annulment), with ``match_id`` and
 ``apps.py`` (the arenas score their matches and pair their players again).
 
 ``page_parts``: sent by the rooms' views while they build a page, with
-``page`` (``"table"`` and ``"closed"``, with ``room``). A receiver returns a
+``page`` (``"table"`` and ``"closed"``, with ``room`` and ``request``: the
+viewer). A receiver returns a
 piece of HTML rendered from its own templates (or ``""``); the page shows the
 pieces where the apps above have their say (the arenas: the way back to a
 table's arena), so no template of the rooms loads another app's tags. The

@@ -103,7 +103,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         # of an unknown code, so nobody learns which private codes exist.
         raise Http404(_("There is no room with this code."))
     if room.status == "closed":
-        parts = _page_parts("closed", room=room)
+        parts = _page_parts("closed", room=room, request=request)
         return render(request, "rooms/closed.html", {"room": room, "page_parts": parts}, status=410)
     if room.visibility == "public" and user is None and seat is None:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
@@ -119,7 +119,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context["rated"] = room.rated
     context["competitive"] = room.competitive
     context["rules_href"] = rules_href(room.preset, room.options)
-    context["page_parts"] = _page_parts("table", room=room)
+    context["page_parts"] = _page_parts("table", room=room, request=request)
     context["cooldown"] = records.cooldown_notice(user) if user is not None else None
     return render(request, "rooms/table.html", context)
 

@@ -104,7 +104,8 @@ function describe(challenge) {
   const d = toasts()?.dataset || {};
   const key = `labelPreset${challenge.preset.charAt(0).toUpperCase()}${challenge.preset.slice(1)}`;
   const clock = challenge.move_seconds ? fill(d.labelClock || "%(n)s s", { n: challenge.move_seconds }) : d.labelNoClock || "";
-  return [d[key] || challenge.preset, clock, challenge.rated ? d.labelRated : d.labelFriendly].filter(Boolean).join(" · ");
+  const kind = challenge.rematch ? d.labelRematch : "";
+  return [kind, d[key] || challenge.preset, clock, challenge.rated ? d.labelRated : d.labelFriendly].filter(Boolean).join(" · ");
 }
 
 function showChallenge(challenge) {
