@@ -12,7 +12,8 @@ class PeopleConfig(AppConfig):
     shows the friends) and the rooms (a presence at a table reads the room).
     The profile is the records' page and the table the rooms': the parts here
     answer `records.signals.profile_parts` and `rooms.signals.page_parts` (the
-    rematch offer), connected below (`people.pages`).
+    rematch offer), and a table socket's `rooms.signals.chat_hidden` (a blocked
+    account's phrases), connected below (`people.pages`).
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -20,9 +21,14 @@ class PeopleConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from people.pages import on_page_parts, on_profile_parts  # (app loading: models ready now)
+        from people.pages import (  # (app loading: models are ready only now)
+            on_chat_hidden,
+            on_page_parts,
+            on_profile_parts,
+        )
         from records.signals import profile_parts  # (app loading, as above)
-        from rooms.signals import page_parts  # (app loading, as above)
+        from rooms.signals import chat_hidden, page_parts  # (app loading, as above)
 
         profile_parts.connect(on_profile_parts, dispatch_uid="people.profile_parts")
         page_parts.connect(on_page_parts, dispatch_uid="people.page_parts")
+        chat_hidden.connect(on_chat_hidden, dispatch_uid="people.chat_hidden")

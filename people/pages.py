@@ -109,3 +109,9 @@ def on_page_parts(
         return ""
     context = {"room": room, "other": other, "next": request.get_full_path()}
     return render_to_string("people/_rematch.html", context, request=request)
+
+
+def on_chat_hidden(sender: Any, *, user_id: int, **_: Any) -> list[int]:
+    """The rooms' table socket asks whose phrases ``user_id`` does not see
+    (`rooms.signals.chat_hidden`): the accounts they block."""
+    return selectors.blocked_ids(user_id)

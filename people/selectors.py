@@ -60,6 +60,11 @@ def blocked_by(user: Any) -> list[Any]:
     return sorted((r.blocked for r in rows), key=lambda u: u.username)
 
 
+def blocked_ids(user_id: int) -> list[int]:
+    """The ids of the accounts ``user_id`` blocks."""
+    return list(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
 def blocks(blocker: Any, blocked: Any) -> bool:
     return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
 

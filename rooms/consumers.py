@@ -41,6 +41,7 @@ from games.engine import IllegalAction
 from rooms.errors import ServiceError, error_message
 from rooms.events import room_group, watchable
 from rooms.messages import BadMessage, Command, ConnectLimiter, parse_message
+from rooms.signals import chat_hidden
 from rooms.sockets import (
     Viewer,
     chat_allowed,
@@ -102,10 +103,20 @@ def connect_slot() -> asyncio.Semaphore:
 # ----------------------------------------------------------------- consumers
 
 
+def _chat_hidden(user_id: int) -> frozenset[int]:
+    """The accounts whose quick-chat phrases ``user_id`` does not see, as the apps
+    above answer `rooms.signals.chat_hidden` (the people: those they block)."""
+    hidden: set[int] = set()
+    for _receiver, ids in chat_hidden.send(sender=TableConsumer, user_id=user_id):
+        hidden.update(int(i) for i in ids or ())
+    return frozenset(hidden)
+
+
 class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
     """``ws/rooms/<code>/``: one socket per open table page."""
 
     released = False  # its seat and watcher row were let go (disconnect)
+    chat_hidden: frozenset[int] | None = None  # accounts whose phrases it drops (asked once)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -257,9 +268,18 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             await self.send_json({"type": "watchers", "count": event["count"]})
 
     async def room_chat(self, event: dict) -> None:
-        """A quick-chat phrase of a seat: passed on as it is (not stored)."""
-        if not self.replaced:
-            await self.send_json({"type": "chat", "seat": event["seat"], "phrase": event["phrase"]})
+        """A quick-chat phrase of a seat: passed on as it is (not stored), unless
+        its sender is an account this viewer hides (`rooms.signals.chat_hidden`,
+        asked once, at the first phrase of another account)."""
+        if self.replaced:
+            return
+        sender = event.get("user")
+        if sender is not None and self.user_id is not None and sender != self.user_id:
+            if self.chat_hidden is None:
+                self.chat_hidden = await _db(_chat_hidden)(self.user_id)
+            if sender in self.chat_hidden:
+                return
+        await self.send_json({"type": "chat", "seat": event["seat"], "phrase": event["phrase"]})
 
     async def _chat(self, cmd: Command) -> None:
         """Quick chat (docs/protocol.md ``chat``): seated people only, one every 3 s;
@@ -272,7 +292,12 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if not await _db(chat_allowed)(self.viewer, self.seat_index):
             await self._send_error("rate_limited", _("One quick message every 3 seconds."), cmd.ref)
             return
-        message = {"type": "room.chat", "seat": self.seat_index, "phrase": cmd.fields["phrase"]}
+        message = {
+            "type": "room.chat",
+            "seat": self.seat_index,
+            "phrase": cmd.fields["phrase"],
+            "user": self.user_id,
+        }
         await self.channel_layer.group_send(self.group, message)
 
     async def _sync_watching(self) -> None:

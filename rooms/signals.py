@@ -13,9 +13,16 @@ pieces where the apps above have their say (the arenas: the way back to a
 table's arena), so no template of the rooms loads another app's tags. The
 profile is the records' page, with its own signal
 (`records.signals.profile_parts`).
+
+``chat_hidden``: sent by a table socket the first time a quick-chat phrase of
+another account reaches it, with ``user_id`` (the socket's viewer). A
+receiver returns the ids of the accounts whose phrases this viewer does not
+see (the people's answer: those the viewer blocks); the socket drops their
+phrases from then on.
 """
 
 from django.dispatch import Signal
 
 match_over = Signal()
 page_parts = Signal()
+chat_hidden = Signal()
