@@ -1,15 +1,22 @@
 """Admin for the people's rows (docs/site.md, "Friends, blocking and who is
-online"): friend requests, friendships and blocks, searchable by name, and the
-open pages (presence), read-only. Staff may delete a row (a friendship or a
-block set in error); nothing is added here: requests and blocks are the
-players' own."""
+online", "Reports and moderation"): friend requests, friendships, blocks and
+challenges, searchable by name, and the open pages (presence), read-only.
+Staff may delete such a row (a friendship or a block set in error); nothing
+is added here: requests and blocks are the players' own. The reports' queue
+and its actions (warn, reset a name, suspend from rated play for a week or
+for good, dismiss), each logged as a `Sanction` with who took it; the log
+itself, whose suspensions may be lifted and whose rows are never deleted."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Case, When
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from domino_site.admin_base import ReadOnlyMixin
-from people.models import Block, FriendRequest, Friendship, Presence
+from people import moderation
+from people.models import Block, Challenge, FriendRequest, Friendship, Presence, Report, Sanction
 
 
 @admin.register(FriendRequest)
@@ -33,7 +40,96 @@ class BlockAdmin(ReadOnlyMixin, admin.ModelAdmin):
     date_hierarchy = "created_at"
 
 
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("challenger", "challenged", "preset", "competitive", "status", "created_at")
+    list_filter = ("status", "preset")
+    search_fields = ("challenger__username", "challenged__username")
+
+
 @admin.register(Presence)
 class PresenceAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("user", "room_code", "opened_at")
     search_fields = ("user__username", "room_code")
+
+
+# ---------------------------------------------------------------- moderation
+
+
+def _act(modeladmin, request, queryset, kind: str, days: int | None = None) -> None:
+    done = 0
+    for report in queryset.filter(status=Report.Status.OPEN).select_related("reported"):
+        moderation.sanction_apply(
+            user=report.reported,
+            kind=kind,
+            reason=str(report.get_reason_display()),
+            by=request.user,
+            report=report,
+            days=days,
+        )
+        done += 1
+    modeladmin.message_user(
+        request,
+        ngettext("%(n)d report handled.", "%(n)d reports handled.", done) % {"n": done},
+        messages.SUCCESS,
+    )
+
+
+@admin.action(description=_("Warn the reported players"), permissions=["change"])
+def warn(modeladmin, request, queryset):
+    _act(modeladmin, request, queryset, Sanction.Kind.WARNING)
+
+
+@admin.action(description=_("Reset the reported players' names"), permissions=["change"])
+def reset_name(modeladmin, request, queryset):
+    _act(modeladmin, request, queryset, Sanction.Kind.NAME_RESET)
+
+
+@admin.action(description=_("Suspend from rated play for 7 days"), permissions=["change"])
+def suspend_week(modeladmin, request, queryset):
+    _act(modeladmin, request, queryset, Sanction.Kind.SUSPENSION, days=7)
+
+
+@admin.action(description=_("Suspend from rated play for good"), permissions=["change"])
+def suspend_for_good(modeladmin, request, queryset):
+    _act(modeladmin, request, queryset, Sanction.Kind.SUSPENSION)
+
+
+@admin.action(description=_("Dismiss the selected reports"), permissions=["change"])
+def dismiss(modeladmin, request, queryset):
+    for report in queryset.filter(status=Report.Status.OPEN):
+        moderation.report_dismiss(report=report, by=request.user)
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The queue: open reports first, the oldest first; each action is logged
+    as a sanction with who took it."""
+
+    list_display = ("created_at", "reporter", "reported", "reason", "match", "status", "handled_by")
+    list_filter = ("status", "reason", "created_at")
+    search_fields = ("reporter__username", "reported__username", "note")
+    actions = [warn, reset_name, suspend_week, suspend_for_good, dismiss]
+
+    def get_queryset(self, request):
+        open_first = Case(When(status=Report.Status.OPEN, then=0), default=1)
+        return super().get_queryset(request).order_by(open_first, "created_at")
+
+
+@admin.action(description=_("Lift the selected suspensions"), permissions=["change"])
+def lift(modeladmin, request, queryset):
+    for sanction in queryset.filter(kind=Sanction.Kind.SUSPENSION, lifted_at__isnull=True):
+        moderation.sanction_lift(sanction=sanction, by=request.user)
+
+
+@admin.register(Sanction)
+class SanctionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The log of every action: who took it, on whom, why, until when."""
+
+    list_display = ("created_at", "user", "kind", "reason", "until", "by", "lifted_at")
+    list_filter = ("kind", "created_at")
+    search_fields = ("user__username", "old_name", "reason")
+    actions = [lift]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # the log stays

@@ -21,14 +21,17 @@ class PeopleConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from people.pages import (  # (app loading: models are ready only now)
+        # (app loading: models are ready only now)
+        from people.moderation import on_rated_restriction
+        from people.pages import (
             on_chat_hidden,
             on_page_parts,
             on_profile_parts,
         )
-        from records.signals import profile_parts  # (app loading, as above)
+        from records.signals import profile_parts, rated_restriction  # (app loading, as above)
         from rooms.signals import chat_hidden, page_parts  # (app loading, as above)
 
         profile_parts.connect(on_profile_parts, dispatch_uid="people.profile_parts")
         page_parts.connect(on_page_parts, dispatch_uid="people.page_parts")
         chat_hidden.connect(on_chat_hidden, dispatch_uid="people.chat_hidden")
+        rated_restriction.connect(on_rated_restriction, dispatch_uid="people.rated_restriction")

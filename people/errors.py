@@ -22,6 +22,10 @@ CODES = frozenset(
         "no_challenge",  # no such challenge waiting (answered, withdrawn, expired)
         "cooldown",  # a rated match while someone serves a cool-down
         "already_seated",  # one of the two plays a match elsewhere
+        # reports and moderation (people.moderation)
+        "bad_report",  # no such reason or action
+        "no_reset",  # a new name without a name reset
+        "bad_name",  # the new name is refused (the form's reason)
     }
 )
 

@@ -163,3 +163,92 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenger} → {self.challenged} ({self.preset}, {self.status})"
+
+
+class Report(models.Model):
+    """``reporter`` reports ``reported`` (docs/site.md, "Reports and
+    moderation"), with a reason and the match they played together, if any.
+    The admin's queue: open reports, the oldest first."""
+
+    class Reason(models.TextChoices):
+        STALLING = "stalling", _("Stalling")
+        COLLUSION = "collusion", _("Collusion in parceria")
+        NAME = "name", _("An offensive name")
+        OTHER = "other", _("Other")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        HANDLED = "handled", _("Handled")
+        DISMISSED = "dismissed", _("Dismissed")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
+    note = models.CharField(_("note"), max_length=500, blank=True, default="")
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField()
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        indexes = [models.Index(fields=["status", "created_at"], name="people_report_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} → {self.reported}: {self.reason}"
+
+
+class Sanction(models.Model):
+    """What staff did about a player, logged with who did it and why; the
+    player sees it on their own profile. A suspension keeps them from rated
+    play until ``until`` (None: for good) unless lifted."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", _("Warning")
+        NAME_RESET = "name_reset", _("Name reset")
+        SUSPENSION = "suspension", _("Suspension from rated play")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    reason = models.CharField(_("reason"), max_length=500)
+    until = models.DateTimeField(_("until"), null=True, blank=True)
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="sanctions"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # A name reset: the name the player had (the new one is theirs to pick).
+    old_name = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.kind}"

@@ -23,8 +23,8 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.presets import PRESET_LABELS
-from people import challenges, selectors
-from people.models import Preferences
+from people import challenges, moderation, selectors
+from people.models import Preferences, Report
 from rooms.models import MOVE_SECONDS_CHOICES
 
 
@@ -53,6 +53,8 @@ def panel_context(user: Any) -> dict[str, Any]:
         "challenges_out": [_shown(c) for c in challenges.challenges_by(user)],
         "preference": challenges.preference_of(user),
         "preference_choices": Preferences.Challenges.choices,
+        "sanctions": moderation.sanctions_of(user),
+        "name_to_pick": moderation.name_to_pick(user),
     }
 
 
@@ -85,6 +87,7 @@ def actions(request: Any, person: Any) -> str:
         "next": request.get_full_path(),
         "may_challenge": relation != "blocking"
         and challenges.may_challenge(challenger=request.user, challenged=person),
+        "report_reasons": Report.Reason.choices,
         **challenge_form_context(),
     }
     return render_to_string("people/_actions.html", context, request=request)
@@ -107,7 +110,12 @@ def on_page_parts(
     other = challenges.rematch_partner(user=request.user, room=room)
     if other is None:
         return ""
-    context = {"room": room, "other": other, "next": request.get_full_path()}
+    context = {
+        "room": room,
+        "other": other,
+        "next": request.get_full_path(),
+        "report_reasons": Report.Reason.choices,
+    }
     return render_to_string("people/_rematch.html", context, request=request)
 
 

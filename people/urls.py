@@ -24,4 +24,6 @@ urlpatterns = [
     ),
     path("challenges/settings/", views.preferences, name="preferences"),
     path("rematch/<str:code>/", views.rematch, name="rematch"),
+    path("friends/<str:username>/report/", views.report, name="report"),
+    path("moderation/name/", views.rename, name="rename"),
 ]

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from domino_site.client_ip import request_ip_hash
-from people import challenges, services
+from people import challenges, moderation, services
 from people.errors import PeopleError
 from rooms.models import Room
 
@@ -201,3 +201,47 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
             % {"name": challenge.challenged.username},
         )
     return _back(request, request.user)
+
+
+# ---------------------------------------------------------------- moderation
+
+
+@require_POST
+@login_required
+def report(request: HttpRequest, username: str) -> HttpResponse:
+    """Report ``username``: ``reason``, ``note``, and ``room`` (the table's code,
+    from the table page) whose latest match is attached."""
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        raise Http404(_("There is no player with this name."))
+    code = request.POST.get("room", "")
+    room = Room.objects.filter(code=code.upper()).first() if code else None
+    if room is not None and challenges.rematch_partner(user=request.user, room=room) is None:
+        room = None  # only a table the two share
+    try:
+        moderation.report_make(
+            reporter=request.user,
+            reported=person,
+            reason=request.POST.get("reason"),
+            note=request.POST.get("note", ""),
+            room=room,
+        )
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Thank you: the report goes to the moderators."))
+    return _back(request, person)
+
+
+@require_POST
+@login_required
+def rename(request: HttpRequest) -> HttpResponse:
+    """After a name reset: the new name the player picked (``username``)."""
+    try:
+        moderation.rename(user=request.user, username=request.POST.get("username", ""))
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+        return _back(request, request.user)
+    messages.success(request, _("Your new name is saved."))
+    name = moderation.current_name(request.user)
+    return HttpResponseRedirect(reverse("records:player", args=[name]))

@@ -38,6 +38,7 @@ from games.errors import ServiceError
 from games.models import Match, Move
 from games.world import now_or
 from records.models import Cooldown, MatchLineup
+from records.signals import rated_restriction
 
 # A person's pauses at a match at stake: this much in all, per match.
 PAUSE_BUDGET = timedelta(seconds=90)
@@ -126,7 +127,9 @@ class ActiveCooldown:
 
 def cooldown_for(*, user: Any, now: datetime | None = None) -> ActiveCooldown | None:
     """The cool-down ``user`` is serving now (the one ending last), or None: they
-    may join the quick-match queue and rated tables (docs/rated-play.md)."""
+    may join the quick-match queue and rated tables (docs/rated-play.md). A
+    suspension from rated play an app above answers for
+    (`records.signals.rated_restriction`) counts as one."""
     if not getattr(user, "is_authenticated", False) and not isinstance(user, int):
         return None
     user_id = user if isinstance(user, int) else user.pk
@@ -135,9 +138,17 @@ def cooldown_for(*, user: Any, now: datetime | None = None) -> ActiveCooldown | 
         .order_by("-until")
         .first()
     )
-    if row is None:
-        return None
-    return ActiveCooldown(until=row.until, reason=row.reason, message=cooldown_message(row))
+    found: list[ActiveCooldown] = []
+    for _receiver, answer in rated_restriction.send(
+        sender=Cooldown, user_id=user_id, now=now_or(now)
+    ):
+        if isinstance(answer, ActiveCooldown):
+            found.append(answer)
+    if row is not None:
+        found.append(
+            ActiveCooldown(until=row.until, reason=row.reason, message=cooldown_message(row))
+        )
+    return max(found, key=lambda c: c.until, default=None)
 
 
 def cooldown_message(row: Cooldown) -> str:

@@ -20,6 +20,13 @@ arenas' list goes), with ``person`` (the profile's account), ``request`` and
 a piece of HTML rendered from its own templates (or ``""``); the page shows
 the pieces at that place, in the receivers' order, so no template of the
 records loads another app's tags.
+
+``rated_restriction``: sent by the rulebook (`records.rulebook.cooldown_for`)
+with ``user_id`` and ``now``: is this account kept from rated play by an app
+above (the people's suspension, docs/site.md "Reports and moderation")? A
+receiver returns a `records.rulebook.ActiveCooldown` or None; the rulebook
+treats the one ending last as it treats an abandonment cool-down, at every
+rated entry point.
 """
 
 from django.dispatch import Signal
@@ -28,3 +35,4 @@ PROFILE_PLACES = ("people", "after_history", "end")
 
 rounds_visible = Signal()
 profile_parts = Signal()
+rated_restriction = Signal()

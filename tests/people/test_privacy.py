@@ -37,6 +37,7 @@ MARKERS = (  # an entry of a list, or a presence (a person's own empty lists may
     "data-request-to",
     "data-blocked-person",
     'data-challenge="',
+    "data-sanction",
     'data-presence="',
     '"presence":',
     '"friends":',

@@ -1,0 +1,228 @@
+"""Reports and moderation (docs/site.md, "Reports and moderation"): a player
+reports another, with a reason and the match they played together; staff
+work through the queue in the admin and act: a warning, a name reset (the
+player picks a new name) or a suspension from rated play, for a time or for
+good. Every action is a `people.models.Sanction`, logged with who took it
+and why, which the player sees on their own profile. Services keyword-only
+and atomic, refused with a `people.errors.PeopleError`.
+
+A suspension is the rulebook's to enforce: the records ask the apps above
+whether someone is kept from rated play (`records.signals.rated_restriction`,
+answered by `on_rated_restriction`), and every rated entry point refuses them
+as it refuses a cool-down.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.db import transaction
+from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from domino_site.validators import CONFUSABLE_NAME, confusable_with, validate_visible_text
+from games.models import Match
+from games.world import now_or
+from people.errors import PeopleError
+from people.models import Report, Sanction
+from records.models import RoundPlayer
+from records.rulebook import ActiveCooldown
+
+FOR_GOOD = datetime(9999, 12, 31, tzinfo=UTC)  # a suspension's end, for good
+
+
+def _shared_match(a: Any, b: Any, room: Any = None) -> Match | None:
+    """The match the report is about: the room's latest (from the table), else
+    the latest both played in (from the profile)."""
+    if room is not None:
+        return Match.objects.filter(room=room).order_by("-number").first()
+    theirs = RoundPlayer.objects.filter(user=b).values("match_id")
+    row = (
+        RoundPlayer.objects.filter(user=a, match_id__in=theirs)
+        .order_by("-match_id")
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    return Match.objects.filter(pk=row).first() if row else None
+
+
+@transaction.atomic
+def report_make(
+    *,
+    reporter: Any,
+    reported: Any,
+    reason: Any,
+    note: str = "",
+    room: Any = None,
+    now: datetime | None = None,
+) -> Report:
+    """``reporter`` reports ``reported`` (``reason``: a `Report.Reason`), the match
+    they played together attached. A report still open from the same person
+    about the same player is updated, not repeated. Refused: ``self``,
+    ``bad_report``."""
+    if reporter.pk == reported.pk:
+        raise PeopleError("self", _("You cannot report yourself."))
+    if reason not in Report.Reason.values:
+        raise PeopleError("bad_report", _("Choose a reason for the report."))
+    note = (note or "").strip()[:500]
+    match = _shared_match(reporter, reported, room)
+    report = Report.objects.filter(
+        reporter=reporter, reported=reported, status=Report.Status.OPEN
+    ).first()
+    if report is None:
+        report = Report(reporter=reporter, reported=reported, created_at=now_or(now))
+    report.reason, report.note = reason, note
+    report.match = match or report.match
+    report.save()
+    return report
+
+
+def _close(report: Report | None, by: Any, now: datetime, status: str) -> None:
+    if report is not None and report.status == Report.Status.OPEN:
+        report.status, report.handled_by, report.handled_at = status, by, now
+        report.save(update_fields=["status", "handled_by", "handled_at"])
+
+
+@transaction.atomic
+def sanction_apply(
+    *,
+    user: Any,
+    kind: str,
+    reason: str,
+    by: Any,
+    report: Report | None = None,
+    days: int | None = None,
+    now: datetime | None = None,
+) -> Sanction:
+    """Staff (``by``) act on ``user``: a warning, a name reset (the account is
+    renamed ``player-<id>`` at once and the player picks a new name), or a
+    suspension from rated play for ``days`` (None: for good). Logged, with the
+    report it answers (then handled)."""
+    now = now_or(now)
+    if kind not in Sanction.Kind.values:
+        raise PeopleError("bad_report", _("Unknown action."))
+    sanction = Sanction(user=user, kind=kind, reason=reason, by=by, report=report, created_at=now)
+    if kind == Sanction.Kind.SUSPENSION:
+        sanction.until = now + timedelta(days=days) if days else None
+    if kind == Sanction.Kind.NAME_RESET:
+        account = get_user_model().objects.select_for_update().get(pk=user.pk)
+        sanction.old_name = account.username
+        account.username = f"player-{account.pk}"
+        account.save(update_fields=["username"])
+    sanction.save()
+    _close(report, by, now, Report.Status.HANDLED)
+    return sanction
+
+
+@transaction.atomic
+def report_dismiss(*, report: Report, by: Any, now: datetime | None = None) -> None:
+    """Staff close a report without acting."""
+    _close(report, by, now_or(now), Report.Status.DISMISSED)
+
+
+@transaction.atomic
+def sanction_lift(*, sanction: Sanction, by: Any, now: datetime | None = None) -> None:
+    """Staff lift a suspension before its end (logged)."""
+    if sanction.lifted_at is None:
+        sanction.lifted_at, sanction.lifted_by = now_or(now), by
+        sanction.save(update_fields=["lifted_at", "lifted_by"])
+
+
+# -------------------------------------------------------------------- reads
+
+
+def suspension_of(user_id: int, now: datetime | None = None) -> Sanction | None:
+    """The suspension from rated play ``user_id`` serves now (the one ending last)."""
+    now = now_or(now)
+    rows = list(
+        Sanction.objects.filter(
+            user_id=user_id, kind=Sanction.Kind.SUSPENSION, lifted_at__isnull=True
+        ).filter(Q(until__isnull=True) | Q(until__gt=now))
+    )
+    return max(rows, key=lambda s: s.until or FOR_GOOD, default=None)
+
+
+def suspension_message(sanction: Sanction) -> str:
+    if sanction.until is None:
+        return _("You are suspended from rated play for good: %(reason)s") % {
+            "reason": sanction.reason
+        }
+    when = formats.date_format(timezone.localtime(sanction.until), "SHORT_DATETIME_FORMAT")
+    return _("You are suspended from rated play until %(until)s: %(reason)s") % {
+        "until": when,
+        "reason": sanction.reason,
+    }
+
+
+def on_rated_restriction(
+    sender: Any, *, user_id: int, now: datetime | None = None, **_: Any
+) -> ActiveCooldown | None:
+    """The records' question (`records.signals.rated_restriction`): is this
+    account kept from rated play? A suspension, as the rulebook's cool-down."""
+    sanction = suspension_of(user_id, now)
+    if sanction is None:
+        return None
+    until = sanction.until or FOR_GOOD
+    return ActiveCooldown(until=until, reason="suspended", message=suspension_message(sanction))
+
+
+def sanctions_of(user: Any) -> list[Sanction]:
+    """What staff did about ``user``, the newest first (their own profile)."""
+    return list(Sanction.objects.filter(user=user).order_by("-created_at", "-id"))
+
+
+def name_to_pick(user: Any) -> bool:
+    """``user``'s name was reset and they have not picked a new one yet."""
+    return (
+        user.username == f"player-{user.pk}"
+        and Sanction.objects.filter(user=user, kind=Sanction.Kind.NAME_RESET).exists()
+    )
+
+
+# -------------------------------------------------------------------- renaming
+
+
+class RenameForm(forms.Form):
+    username = forms.CharField(
+        label=gettext_lazy("New name"),
+        max_length=150,
+        validators=[UnicodeUsernameValidator(), validate_visible_text],
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"]
+        others = get_user_model().objects.exclude(pk=self.user.pk)
+        if others.filter(username__iexact=name).exists():
+            raise forms.ValidationError(_("This name is taken."), code="taken")
+        if confusable_with(name, list(others.values_list("username", flat=True))):
+            raise forms.ValidationError(CONFUSABLE_NAME, code="confusable")
+        return name
+
+
+@transaction.atomic
+def rename(*, user: Any, username: str) -> None:
+    """After a name reset, the player picks a new name (``bad_name`` with the
+    form's reason when it is refused; ``no_reset`` when no reset waits)."""
+    if not name_to_pick(user):
+        raise PeopleError("no_reset", _("Your name was not reset."))
+    form = RenameForm({"username": username}, user=user)
+    if not form.is_valid():
+        raise PeopleError("bad_name", " ".join(str(e) for e in form.errors["username"]))
+    account = get_user_model().objects.select_for_update().get(pk=user.pk)
+    account.username = form.cleaned_data["username"]
+    account.save(update_fields=["username"])
+
+
+def current_name(user: Any) -> str:
+    """``user``'s name as stored now (after a rename)."""
+    return str(get_user_model().objects.values_list("username", flat=True).get(pk=user.pk))
