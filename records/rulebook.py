@@ -208,7 +208,9 @@ def check_match_start(
         if cooldown is None:
             continue
         message = cooldown.message
-        if seat.user_id != actor_id:
+        if seat.user_id != actor_id and cooldown.reason == "suspended":  # (people's sanction)
+            message = _("%(name)s is suspended from rated play.") % {"name": seat.display_name}
+        elif seat.user_id != actor_id:
             message = _(
                 "%(name)s left a rated match before its end and may not play rated matches yet."
             ) % {"name": seat.display_name}

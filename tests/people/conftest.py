@@ -13,6 +13,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import translation
 
 from games.models import Round
 from games.world import use_world
@@ -20,6 +21,15 @@ from tests.realtime.conftest import live  # noqa: F401  (the sockets' fixture)
 from tests.worlds import TestWorld
 
 T0 = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def in_english(settings):
+    """The tests read the sentences in English (the source strings): the pages'
+    default language and the services' (pt-BR once the catalogs have them)."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture(autouse=True)

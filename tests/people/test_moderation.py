@@ -142,3 +142,15 @@ def test_a_report_from_the_table_attaches_its_match(make_user, clock):
     assert report.match.room_id == room.pk and report.reported == ana
     with pytest.raises(PeopleError):  # a reason of the list
         moderation.report_make(reporter=ana, reported=bruno, reason="rude")
+
+
+def test_the_host_reads_who_is_suspended(make_user, django_user_model):
+    staff = django_user_model.objects.create_superuser("staff", password="x")
+    ana, bruno = make_user("ana"), make_user("bruno")
+    room = rooms.room_create(user=ana, name="Valendo", preset="duelo", ip_hash="a")
+    rooms.seat_take(room=room, index=1, user=bruno, ip_hash="b")
+    moderation.sanction_apply(user=bruno, kind="suspension", reason="Stalling", by=staff, days=3)
+    with pytest.raises(ServiceError) as refused:
+        rooms.match_start(room=room, actor=Seat.objects.get(room=room, index=0))
+    assert refused.value.code == "cooldown"
+    assert refused.value.message == "bruno is suspended from rated play."
