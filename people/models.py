@@ -252,3 +252,24 @@ class Sanction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.kind}"
+
+
+class QueuePartner(models.Model):
+    """Whom ``user`` queues with for parceria quick match (docs/site.md, "Queue
+    with your partner"): two friends who chose each other are matched as a
+    pair."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_partner"
+    )
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    chosen_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("queue partner")
+        verbose_name_plural = _("queue partners")
+
+    def __str__(self) -> str:
+        return f"{self.user} + {self.partner}"

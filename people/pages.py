@@ -53,6 +53,7 @@ def panel_context(user: Any) -> dict[str, Any]:
         "challenges_out": [_shown(c) for c in challenges.challenges_by(user)],
         "preference": challenges.preference_of(user),
         "preference_choices": Preferences.Challenges.choices,
+        "queue_partner": selectors.queue_partner_of(user),
         "sanctions": moderation.sanctions_of(user),
         "name_to_pick": moderation.name_to_pick(user),
     }

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.urls import reverse
 
-from people.models import Block, FriendRequest, Friendship, Presence
+from people.models import Block, FriendRequest, Friendship, Presence, QueuePartner
 from rooms.models import Room
 
 ONLINE, AT_TABLE, OFFLINE = "online", "table", "offline"
@@ -95,6 +95,46 @@ def kept_apart(user_ids: Iterable[int]) -> set[frozenset[int]]:
         return set()
     rows = Block.objects.filter(blocker__in=ids, blocked__in=ids).values_list("blocker", "blocked")
     return {frozenset(row) for row in rows}
+
+
+def queue_partners(user_ids: Iterable[int]) -> dict[int, int]:
+    """Among ``user_ids``, each account's parceria partner when the two chose
+    each other and are still friends (the quick match seats them together)."""
+    ids = set(user_ids)
+    return {u: p for u, p in queue_partners_of(ids).items() if p in ids}
+
+
+def queue_partners_of(user_ids: Iterable[int]) -> dict[int, int]:
+    """For each of ``user_ids``, the friend they queue with when the two chose
+    each other, whether or not that friend is among ``user_ids``."""
+    ids = set(user_ids)
+    chosen = dict(QueuePartner.objects.filter(user__in=ids).values_list("user", "partner"))
+    if not chosen:
+        return {}
+    back = dict(
+        QueuePartner.objects.filter(user__in=set(chosen.values())).values_list("user", "partner")
+    )
+    return queue_partners_among(chosen, back)
+
+
+def queue_partners_among(chosen: dict[int, int], back: dict[int, int]) -> dict[int, int]:
+    mutual = {u: p for u, p in chosen.items() if back.get(p) == u}
+    if not mutual:
+        return {}
+    friends = {
+        (a, b)
+        for a, b in Friendship.objects.filter(
+            low__in={pair(u, p)[0] for u, p in mutual.items()},
+            high__in={pair(u, p)[1] for u, p in mutual.items()},
+        ).values_list("low", "high")
+    }
+    return {u: p for u, p in mutual.items() if pair(u, p) in friends}
+
+
+def queue_partner_of(user: Any) -> Any | None:
+    """The account ``user`` chose to queue with, or None."""
+    row = QueuePartner.objects.filter(user=user).select_related("partner").first()
+    return row.partner if row is not None else None
 
 
 # ------------------------------------------------------------------ presence

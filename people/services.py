@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.world import now_or
 from people import events, selectors
 from people.errors import PeopleError
-from people.models import Block, Challenge, FriendRequest, Friendship, Presence
+from people.models import Block, Challenge, FriendRequest, Friendship, Presence, QueuePartner
 
 
 def _lock(a: Any, b: Any) -> None:
@@ -130,6 +130,23 @@ def unblock(*, blocker: Any, blocked: Any) -> None:
     """``blocker`` lifts their block of ``blocked`` (nothing else comes back)."""
     _lock(blocker, blocked)
     Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+@transaction.atomic
+def queue_partner_set(*, user: Any, partner: Any | None, now: datetime | None = None) -> None:
+    """``user`` queues for parceria with ``partner`` (a friend), or alone (None).
+    They are matched as a pair once both chose each other and both join the
+    same parceria queue. Refused: ``not_friends``, ``self``."""
+    if partner is None:
+        QueuePartner.objects.filter(user=user).delete()
+        return
+    if partner.pk == user.pk:
+        raise PeopleError("self", _("Choose a friend to queue with."))
+    if not selectors.are_friends(user, partner):
+        raise PeopleError("not_friends", _("You can queue only with a friend."))
+    QueuePartner.objects.update_or_create(
+        user=user, defaults={"partner": partner, "chosen_at": now_or(now)}
+    )
 
 
 # ------------------------------------------------------------------ presence

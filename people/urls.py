@@ -26,4 +26,5 @@ urlpatterns = [
     path("rematch/<str:code>/", views.rematch, name="rematch"),
     path("friends/<str:username>/report/", views.report, name="report"),
     path("moderation/name/", views.rename, name="rename"),
+    path("quick/partner/", views.queue_partner, name="queue_partner"),
 ]

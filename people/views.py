@@ -245,3 +245,21 @@ def rename(request: HttpRequest) -> HttpResponse:
     messages.success(request, _("Your new name is saved."))
     name = moderation.current_name(request.user)
     return HttpResponseRedirect(reverse("records:player", args=[name]))
+
+
+@require_POST
+@login_required
+def queue_partner(request: HttpRequest) -> HttpResponse:
+    """Whom the person queues with for parceria: ``partner`` (a friend's name,
+    or "" for alone)."""
+    name = request.POST.get("partner", "")
+    partner = get_user_model().objects.filter(username=name).first() if name else None
+    if name and partner is None:
+        raise Http404(_("There is no player with this name."))
+    try:
+        services.queue_partner_set(user=request.user, partner=partner)
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Saved."))
+    return _back(request, request.user)

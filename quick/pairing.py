@@ -9,6 +9,9 @@ widens with the wait. A full table of close people is made at once; after
 partnership table puts the four so that the two sides' total strengths are as
 close as can be. Two people kept ``apart`` (one blocks the other:
 people.selectors.kept_apart) never sit at one table, however long they wait.
+Two friends who queue together for parceria (``partner``: people.selectors
+.queue_partners) are served as one team, by their mean rating, and sit as
+partners, against another pair or two singles.
 
 >>> from datetime import UTC, datetime, timedelta
 >>> t0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -49,6 +52,7 @@ class Waiting:
     joined_at: datetime
     people_only: bool = False
     apart: tuple[Any, ...] = ()
+    partner: Any = None  # the key of the one they queue with (parceria), if both chose it
 
     def window(self, now: datetime) -> float:
         """How far apart a partner's rating may be after waiting until ``now``."""
@@ -75,34 +79,96 @@ def _pick(first: Waiting, candidates: Sequence[Waiting], others: int) -> list[Wa
     return group
 
 
+Unit = tuple[Waiting, ...]  # one person, or two who queue together (partners)
+
+
+def units_of(pool: Sequence[Waiting], seats: int) -> list[Unit]:
+    """``pool`` (oldest first) as units: two who chose each other as partners are
+    one unit at a four-seat table; everyone else alone. A person whose partner
+    is not in the queue yet waits for them (no unit).
+
+    >>> from datetime import UTC, datetime
+    >>> t = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> units_of([Waiting("ana", 0, t, partner="bia"), Waiting("caio", 0, t)], 4)[0][0].key
+    'caio'
+    """
+    by_key = {w.key: w for w in pool}
+    seen: set[Any] = set()
+    units: list[Unit] = []
+    for w in pool:
+        if w.key in seen:
+            continue
+        if seats == 4 and w.partner is not None and w.partner not in by_key:
+            continue  # waits for the partner to join
+        mate = by_key.get(w.partner) if seats == 4 and w.partner is not None else None
+        if mate is not None and mate.partner == w.key and mate.key not in seen:
+            units.append((w, mate))
+        else:
+            units.append((w,))
+        seen.update(m.key for m in units[-1])
+    return units
+
+
+def _rating(unit: Unit) -> float:
+    """A unit's strength: its people's mean shown rating (a pair is a team)."""
+    return sum(w.rating for w in unit) / len(unit)
+
+
+def _window(unit: Unit, now: datetime) -> float:
+    return max(w.window(now) for w in unit)
+
+
+def _units_apart(a: Unit, b: Unit) -> bool:
+    return any(_apart(x, y) for x in a for y in b)
+
+
+def _pick_units(first: Unit, candidates: Sequence[Unit], seats: int) -> list[Unit]:
+    """``first`` and the ``candidates``, in their order, that fit the table's seats,
+    none kept apart from another of the group."""
+    group = [first]
+    size = len(first)
+    for unit in candidates:
+        if size >= seats:
+            break
+        if size + len(unit) <= seats and not any(_units_apart(unit, g) for g in group):
+            group.append(unit)
+            size += len(unit)
+    return group
+
+
 def plan(
     waiting: Sequence[Waiting], seats: int, now: datetime, bots_after: float
 ) -> list[list[Slot]]:
     """The tables to open now for one queue (one preset and clock), each as its
-    seats in order (index 0 always a person: the host)."""
-    pool = sorted(waiting, key=lambda w: w.joined_at)
+    seats in order (index 0 always a person: the host). Two who queue together
+    (``partner``, both ways) are served as one, by their team's mean rating,
+    and sit as partners."""
+    units = units_of(sorted(waiting, key=lambda w: w.joined_at), seats)
     tables: list[list[Slot]] = []
-    while pool:
-        first = pool.pop(0)
+    while units:
+        first = units.pop(0)
         close = sorted(
             (
-                w
-                for w in pool
-                if not _apart(first, w)
-                and abs(w.rating - first.rating) <= max(first.window(now), w.window(now))
+                u
+                for u in units
+                if not _units_apart(first, u)
+                and abs(_rating(u) - _rating(first)) <= max(_window(first, now), _window(u, now))
             ),
-            key=lambda w: (abs(w.rating - first.rating), w.joined_at),
+            key=lambda u: (abs(_rating(u) - _rating(first)), u[0].joined_at),
         )
-        group = _pick(first, close, seats - 1)
-        if len(group) == seats:
+        group = _pick_units(first, close, seats)
+        waited = (now - first[0].joined_at).total_seconds()
+        if sum(map(len, group)) == seats:
             pass
-        elif (now - first.joined_at).total_seconds() >= bots_after and not first.people_only:
-            group = _pick(first, [w for w in close if not w.people_only], seats - 1)
+        elif waited >= bots_after and not any(w.people_only for w in first):
+            people = [u for u in close if not any(w.people_only for w in u)]
+            group = _pick_units(first, people, seats)
         else:
             continue  # stays in the queue; the next oldest is tried
-        for person in group[1:]:
-            pool.remove(person)
-        tables.append(arrange(group, seats))
+        for unit in group[1:]:
+            units.remove(unit)
+        pairs = [u for u in group if len(u) == 2]
+        tables.append(arrange([w for u in group for w in u], seats, pairs=pairs))
     return tables
 
 
@@ -118,11 +184,18 @@ def bot_level(people: Sequence[Waiting]) -> str:
     return min(BOT_RATINGS, key=lambda level: abs(BOT_RATINGS[level] - mean))
 
 
-def arrange(group: Sequence[Waiting], seats: int) -> list[Slot]:
+def arrange(group: Sequence[Waiting], seats: int, pairs: Sequence[Unit] = ()) -> list[Slot]:
     """``group`` (people; the empty places are bots) in seat order. With four
-    seats, partners sit at 0 and 2, 1 and 3: of the three ways to pair the
-    four, the one whose sides' totals are closest (a bot counts as its level's
+    seats, partners sit at 0 and 2, 1 and 3: two who queued together
+    (``pairs``) are partners; otherwise, of the three ways to pair the four,
+    the one whose sides' totals are closest (a bot counts as its level's
     strength).
+
+    >>> from datetime import UTC, datetime
+    >>> t = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> ana, bia, caio = Waiting("ana", 0, t), Waiting("bia", 0, t), Waiting("caio", 900, t)
+    >>> [w and w.key for w in arrange([caio, ana, bia], 4, pairs=[(ana, bia)])]
+    ['ana', 'caio', 'bia', None]
 
     >>> from datetime import UTC, datetime
     >>> t = datetime(2026, 1, 1, tzinfo=UTC)
@@ -133,6 +206,11 @@ def arrange(group: Sequence[Waiting], seats: int) -> list[Slot]:
     slots: list[Slot] = [*group, *([None] * (seats - len(group)))]
     if seats != 4:
         return slots
+    if pairs:  # the pair that queued together is side A; the others (or bots) side B
+        team = pairs[0]
+        others: list[Slot] = [w for w in group if w not in team]
+        others += [None] * (2 - len(others))
+        return [team[0], others[0], team[1], others[1]]
     bot = BOT_RATINGS[bot_level(group)]
 
     def strength(slot: Slot) -> int:

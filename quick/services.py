@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from domino_site.realtime.fanout import deliver
 from games.world import now_or
-from people.selectors import kept_apart
+from people.selectors import kept_apart, queue_partners_of
 from quick import pairing
 from quick import selectors as quick_selectors
 from quick.signals import quick_due
@@ -211,8 +211,16 @@ def _open_tables(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
     kept = kept_apart(e.user_id for e in entries)  # blocks, either way: never at one table
     for (preset, seconds), queue in by_queue.items():
         by_id = {e.pk: e for e in queue}
+        partners = _partners_in(queue) if SEATS[preset] == 4 else {}
         waiting = [
-            pairing.Waiting(e.pk, e.rating, e.joined_at, e.people_only, _apart_of(e, queue, kept))
+            pairing.Waiting(
+                e.pk,
+                e.rating,
+                e.joined_at,
+                e.people_only,
+                _apart_of(e, queue, kept),
+                partners.get(e.pk),
+            )
             for e in queue
         ]
         for plan in pairing.plan(waiting, SEATS[preset], now, bots_after()):
@@ -229,6 +237,15 @@ def _open_tables(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
             seated += people
             _tell_matched(room, slots, (preset, seconds))
     return seated
+
+
+def _partners_in(queue: list[QuickEntry]) -> dict[int, Any]:
+    """Entry by entry, the entry of the friend its person queues with (both
+    chose each other: `people.selectors.queue_partners`), in this queue; a
+    partner not in it yet is a key no entry has, and the person waits for them."""
+    by_user = {e.user_id: e.pk for e in queue}
+    chosen = queue_partners_of(list(by_user))
+    return {by_user[u]: by_user.get(p, ("away", p)) for u, p in chosen.items() if u in by_user}
 
 
 def _apart_of(
