@@ -273,6 +273,21 @@ def _open_table(challenge: Challenge, user: Any, ip_hash: str, now: datetime) ->
 # -------------------------------------------------------------------- rematch
 
 
+def table_people(*, user: Any, room: Room) -> list[Any]:
+    """The other accounts seated at ``room``, when ``user`` is seated there too
+    (by seat), else []."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    people = list(
+        Seat.objects.filter(room=room, kind=Seat.Kind.HUMAN, user__isnull=False)
+        .select_related("user")
+        .order_by("index")
+    )
+    if not any(s.user_id == user.pk for s in people):
+        return []
+    return [s.user for s in people if s.user_id != user.pk]
+
+
 def rematch_partner(*, user: Any, room: Room) -> Any | None:
     """The one person ``user`` may offer a rematch to at ``room``: a table of a
     challenge preset (duelo, parceria) where ``user`` and exactly one other

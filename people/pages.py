@@ -5,8 +5,9 @@ panel (`people.templatetags.people`). The records' and the lobby's templates
 show the HTML rendered here from templates/people/.
 
 * The rooms' table page (``rooms.signals.page_parts``, ``"table"`` and
-  ``"closed"``): the rematch offer to the other person of a two-person table
-  (templates/people/_rematch.html).
+  ``"closed"``): to its seated people, the others seated there (add as a
+  friend, report) and at a two-person table the rematch offer
+  (templates/people/_table.html).
 * The profile's ``"people"`` place: for its owner, their friends with their
   presence, the requests waiting both ways and whom they block
   (templates/people/_panel.html); for another logged-in person, what they may
@@ -104,20 +105,26 @@ def boot(request: Any) -> str:
 def on_page_parts(
     sender: Any, *, page: str, room: Any = None, request: Any = None, **_: Any
 ) -> str:
-    """The rooms' table page (and its closed page): the rematch offer, for one of
-    the two people of a table of theirs (templates/people/_rematch.html)."""
+    """The rooms' table page (and its closed page), for a logged-in person
+    seated there: the other people of the table, each with "Add as a friend"
+    and a report (templates/people/_table.html), and at a table of two people
+    the rematch offer."""
     if page not in ("table", "closed") or room is None or request is None:
         return ""
-    other = challenges.rematch_partner(user=request.user, room=room)
-    if other is None:
+    viewer = request.user
+    others = challenges.table_people(user=viewer, room=room)
+    if not others:
         return ""
     context = {
         "room": room,
-        "other": other,
+        "others": [
+            {"person": o, "relation": selectors.relation(viewer=viewer, person=o)} for o in others
+        ],
+        "rematch_with": challenges.rematch_partner(user=viewer, room=room),
         "next": request.get_full_path(),
         "report_reasons": Report.Reason.choices,
     }
-    return render_to_string("people/_rematch.html", context, request=request)
+    return render_to_string("people/_table.html", context, request=request)
 
 
 def on_chat_hidden(sender: Any, *, user_id: int, **_: Any) -> list[int]:

@@ -216,7 +216,7 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404(_("There is no player with this name."))
     code = request.POST.get("room", "")
     room = Room.objects.filter(code=code.upper()).first() if code else None
-    if room is not None and challenges.rematch_partner(user=request.user, room=room) is None:
+    if room is not None and person not in challenges.table_people(user=request.user, room=room):
         room = None  # only a table the two share
     try:
         moderation.report_make(

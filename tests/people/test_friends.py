@@ -154,3 +154,23 @@ def test_the_admin_lists_requests_friendships_and_blocks(make_user, django_user_
         assert name in answer.content.decode()
     assert admin.get("/admin/people/block/add/").status_code == 403
     assert Block.objects.count() == 1
+
+
+def test_a_request_from_a_seat_at_a_table(make_user):
+    """The table page lists the other people seated there, to its seated people
+    only, with "Add as a friend" (docs/site.md, "Friends, blocking and who is
+    online")."""
+    from rooms import services as rooms
+
+    ana, bruno, caio = make_user("ana"), make_user("bruno"), make_user("caio")
+    room = rooms.room_create(user=ana, name="Mesa", preset="duelo")
+    rooms.seat_take(room=room, index=1, user=bruno)
+    page = _client(ana).get(f"/r/{room.code}/").content.decode()
+    assert 'data-table-person="bruno"' in page
+    assert 'action="/friends/bruno/request/"' in page
+    watching = _client(caio).get(f"/r/{room.code}/").content.decode()
+    assert "data-table-people" not in watching
+    _post(_client(ana), "request", "bruno", next=f"/r/{room.code}/")
+    assert FriendRequest.objects.filter(sender=ana, recipient=bruno).exists()
+    page = _client(bruno).get(f"/r/{room.code}/").content.decode()
+    assert 'action="/friends/ana/accept/"' in page
