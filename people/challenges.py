@@ -205,7 +205,8 @@ def challenge_accept(
     two seated (the challenger at seat 0), bots at parceria's other seats, the
     match started. Both are sent there (``challenge_started``). Refused:
     ``no_challenge``, ``blocked``, ``cooldown`` (a rated match while one of them
-    serves a cool-down), ``already_seated`` (one of them plays a match now)."""
+    serves a cool-down), ``already_seated`` (one of them plays a match now:
+    their page would leave it for the new table)."""
     now = now_or(now)
     ahead = _waiting_unlocked(challenge_id, now, challenged=user)
     _lock(ahead.challenger, user)  # the people first, then the challenge: as challenge_send
@@ -213,6 +214,14 @@ def challenge_accept(
     challenger = challenge.challenger
     if selectors.blocks(user, challenger) or selectors.blocks(challenger, user):
         raise PeopleError("blocked", _("You cannot play with this player."))
+    for person in (user, challenger):  # sent to a new table: never out of a match
+        if seated_in_play(person) is not None:
+            raise PeopleError(
+                "already_seated",
+                _("You are in the middle of a match: finish it first.")
+                if person.pk == user.pk
+                else _("%(name)s is in the middle of a match.") % {"name": person.username},
+            )
     if challenge.competitive:
         _no_cooldown(challenger, now)
         _no_cooldown(user, now)
@@ -271,6 +280,21 @@ def _open_table(challenge: Challenge, user: Any, ip_hash: str, now: datetime) ->
 
 
 # -------------------------------------------------------------------- rematch
+
+
+def seated_in_play(user: Any) -> str | None:
+    """The code of a room where ``user`` plays a match not over yet (as the
+    quick match asks it: `quick.selectors.seated_in_play`), or None."""
+    seats = (
+        Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN, substitute=False)
+        .filter(room__status__in=[Room.Status.PLAYING, Room.Status.BETWEEN_ROUNDS])
+        .select_related("room")
+        .order_by("-room__created_at")
+    )
+    for seat in seats[:5]:
+        if seat.room.status == Room.Status.PLAYING or match_in_play(seat.room):
+            return seat.room.code
+    return None
 
 
 def table_people(*, user: Any, room: Room) -> list[Any]:

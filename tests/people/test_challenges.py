@@ -209,3 +209,21 @@ def test_a_challenge_at_one_address_is_played_unrated(make_user):
     _client(bruno).post(f"/challenges/{challenge.pk}/accept/")  # the same address
     room = Room.objects.get()
     assert room.competitive and room.status == "playing" and not room.rated
+
+
+@pytest.mark.django_db
+def test_nobody_is_taken_out_of_a_match_by_a_challenge(make_user):
+    """Accepting would send both pages to the new table: refused while either
+    plays a match (``already_seated``), so nobody abandons one by it."""
+    from rooms import services as rooms
+
+    ana, bruno, caio = make_user("ana"), make_user("bruno"), make_user("caio")
+    challenge = _send(ana, bruno)
+    room = rooms.room_create(user=ana, name="Outra", preset="duelo", ip_hash="a")
+    rooms.seat_take(room=room, index=1, user=caio, ip_hash="c")
+    rooms.match_start(room=room, actor=Seat.objects.get(room=room, index=0))
+    with pytest.raises(PeopleError) as refused:
+        challenges.challenge_accept(user=bruno, challenge_id=challenge.pk)
+    assert refused.value.code == "already_seated"
+    assert refused.value.message == "ana is in the middle of a match."
+    assert Challenge.objects.get(pk=challenge.pk).status == "pending"
