@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -60,8 +61,17 @@ def challenge_frame(challenge: Challenge) -> dict[str, Any]:
         "move_seconds": challenge.move_seconds,
         "rated": challenge.competitive,
         "rematch": challenge.rematch_of_id is not None,
+        "invited": _invited_names(challenge),
         "until": (challenge.created_at + CHALLENGE_TTL).isoformat(),
     }
+
+
+def _invited_names(challenge: Challenge) -> list[str]:
+    if not challenge.invited:
+        return []
+    ids = [i["user"] for i in challenge.invited]
+    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+    return [names.get(uid, "") for uid in ids]
 
 
 def _tell(messages: list[tuple[int, dict[str, Any]]]) -> None:
@@ -96,13 +106,19 @@ def challenge_send(
     competitive: bool = True,
     ip_hash: str = "",
     rematch_of: Room | None = None,
+    partner: Any = None,
+    their_partner: Any = None,
     now: datetime | None = None,
 ) -> Challenge:
     """``challenger`` challenges ``challenged`` (``rematch_of``: again, after
-    their match at that table, `rematch_offer`). Refused: ``self``, ``blocked`` (a
-    block either way), ``not_accepting`` (their setting), ``bad_challenge``,
-    ``cooldown`` (a rated one while the challenger serves a cool-down). A new
-    challenge replaces the challenger's earlier one to the same person."""
+    their match at that table, `rematch_offer`). At parceria the challenger may
+    invite friends of theirs: ``partner`` (their own, seat 2) and
+    ``their_partner`` (the challenged's, seat 3); the seats nobody is invited to
+    are bots'. Refused: ``self``, ``blocked`` (a block either way, between any
+    two of them), ``not_accepting`` (a setting), ``not_friends`` (an invited
+    person who is not the challenger's friend), ``bad_challenge``, ``cooldown``
+    (a rated one while the challenger serves a cool-down). A new challenge
+    replaces the challenger's earlier one to the same person."""
     now = now_or(now)
     if challenger.pk == challenged.pk:
         raise PeopleError("self", _("You cannot challenge yourself."))
@@ -117,6 +133,7 @@ def challenge_send(
         raise PeopleError("blocked", _("You cannot challenge this player."))
     if not may_challenge(challenger=challenger, challenged=challenged):
         raise PeopleError("not_accepting", _("This player does not take challenges from you."))
+    invited = _invitations(challenger, challenged, preset, partner, their_partner)
     if competitive:
         _no_cooldown(challenger, now)
     earlier = list(
@@ -135,11 +152,52 @@ def challenge_send(
         competitive=bool(competitive),
         challenger_ip_hash=ip_hash or "",
         rematch_of=rematch_of,
+        invited=invited,
         created_at=now,
     )
     gone = [(challenged.pk, _gone_event(pk, "withdrawn")) for pk in earlier]
-    _tell([*gone, (challenged.pk, {"type": "people.challenge", **challenge_frame(challenge)})])
+    frame = {"type": "people.challenge", **challenge_frame(challenge)}
+    _tell([*gone, *[(uid, frame) for uid in answering(challenge)]])
     return challenge
+
+
+def _invitations(
+    challenger: Any, challenged: Any, preset: str, partner: Any, their_partner: Any
+) -> list[dict[str, Any]]:
+    """The invited friends of a parceria challenge, checked (see `challenge_send`)."""
+    chosen = [(2, partner), (3, their_partner)]
+    chosen = [(seat, person) for seat, person in chosen if person is not None]
+    if not chosen:
+        return []
+    if preset != "parceria":
+        raise PeopleError("bad_challenge", _("Only a parceria has partners to invite."))
+    people = [challenger, challenged, *[person for _seat, person in chosen]]
+    if len({p.pk for p in people}) != len(people):
+        raise PeopleError("bad_challenge", _("Invite two other people."))
+    for _seat, person in chosen:
+        if not selectors.are_friends(challenger, person):
+            raise PeopleError("not_friends", _("You can invite only your friends."))
+        if not may_challenge(challenger=challenger, challenged=person):
+            raise PeopleError(
+                "not_accepting",
+                _("%(name)s does not take challenges from you.") % {"name": person.username},
+            )
+    if selectors.kept_apart(p.pk for p in people):
+        raise PeopleError("blocked", _("You cannot challenge this player."))
+    return [
+        {"user": person.pk, "seat": seat, "accepted": False, "ip_hash": ""}
+        for seat, person in chosen
+    ]
+
+
+def answering(challenge: Challenge) -> list[int]:
+    """Who answers ``challenge``: the challenged, then the invited."""
+    return [challenge.challenged_id, *[i["user"] for i in challenge.invited]]
+
+
+def everyone(challenge: Challenge) -> list[int]:
+    """The challenger and everyone who answers."""
+    return [challenge.challenger_id, *answering(challenge)]
 
 
 def _gone_event(pk: int, reason: str) -> dict[str, Any]:
@@ -147,11 +205,13 @@ def _gone_event(pk: int, reason: str) -> dict[str, Any]:
 
 
 def _waiting(challenge_id: Any, now: datetime, **who: Any) -> Challenge:
-    """The pending challenge ``challenge_id`` of ``who`` (locked), else ``no_challenge``."""
+    """The pending challenge ``challenge_id`` (locked) of ``who``: ``challenger=``,
+    or ``answerer=`` (the challenged or an invited person); else ``no_challenge``."""
     try:
         pk = int(challenge_id)
     except (TypeError, ValueError):
         pk = 0
+    answerer = who.pop("answerer", None)
     challenge = (
         pending(now)
         .select_for_update(of=("self",))
@@ -159,31 +219,32 @@ def _waiting(challenge_id: Any, now: datetime, **who: Any) -> Challenge:
         .filter(pk=pk, **who)
         .first()
     )
-    if challenge is None:
+    if challenge is None or (answerer is not None and answerer.pk not in answering(challenge)):
         raise PeopleError("no_challenge", _("This challenge is no longer waiting."))
     return challenge
 
 
-def _waiting_unlocked(challenge_id: Any, now: datetime, **who: Any) -> Challenge:
+def _waiting_unlocked(challenge_id: Any, now: datetime, answerer: Any) -> Challenge:
     try:
         pk = int(challenge_id)
     except (TypeError, ValueError):
         pk = 0
-    challenge = pending(now).select_related("challenger").filter(pk=pk, **who).first()
-    if challenge is None:
+    challenge = pending(now).select_related("challenger").filter(pk=pk).first()
+    if challenge is None or answerer.pk not in answering(challenge):
         raise PeopleError("no_challenge", _("This challenge is no longer waiting."))
     return challenge
 
 
 @transaction.atomic
 def challenge_decline(*, user: Any, challenge_id: Any, now: datetime | None = None) -> None:
-    """``user`` declines a challenge made to them; the challenger is told."""
+    """``user`` (the challenged, or an invited person) declines a challenge;
+    everyone in it is told, and it is over."""
     now = now_or(now)
-    challenge = _waiting(challenge_id, now, challenged=user)
+    challenge = _waiting(challenge_id, now, answerer=user)
     challenge.status, challenge.answered_at = Challenge.Status.DECLINED, now
     challenge.save(update_fields=["status", "answered_at"])
     event = _gone_event(challenge.pk, "declined")
-    _tell([(challenge.challenger_id, event), (challenge.challenged_id, event)])
+    _tell([(uid, event) for uid in everyone(challenge)])
 
 
 @transaction.atomic
@@ -194,48 +255,66 @@ def challenge_withdraw(*, user: Any, challenge_id: Any, now: datetime | None = N
     challenge.status, challenge.answered_at = Challenge.Status.WITHDRAWN, now
     challenge.save(update_fields=["status", "answered_at"])
     event = _gone_event(challenge.pk, "withdrawn")
-    _tell([(challenge.challenger_id, event), (challenge.challenged_id, event)])
+    _tell([(uid, event) for uid in everyone(challenge)])
 
 
 @transaction.atomic
 def challenge_accept(
     *, user: Any, challenge_id: Any, ip_hash: str = "", now: datetime | None = None
-) -> Room:
-    """``user`` accepts a challenge made to them: a private table opens with the
-    two seated (the challenger at seat 0), bots at parceria's other seats, the
-    match started. Both are sent there (``challenge_started``). Refused:
-    ``no_challenge``, ``blocked``, ``cooldown`` (a rated match while one of them
-    serves a cool-down), ``already_seated`` (one of them plays a match now:
-    their page would leave it for the new table)."""
+) -> Room | None:
+    """``user`` (the challenged, or an invited person) accepts. Once everyone
+    invited has, a private table opens: the challenger at seat 0, the
+    challenged at seat 1, at parceria the invited at 2 and 3 and bots at the
+    seats nobody was invited to, the match started; everyone is sent there
+    (``challenge_started``) and the room is returned; before that, None.
+    Refused: ``no_challenge``, ``blocked``, ``cooldown`` (a rated match while
+    one of them serves a cool-down), ``already_seated`` (one of them plays a
+    match now: their page would leave it for the new table)."""
     now = now_or(now)
-    ahead = _waiting_unlocked(challenge_id, now, challenged=user)
+    ahead = _waiting_unlocked(challenge_id, now, user)
     _lock(ahead.challenger, user)  # the people first, then the challenge: as challenge_send
-    challenge = _waiting(challenge_id, now, challenged=user)
-    challenger = challenge.challenger
-    if selectors.blocks(user, challenger) or selectors.blocks(challenger, user):
+    challenge = _waiting(challenge_id, now, answerer=user)
+    others = [uid for uid in everyone(challenge) if uid != user.pk]
+    if selectors.kept_apart([user.pk, *others]):
         raise PeopleError("blocked", _("You cannot play with this player."))
-    for person in (user, challenger):  # sent to a new table: never out of a match
-        if seated_in_play(person) is not None:
-            raise PeopleError(
-                "already_seated",
-                _("You are in the middle of a match: finish it first.")
-                if person.pk == user.pk
-                else _("%(name)s is in the middle of a match.") % {"name": person.username},
-            )
-    if challenge.competitive:
-        _no_cooldown(challenger, now)
-        _no_cooldown(user, now)
+    _check_free(user, user, challenge.competitive, now)
+    if user.pk == challenge.challenged_id:
+        challenge.challenged_accepted, challenge.challenged_ip_hash = True, ip_hash or ""
+    for invite in challenge.invited:
+        if invite["user"] == user.pk:
+            invite["accepted"], invite["ip_hash"] = True, ip_hash or ""
+    if not (challenge.challenged_accepted and all(i["accepted"] for i in challenge.invited)):
+        challenge.save(update_fields=["challenged_accepted", "challenged_ip_hash", "invited"])
+        return None
+    people = {u.pk: u for u in get_user_model().objects.filter(pk__in=everyone(challenge))}
+    for uid in everyone(challenge):
+        _check_free(people[uid], user, challenge.competitive, now)
     try:
         with transaction.atomic():
-            room = _open_table(challenge, user, ip_hash, now)
+            room = _open_table(challenge, people, now)
     except ServiceError as exc:
         raise PeopleError(_people_code(exc.code), exc.message) from exc
     challenge.status, challenge.answered_at, challenge.room = Challenge.Status.ACCEPTED, now, room
-    challenge.save(update_fields=["status", "answered_at", "room"])
+    challenge.challenged_accepted = True
+    challenge.save()
     url = reverse("rooms:table", args=[room.code])
     event = {"type": "people.challenge_started", "id": challenge.pk, "room": room.code, "url": url}
-    _tell([(challenger.pk, event), (user.pk, event)])
+    _tell([(uid, event) for uid in everyone(challenge)])
     return room
+
+
+def _check_free(person: Any, user: Any, competitive: bool, now: datetime) -> None:
+    """``person`` may be sent to the new table now: not in a match, and for a
+    rated one not cooling down (``user`` reads their own sentence)."""
+    if seated_in_play(person) is not None:
+        raise PeopleError(
+            "already_seated",
+            _("You are in the middle of a match: finish it first.")
+            if person.pk == user.pk
+            else _("%(name)s is in the middle of a match.") % {"name": person.username},
+        )
+    if competitive:
+        _no_cooldown(person, now)
 
 
 def _people_code(code: str) -> str:
@@ -249,17 +328,20 @@ def _no_cooldown(user: Any, now: datetime) -> None:
         raise PeopleError("cooldown", exc.message) from exc
 
 
-def _open_table(challenge: Challenge, user: Any, ip_hash: str, now: datetime) -> Room:
-    """The challenger at seat 0 and the challenged at seat 1; for a rematch the
-    other way round from their last table (who sat after sits first)."""
-    first, second = (challenge.challenger, challenge.challenger_ip_hash), (user, ip_hash)
+def _open_table(challenge: Challenge, people: dict[int, Any], now: datetime) -> Room:
+    """The challenger at seat 0 and the challenged at seat 1 (for a rematch the
+    other way round from their last table: who sat after sits first), the
+    invited at their seats, bots at the rest; the match started."""
+    first = (people[challenge.challenger_id], challenge.challenger_ip_hash)
+    second = (people[challenge.challenged_id], challenge.challenged_ip_hash)
     if challenge.rematch_of_id is not None:
         before = dict(
             Seat.objects.filter(
-                room_id=challenge.rematch_of_id, user__in=[challenge.challenger_id, user.pk]
+                room_id=challenge.rematch_of_id,
+                user__in=[challenge.challenger_id, challenge.challenged_id],
             ).values_list("user_id", "index")
         )
-        if before.get(challenge.challenger_id, 0) < before.get(user.pk, 0):
+        if before.get(challenge.challenger_id, 0) < before.get(challenge.challenged_id, 0):
             first, second = second, first
     room = room_create(
         user=first[0],
@@ -272,9 +354,19 @@ def _open_table(challenge: Challenge, user: Any, ip_hash: str, now: datetime) ->
         now=now,
     )
     seat_take(room=room, index=1, user=second[0], ip_hash=second[1], now=now)
+    for invite in challenge.invited:
+        seat_take(
+            room=room,
+            index=invite["seat"],
+            user=people[invite["user"]],
+            ip_hash=invite["ip_hash"],
+            now=now,
+        )
     host = viewer_seat(room=room, user=first[0], guest_token=None)
+    taken = {invite["seat"] for invite in challenge.invited}
     for index in range(2, room.rules.get("seats", 2)):
-        bot_add(room=room, actor=host, index=index, level=BOT_LEVEL, now=now)
+        if index not in taken:
+            bot_add(room=room, actor=host, index=index, level=BOT_LEVEL, now=now)
     match_start(room=room, actor=host, now=now)
     return room
 
@@ -360,9 +452,16 @@ def rematch_offer(
 
 
 def challenges_for(user: Any, now: datetime | None = None) -> list[Challenge]:
-    """The challenges waiting for ``user``'s answer, the oldest first."""
-    rows = pending(now).filter(challenged=user).select_related("challenger")
-    return list(rows.order_by("created_at", "id"))
+    """The challenges waiting for ``user``'s answer (made to them, or to which
+    they are invited, and not accepted by them yet), the oldest first."""
+    rows = pending(now).select_related("challenger").order_by("created_at", "id")
+    mine = [c for c in rows.filter(challenged=user) if not c.challenged_accepted]
+    invited = [
+        c
+        for c in rows.exclude(invited=[]).exclude(challenger=user)
+        if any(i["user"] == user.pk and not i["accepted"] for i in c.invited)
+    ]
+    return sorted([*mine, *invited], key=lambda c: (c.created_at, c.pk))
 
 
 def challenges_by(user: Any, now: datetime | None = None) -> list[Challenge]:

@@ -149,6 +149,12 @@ class Challenge(models.Model):
     room = models.ForeignKey(
         "rooms.Room", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Parceria: friends of the challenger invited to seats 2 (the challenger's
+    # partner) and 3 (the challenged's), each {"user", "seat", "accepted",
+    # "ip_hash"}; the seats nobody was invited to are bots'.
+    invited = models.JSONField(default=list, blank=True)
+    challenged_accepted = models.BooleanField(default=False)
+    challenged_ip_hash = models.CharField(max_length=64, blank=True, default="")
     # A rematch: the table the two just played at (they sit the other way round).
     rematch_of = models.ForeignKey(
         "rooms.Room", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -90,6 +90,7 @@ def actions(request: Any, person: Any) -> str:
         "may_challenge": relation != "blocking"
         and challenges.may_challenge(challenger=request.user, challenged=person),
         "report_reasons": Report.Reason.choices,
+        "my_friends": [f for f in selectors.friends_of(request.user) if f.pk != person.pk],
         **challenge_form_context(),
     }
     return render_to_string("people/_actions.html", context, request=request)

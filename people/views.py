@@ -113,7 +113,14 @@ def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
     if person is None:
         raise Http404(_("There is no player with this name."))
     seconds = request.POST.get("move_seconds", "")
+    invited = {
+        field: get_user_model().objects.filter(username=request.POST[field]).first()
+        for field in ("partner", "their_partner")
+        if request.POST.get(field)
+    }
     try:
+        if any(v is None for v in invited.values()):
+            raise PeopleError("not_friends", _("You can invite only your friends."))
         challenges.challenge_send(
             challenger=request.user,
             challenged=person,
@@ -121,6 +128,8 @@ def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
             move_seconds=int(seconds) if seconds.isdigit() else None,
             competitive=bool(request.POST.get("rated")),
             ip_hash=request_ip_hash(request),
+            partner=invited.get("partner"),
+            their_partner=invited.get("their_partner"),
         )
     except PeopleError as exc:
         messages.error(request, exc.message)
@@ -135,13 +144,17 @@ def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
 @require_POST
 @login_required
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    """Accept: to the new table (both are sent there); a refusal goes back."""
+    """Accept: to the new table (everyone is sent there), or back while others
+    invited have not accepted yet; a refusal goes back."""
     try:
         room = challenges.challenge_accept(
             user=request.user, challenge_id=challenge_id, ip_hash=request_ip_hash(request)
         )
     except PeopleError as exc:
         messages.error(request, exc.message)
+        return _back(request, request.user)
+    if room is None:
+        messages.success(request, _("Accepted: the table opens once everyone has."))
         return _back(request, request.user)
     return HttpResponseRedirect(reverse("rooms:table", args=[room.code]))
 

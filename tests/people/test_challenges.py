@@ -227,3 +227,66 @@ def test_nobody_is_taken_out_of_a_match_by_a_challenge(make_user):
     assert refused.value.code == "already_seated"
     assert refused.value.message == "ana is in the middle of a match."
     assert Challenge.objects.get(pk=challenge.pk).status == "pending"
+
+
+def _friends(a, b) -> None:
+    services.friend_request_send(sender=a, recipient=b)
+    services.friend_request_accept(user=b, sender=a)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_parceria_challenge_with_invited_friends_opens_once_all_accept(
+    live, django_user_model
+):
+    ana, bruno, bia, caio = await sync_to_async(_people)(
+        django_user_model, "ana", "bruno", "bia", "caio"
+    )
+    for friend in (bia, caio):
+        await db_async(_friends)(ana, friend)
+    pages = {u.username: await Page.open(u) for u in (ana, bruno, bia, caio)}
+    for page in pages.values():
+        await page.next("friends")
+    form = {"preset": "parceria", "move_seconds": "20", "partner": "bia", "their_partner": "caio"}
+    await sync_to_async(lambda: _client(ana).post("/friends/bruno/challenge/", form))()
+    for name in ("bruno", "bia", "caio"):
+        shown = await pages[name].next("challenge")
+        assert shown["from"] == "ana" and shown["invited"] == ["bia", "caio"]
+    for name in ("bruno", "bia"):
+        await pages[name].comm.send_json_to({"type": "challenge_accept", "id": shown["id"]})
+    status = await db_async(lambda: Challenge.objects.get(pk=shown["id"]).status)()
+    assert status == "pending"  # caio has not answered
+    assert await db_async(Room.objects.count)() == 0
+    await pages["caio"].comm.send_json_to({"type": "challenge_accept", "id": shown["id"]})
+    started = [await pages[n].next("challenge_started") for n in ("ana", "bruno", "bia", "caio")]
+    assert len({s["room"] for s in started}) == 1
+    seats = await db_async(_seats)(started[0]["room"])
+    assert seats == [
+        (0, "human", "ana"),
+        (1, "human", "bruno"),
+        (2, "human", "bia"),
+        (3, "human", "caio"),
+    ]
+
+
+@pytest.mark.django_db
+def test_invitations_are_for_friends_and_one_decline_ends_it(make_user):
+    ana, bruno, bia, caio = (make_user(n) for n in ("ana", "bruno", "bia", "caio"))
+    with pytest.raises(PeopleError) as refused:
+        _send(ana, bruno, preset="parceria", partner=bia)
+    assert refused.value.code == "not_friends"
+    _friends(ana, bia)
+    with pytest.raises(PeopleError) as refused:
+        _send(ana, bruno, preset="duelo", partner=bia)
+    assert refused.value.code == "bad_challenge"
+    services.block(blocker=bia, blocked=bruno)
+    _friends(ana, caio)
+    with pytest.raises(PeopleError) as refused:
+        _send(ana, bruno, preset="parceria", their_partner=bia)
+    assert refused.value.code == "blocked"
+    challenge = _send(ana, bruno, preset="parceria", partner=caio)  # the rest: a bot
+    assert [c.pk for c in challenges.challenges_for(caio)] == [challenge.pk]
+    assert challenges.challenge_accept(user=bruno, challenge_id=challenge.pk) is None
+    assert challenges.challenges_for(bruno) == []  # answered; caio's answer waits
+    challenges.challenge_decline(user=caio, challenge_id=challenge.pk)
+    assert Challenge.objects.get(pk=challenge.pk).status == "declined"
+    assert not Room.objects.exists()
