@@ -55,14 +55,7 @@ def _cooldown(env: dict[str, str], name: str) -> None:
 
 
 def _my_turn(page: Page) -> None:
-    # A turn with a tile to play. At a pass-only turn the "Passar" row takes the
-    # board's height at 360x640 with a notice (an open defect, said in the note);
-    # the server passes a second later and the next turn is measured.
-    page.wait_for_function(
-        "() => document.querySelector('.turn-status.mine')"
-        " && !document.querySelector('[data-table] [data-action=pass]')",
-        timeout=60_000,
-    )
+    page.wait_for_function("() => document.querySelector('.turn-status.mine')", timeout=60_000)
     page.wait_for_function(  # the deal and the last move have landed
         "() => document.getAnimations().every((a) => a instanceof CSSAnimation"
         " || a.playState !== 'running')"
@@ -95,7 +88,28 @@ def test_the_table_fits_every_size(browser: Browser, server, artifacts: Path, si
     page = _table(browser, server, size, notice)
     _screenshots(page, artifacts, f"{size}-{'notice' if notice else 'plain'}")
     _fits(page, size)
+    # The same turn with nothing to play, drawn by the page's own modules (a
+    # real pass lasts a second: the server passes for the seat; a draw needs a
+    # table with a boneyard): "Passar" or "Comprar" sits on the status's line,
+    # the pile beside it, and the board keeps its height.
+    for only in ("pass", "draw"):
+        page.evaluate(AS_TURN_WITH_ONLY, only)
+        page.wait_for_selector(f".turn-line [data-action={only}]")
+        _screenshots(page, artifacts, f"{size}-{'notice' if notice else 'plain'}-{only}")
+        _fits(page, size)
     page.context.close()
+
+
+AS_TURN_WITH_ONLY = """async (only) => {
+  const base = [...document.scripts].find((s) => s.src.includes('/table.js')).src;
+  const {state, setState} = await import(new URL('table/state.js', base).href);
+  const {renderActions} = await import(new URL('table/panels.js', base).href);
+  const snap = state.snap;
+  const round = {...snap.round, legal: [{type: only}], boneyard_count: 14};
+  const room = {...snap.room, rules: {...snap.room.rules, draw: only === 'draw'}};
+  setState({snap: {...snap, room, round}});
+  renderActions();
+}"""
 
 
 def _screenshots(page: Page, artifacts: Path, tag: str) -> None:

@@ -40,11 +40,13 @@ const hint = (text) => html`<p class="hint">${text}</p>`;
 export function renderActions() {
   const s = snap();
   const r = s.round;
-  const buttons = [];
-  if (can("draw")) buttons.push(actionButton("draw", t("Draw from the boneyard"), "primary"));
-  if (can("pass")) buttons.push(actionButton("pass", t("Pass"), "primary"));
-  if (state.selected) buttons.push(actionButton("cancel", t("Cancel (Esc)")));
-  buttons.push(...adjustToggle(), autoButton());
+  // The turn's own buttons sit on the status's line: on a short phone a turn
+  // with only "Passar" or "Comprar" costs the board no extra row.
+  const turnButtons = [];
+  if (can("draw")) turnButtons.push(actionButton("draw", t("Draw from the boneyard"), "primary"));
+  if (can("pass")) turnButtons.push(actionButton("pass", t("Pass"), "primary"));
+  if (state.selected) turnButtons.push(actionButton("cancel", t("Cancel (Esc)")));
+  const buttons = [...adjustToggle(), autoButton()];
   let status = "";
   if (r && !r.result && s.room.status === "playing") {
     if (isMyTurn()) {
@@ -67,7 +69,7 @@ export function renderActions() {
   const audience = s.seats.some((x) => x.kind === "human" && x.index !== mySeat()) || (s.room.watchers ?? 0) > 0;
   const talk = mySeat() !== null && s.seats[mySeat()]?.kind === "human" && audience ? page.chat.panel() : nothing;
   render(
-    html`${waitingNotice()}<div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${status}</div>${bone}${boneyardPile()}<div class="action-buttons">${buttons}</div>${talk}`,
+    html`${waitingNotice()}<div class="turn-line"><div class="turn-status${isMyTurn() ? " mine" : ""}" role="status">${status}</div>${turnButtons}</div>${bone}${boneyardPile()}<div class="action-buttons">${buttons}</div>${talk}`,
     $("[data-actions]"),
   );
 }
