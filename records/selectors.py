@@ -184,6 +184,48 @@ def _side(rules: dict[str, Any], index: int) -> int:
     return index % 2 if rules.get("partnership") else index
 
 
+#: The ways of winning a round of the partida that the profile counts
+#: (docs/rules.md, "How a round is won"), in the order it shows them.
+MADE_KINDS = ("carroca", "la_e_lo", "cruzada")
+
+
+def made_by(result: dict[str, Any], index: int) -> str | None:
+    """The way of winning ``result`` (a round's stored result) that the seat
+    ``index`` made with its own last tile: a carroça, a lá-e-lô or a cruzada
+    (in parceria, only the partner who played the last tile made it), else None.
+
+    >>> made_by({"reason": "domino", "how": "cruzada", "last_player": 2}, 2)
+    'cruzada'
+    >>> made_by({"reason": "domino", "how": "cruzada", "last_player": 2}, 0)  # the partner
+    >>> made_by({"reason": "domino", "how": "simples", "last_player": 0}, 0)
+    >>> made_by({"reason": "domino", "last_player": 0}, 0)  # scored by pips: no "how"
+    """
+    how = result.get("how")
+    if how in MADE_KINDS and result.get("last_player") == index:
+        return str(how)
+    return None
+
+
+@dataclass
+class PresetStats:
+    """One preset's line of the profile: its rating (None before a rated match
+    of that preset), matches won and lost, rounds, dominoes and, at a partida
+    table (scored by how the round is won), the carroças, lá-e-lôs and
+    cruzadas made (None elsewhere)."""
+
+    preset: str
+    matches: int = 0
+    won: int = 0
+    rounds: int = 0
+    dominoes: int = 0
+    rating: ShownRating | None = None
+    made: dict[str, int] | None = None
+
+    @property
+    def lost(self) -> int:
+        return self.matches - self.won
+
+
 @dataclass
 class MatchLine:
     match: Match
@@ -213,7 +255,14 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
     """The profile of ``person``: matches played, won and lost, rounds, dominoes,
     average points a round, favourite preset, rating and its history, experience,
     and the recent matches. A recent match shows its code, name and replay links
-    only where ``may_see_rounds(room)`` (the viewer's right, decided by rooms)."""
+    only where ``may_see_rounds(room)`` (the viewer's right, decided by rooms).
+
+    ``by_preset``: the same statistics and the preset's own rating for each
+    preset played (`PresetStats`); ``made``: the carroças, lá-e-lôs and cruzadas
+    this person's own last tile made (`made_by`) over the presets scored by how
+    the round is won, None for one who never played such a round. They are read
+    from the stored round results (``Round.result``: ``how``, ``last_player``),
+    as the rounds and dominoes are, so every round already played counts."""
     rounds = (
         Round.objects.filter(people__user=person, finished_at__isnull=False)
         .select_related("match", "match__room")
@@ -221,6 +270,7 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
     )
     lines: dict[int, MatchLine] = {}
     totals = {"rounds": 0, "dominoes": 0, "points": 0}
+    per_preset: dict[str, PresetStats] = {}
     for rnd in rounds:
         index = next((p["index"] for p in rnd.players or () if p.get("user") == person.pk), None)
         if index is None or not rnd.result:
@@ -228,18 +278,39 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
         rules = rnd.state.get("rules", {})
         side = _side(rules, index)
         result = rnd.result
+        preset = per_preset.setdefault(rnd.match.room.preset, PresetStats(rnd.match.room.preset))
+        if rules.get("scoring") == "how_won" and preset.made is None:
+            preset.made = dict.fromkeys(MADE_KINDS, 0)
         if not rnd.match.annulled:  # an annulled match counts in no statistic
             totals["rounds"] += 1
+            preset.rounds += 1
             if result.get("reason") == "domino" and result.get("last_player") == index:
                 totals["dominoes"] += 1
+                preset.dominoes += 1
             points = result.get("points") or []
             if side < len(points) and rules.get("scoring") != "goat":
                 totals["points"] += points[side]
+            made = made_by(result, index)
+            if made is not None and preset.made is not None:
+                preset.made[made] += 1
         line = lines.setdefault(rnd.match_id, MatchLine(match=rnd.match, side=side))
         line.side = side
         line.rounds.append(rnd)
     finished = [line for line in lines.values() if line.outcome in ("won", "lost")]
     won = sum(1 for line in finished if line.outcome == "won")
+    for line in finished:
+        preset = per_preset[line.match.room.preset]
+        preset.matches += 1
+        preset.won += int(line.outcome == "won")
+    for row in Rating.objects.filter(user=person, preset__in=list(per_preset)).exclude(
+        preset=ALL_PRESETS
+    ):
+        if row.matches:
+            skill = rating.Skill(row.mu, row.sigma)
+            per_preset[row.preset].rating = ShownRating(
+                skill.shown, skill.uncertainty, row.matches, row.wins, row.xp
+            )
+    partida = [p.made for p in per_preset.values() if p.made is not None]
     presets = Counter(line.match.room.preset for line in lines.values())
     recent = sorted(lines.values(), key=lambda line: line.match.created_at, reverse=True)
     recent = recent[:RECENT_MATCHES]
@@ -274,6 +345,10 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
         "chart": rating_chart(person),
         "recent": recent,
         "xp": shown_rating(person).xp,
+        # Over every preset scored by how the round is won (None: never played one).
+        "made": {k: sum(m[k] for m in partida) for k in MADE_KINDS} if partida else None,
+        # Most played first (matches, then rounds), then by key.
+        "by_preset": sorted(per_preset.values(), key=lambda p: (-p.matches, -p.rounds, p.preset)),
     }
 
 

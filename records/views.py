@@ -49,9 +49,10 @@ def ranking(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """``/players/<username>/``: record, rating and its history, recent matches (a
-    private room's without code or links for whoever did not sit at it), and the
-    parts of the apps above (`records.signals.profile_parts`)."""
+    """``/players/<username>/``: record, rating and its history, the same per
+    preset (with the carroças, lá-e-lôs and cruzadas made at a partida table),
+    recent matches (a private room's without code or links for whoever did not
+    sit at it), and the parts of the apps above (`records.signals.profile_parts`)."""
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
         raise Http404(_("There is no player with this name."))
@@ -59,6 +60,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     stats = selectors.player_stats(person, may_see_rounds=may_see_rounds)
     for line in stats["recent"]:
         line.preset_label = PRESET_LABELS.get(line.match.room.preset, line.match.room.preset)
+    for row in stats["by_preset"]:
+        row.label = PRESET_LABELS.get(row.preset, row.preset)
+        row.ranked = row.preset in PRESET_LABELS  # the ranking's filter knows it
     favourite = stats["favourite_preset"]
     context = {
         "person": person,
