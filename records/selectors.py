@@ -278,10 +278,11 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
         rules = rnd.state.get("rules", {})
         side = _side(rules, index)
         result = rnd.result
-        preset = per_preset.setdefault(rnd.match.room.preset, PresetStats(rnd.match.room.preset))
-        if rules.get("scoring") == "how_won" and preset.made is None:
-            preset.made = dict.fromkeys(MADE_KINDS, 0)
         if not rnd.match.annulled:  # an annulled match counts in no statistic
+            key = rnd.match.room.preset
+            preset = per_preset.setdefault(key, PresetStats(key))
+            if rules.get("scoring") == "how_won" and preset.made is None:
+                preset.made = dict.fromkeys(MADE_KINDS, 0)
             totals["rounds"] += 1
             preset.rounds += 1
             if result.get("reason") == "domino" and result.get("last_player") == index:
@@ -298,7 +299,7 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
         line.rounds.append(rnd)
     finished = [line for line in lines.values() if line.outcome in ("won", "lost")]
     won = sum(1 for line in finished if line.outcome == "won")
-    for line in finished:
+    for line in finished:  # (never annulled: its rounds made the row)
         preset = per_preset[line.match.room.preset]
         preset.matches += 1
         preset.won += int(line.outcome == "won")

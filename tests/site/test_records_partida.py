@@ -153,3 +153,17 @@ def test_made_is_shown_only_to_who_played_a_partida(client, make_user, clock):
     html = response.content.decode()
     assert "Carroças" not in html and "data-made" not in html
     assert 'data-preset="duelo"' in html
+
+
+def test_an_annulled_partida_counts_in_no_statistic(client, make_user, clock):
+    ana, bruno = make_user("ana"), make_user("bruno")
+    room = services.room_create(user=ana, name="Mesa", preset="partida_dois", now=clock())
+    services.seat_take(room=room, index=1, user=bruno, now=clock())
+    services.match_start(room=fresh(room), actor=seat(room, 0), now=clock())
+    hands, plays = LA_E_LO
+    assert _deal_and_play(room, clock, hands, {k: list(v) for k, v in plays.items()}).result
+    for index in (0, 1):
+        services.annul_vote(room=fresh(room), actor=seat(room, index), now=clock())
+    assert current(room).match.annulled
+    stats = client.get("/players/ana/").context["stats"]
+    assert (stats["made"], stats["by_preset"], stats["rounds"]) == (None, [], 0)
