@@ -7,13 +7,14 @@ other has open, and accepting it seats both at one table within 2 s."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.play import create_room, sign_up, unique, wait_for_table
+from tests.browser.play import create_room, play_until_result, sign_up, unique, wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -82,4 +83,40 @@ def test_a_challenge_pops_up_on_any_page_and_both_are_seated(
     wait_for_table(page)
     wait_for_table(other)
     expect(page.locator("[data-seat].kind-human")).to_have_count(2)
+    other_context.close()
+
+
+def test_a_rematch_is_offered_after_the_match_and_accepted(
+    page: Page, browser: Browser, server_url: str, artifacts: Path
+) -> None:
+    ana, bia = unique("ana"), unique("bia")
+    sign_up(page, server_url, ana)
+    other_context = browser.new_context(locale="pt-BR")
+    other = other_context.new_page()
+    sign_up(other, server_url, bia)
+    page.goto(f"{server_url}/players/{bia}/")
+    form = page.locator('[data-form="challenge"]')
+    form.locator("select[name=preset]").select_option("duelo")
+    form.locator("input[name=rated]").uncheck()
+    form.locator(f'[data-action="challenge"][data-person="{bia}"]').click()
+    other.locator('[data-challenge-toast] [data-action="challenge-accept"]').click()
+    page.wait_for_url("**/r/*/", wait_until="commit")
+    other.wait_for_url("**/r/*/", wait_until="commit")
+    first_table = page.url
+    wait_for_table(page)
+    wait_for_table(other)
+    play_until_result([page, other])
+    page.click(f'[data-action="rematch"][data-person="{bia}"]')
+    toast = other.locator("[data-challenge-toast]")
+    expect(toast).to_contain_text(ana)
+    other.screenshot(path=artifacts / "people-rematch.png")
+    toast.locator('[data-action="challenge-accept"]').click()
+    elsewhere = re.compile(
+        r".*/r/(?!" + re.escape(first_table.rstrip("/").rsplit("/", 1)[-1]) + r"/).*"
+    )
+    other.wait_for_url(elsewhere, wait_until="commit", timeout=5000)
+    page.wait_for_url(elsewhere, wait_until="commit", timeout=5000)
+    assert page.url == other.url
+    wait_for_table(other)
+    expect(other.locator('[data-seat="0"]')).to_contain_class("is-me")  # the other way round
     other_context.close()
