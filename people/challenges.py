@@ -133,7 +133,9 @@ def challenge_send(
         raise PeopleError("blocked", _("You cannot challenge this player."))
     if not may_challenge(challenger=challenger, challenged=challenged):
         raise PeopleError("not_accepting", _("This player does not take challenges from you."))
-    invited = _invitations(challenger, challenged, preset, partner, their_partner)
+    invited = _invitations(
+        challenger, challenged, preset, partner, their_partner, rematch=rematch_of is not None
+    )
     if competitive:
         _no_cooldown(challenger, now)
     earlier = list(
@@ -162,9 +164,15 @@ def challenge_send(
 
 
 def _invitations(
-    challenger: Any, challenged: Any, preset: str, partner: Any, their_partner: Any
+    challenger: Any,
+    challenged: Any,
+    preset: str,
+    partner: Any,
+    their_partner: Any,
+    rematch: bool = False,
 ) -> list[dict[str, Any]]:
-    """The invited friends of a parceria challenge, checked (see `challenge_send`)."""
+    """The invited friends of a parceria challenge, checked (see `challenge_send`;
+    a rematch invites the table's people, friends or not)."""
     chosen = [(2, partner), (3, their_partner)]
     chosen = [(seat, person) for seat, person in chosen if person is not None]
     if not chosen:
@@ -175,7 +183,7 @@ def _invitations(
     if len({p.pk for p in people}) != len(people):
         raise PeopleError("bad_challenge", _("Invite two other people."))
     for _seat, person in chosen:
-        if not selectors.are_friends(challenger, person):
+        if not rematch and not selectors.are_friends(challenger, person):
             raise PeopleError("not_friends", _("You can invite only your friends."))
         if not may_challenge(challenger=challenger, challenged=person):
             raise PeopleError(
@@ -334,7 +342,7 @@ def _open_table(challenge: Challenge, people: dict[int, Any], now: datetime) -> 
     invited at their seats, bots at the rest; the match started."""
     first = (people[challenge.challenger_id], challenge.challenger_ip_hash)
     second = (people[challenge.challenged_id], challenge.challenged_ip_hash)
-    if challenge.rematch_of_id is not None:
+    if challenge.rematch_of_id is not None and not challenge.invited:
         before = dict(
             Seat.objects.filter(
                 room_id=challenge.rematch_of_id,
@@ -404,17 +412,33 @@ def table_people(*, user: Any, room: Room) -> list[Any]:
     return [s.user for s in people if s.user_id != user.pk]
 
 
-def rematch_partner(*, user: Any, room: Room) -> Any | None:
-    """The one person ``user`` may offer a rematch to at ``room``: a table of a
-    challenge preset (duelo, parceria) where ``user`` and exactly one other
-    account hold the people's seats (the rest bots), or None."""
+def rematch_lineup(*, user: Any, room: Room) -> list[Any] | None:
+    """Whom ``user`` may offer a rematch to at ``room``, a table of a challenge
+    preset (duelo, parceria) whose people's seats are accounts, the rest bots:
+    at a table of two, ``[the other]``; at a parceria of four, ``[the next
+    opponent, user's partner, that opponent's partner]``; else None."""
     if room.preset not in PRESETS or not getattr(user, "is_authenticated", False):
         return None
-    people = list(Seat.objects.filter(room=room, kind=Seat.Kind.HUMAN).select_related("user"))
-    if len(people) != 2 or any(s.user_id is None for s in people):
+    people = list(
+        Seat.objects.filter(room=room, kind=Seat.Kind.HUMAN)
+        .select_related("user")
+        .order_by("index")
+    )
+    if any(s.user_id is None for s in people) or user.pk not in {s.user_id for s in people}:
         return None
-    others = [s.user for s in people if s.user_id != user.pk]
-    return others[0] if len(others) == 1 else None
+    if len(people) == 2:
+        return [s.user for s in people if s.user_id != user.pk]
+    if len(people) == 4:
+        mine = next(s.index for s in people if s.user_id == user.pk)
+        by_index = {s.index: s.user for s in people}
+        return [by_index[(mine + k) % 4] for k in (1, 2, 3)]
+    return None
+
+
+def rematch_partner(*, user: Any, room: Room) -> Any | None:
+    """The one person ``user`` offers a rematch to at ``room`` (the challenged)."""
+    lineup = rematch_lineup(user=user, room=room)
+    return lineup[0] if lineup else None
 
 
 def match_in_play(room: Room) -> bool:
@@ -429,14 +453,19 @@ def match_in_play(room: Room) -> bool:
 def rematch_offer(
     *, user: Any, room: Room, ip_hash: str = "", now: datetime | None = None
 ) -> Challenge:
-    """``user`` offers the other person of ``room`` a rematch: a challenge of the
-    table's preset, clock and kind (rated or friendly), the two seated the other
-    way round once accepted. Refused: ``no_challenge`` (no such pair at this
-    table), ``already_seated`` (its match is still being played), and what
+    """``user`` offers the other people of ``room`` a rematch: a challenge of the
+    table's preset, clock and kind (rated or friendly). At a table of two the
+    two sit the other way round once it is accepted; at a parceria of four the
+    others are asked too (the next opponent as the challenged, the partners
+    invited: `rematch_lineup`) and the partnerships stay, ``user`` at seat 0.
+    Refused: ``no_challenge`` (no such people at this table),
+    ``already_seated`` (its match is still being played), and what
     `challenge_send` refuses."""
-    other = rematch_partner(user=user, room=room)
-    if other is None:
+    lineup = rematch_lineup(user=user, room=room)
+    if not lineup:
         raise PeopleError("no_challenge", _("There is nobody to offer a rematch to here."))
+    other = lineup[0]
+    partners = lineup[1:] if len(lineup) == 3 else [None, None]
     if match_in_play(room):
         raise PeopleError("already_seated", _("Finish this match first."))
     return challenge_send(
@@ -447,6 +476,8 @@ def rematch_offer(
         competitive=room.competitive,
         ip_hash=ip_hash,
         rematch_of=room,
+        partner=partners[0],
+        their_partner=partners[1],
         now=now,
     )
 

@@ -121,7 +121,10 @@ def on_page_parts(
         "others": [
             {"person": o, "relation": selectors.relation(viewer=viewer, person=o)} for o in others
         ],
-        "rematch_with": challenges.rematch_partner(user=viewer, room=room),
+        "rematch_with": ", ".join(
+            u.username for u in challenges.rematch_lineup(user=viewer, room=room) or []
+        ),
+        "rematch_to": challenges.rematch_partner(user=viewer, room=room),
         "next": request.get_full_path(),
         "report_reasons": Report.Reason.choices,
     }

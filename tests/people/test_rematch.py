@@ -99,3 +99,28 @@ async def test_a_rematch_reaches_the_other_live_and_both_go_to_the_new_table(
     await two.comm.send_json_to({"type": "challenge_accept", "id": offer["id"]})
     started = [await one.next("challenge_started"), await two.next("challenge_started")]
     assert started[0]["room"] == started[1]["room"] != room.code
+
+
+@pytest.mark.django_db
+def test_a_parceria_of_four_is_offered_again_with_the_same_partnerships(make_user, clock):
+    names = ("ana", "bruno", "caio", "dani")  # seats 0..3: ana and caio partners
+    people = [make_user(n) for n in names]
+    room = rooms.room_create(user=people[0], name="Mesa", preset="parceria", competitive=False)
+    for index, person in enumerate(people[1:], start=1):
+        rooms.seat_take(room=room, index=index, user=person)
+    rooms.match_start(room=room, actor=Seat.objects.get(room=room, index=0), now=clock())
+    page = _client(people[2]).get(f"/r/{room.code}/").content.decode()
+    assert "Rematch with dani, ana, bruno" in page  # caio's next opponent, partner, theirs
+    rooms.room_close(room=Room.objects.get(pk=room.pk), reason="test")  # the match is over
+    offer = challenges.rematch_offer(user=people[2], room=Room.objects.get(pk=room.pk))
+    assert offer.challenged.username == "dani"
+    assert [i["seat"] for i in offer.invited] == [2, 3]
+    for person in (people[3], people[0]):
+        assert challenges.challenge_accept(user=person, challenge_id=offer.pk) is None
+    new = challenges.challenge_accept(user=people[1], challenge_id=offer.pk)
+    assert _seats(new) == [
+        (0, "human", "caio"),
+        (1, "human", "dani"),
+        (2, "human", "ana"),
+        (3, "human", "bruno"),
+    ]  # caio and ana partners again, dani and bruno
