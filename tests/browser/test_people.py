@@ -120,3 +120,39 @@ def test_a_rematch_is_offered_after_the_match_and_accepted(
     wait_for_table(other)
     expect(other.locator('[data-seat="0"]')).to_contain_class("is-me")  # the other way round
     other_context.close()
+
+
+def test_the_people_s_parts_have_no_serious_axe_violation(
+    browser: Browser, server_url: str
+) -> None:
+    """axe-core (as tests/browser/test_accessibility.py runs it) on the panels
+    with something in them: a friend, a request, a challenge; another's
+    profile with its forms; the challenge box on another page."""
+    from tests.browser.test_accessibility import _axe, _context
+
+    ana, bia, caio = unique("ana"), unique("bia"), unique("caio")
+    pages = {}
+    for name in (ana, bia, caio):
+        pages[name] = _context(browser, "light").new_page()
+        sign_up(pages[name], server_url, name)
+    one, two, three = pages[ana], pages[bia], pages[caio]
+    one.goto(f"{server_url}/players/{bia}/")
+    one.click(f'[data-action="friend-request"][data-person="{bia}"]')
+    two.goto(server_url + "/")
+    two.click('[data-action="friend-accept"]')
+    three.goto(f"{server_url}/players/{ana}/")
+    three.click(f'[data-action="friend-request"][data-person="{ana}"]')
+    three.click(f'[data-action="challenge"][data-person="{ana}"]')
+    one.goto(server_url + "/regras/")
+    expect(one.locator("[data-challenge-toast]")).to_be_visible()
+    problems = {"challenge box": _axe(one)}
+    one.goto(server_url + "/")
+    problems["lobby panel"] = _axe(one)
+    one.goto(f"{server_url}/players/{ana}/")
+    problems["own profile"] = _axe(one)
+    one.goto(f"{server_url}/players/{bia}/")
+    one.click("[data-report] summary")
+    problems["a friend's profile"] = _axe(one)
+    assert not any(problems.values()), problems
+    for page in pages.values():
+        page.context.close()
