@@ -123,13 +123,21 @@ def round_deal(
 
 
 def apply_action(
-    *, rnd: Round, seat_index: int, action: engine.Action, by: str, now: datetime
+    *,
+    rnd: Round,
+    seat_index: int,
+    action: engine.Action,
+    by: str,
+    now: datetime,
+    key: int | None = None,
 ) -> Move:
     """Apply ``seat_index``'s ``action`` to ``rnd``, which the caller has locked.
 
     The engine decides (an illegal action raises `ServiceError` with the engine's
     code and nothing is written); then the `Move` is stored with the end the engine
-    resolved, and the snapshot takes ``version + 1``. When the round ends its
+    resolved (under ``key``, its primary key drawn ahead with the lock, when
+    there is one: it is sent with the move's other writes; without it the row is
+    sent at once), and the snapshot takes ``version + 1``. When the round ends its
     result is scored into the match (saved). ``rnd`` itself is left for the caller
     to save once it has set the next due time: one write per move, of
     `Round.MOVE_FIELDS` and the due time.
@@ -145,6 +153,7 @@ def apply_action(
     same_pick_round = bool(picking) and 0 < len(eng.pending_picks) < len(picking)
     recorded = eng.history[-1][1]  # with the end the engine resolved
     move = Move(
+        pk=key,
         round=rnd,
         seq=len(eng.history),
         seat=seat_index,
@@ -152,7 +161,7 @@ def apply_action(
         by=by,
         created_at=now,
     )
-    insert(move)  # Move.objects.create, its statement compiled once
+    insert(move)  # Move.objects.create, its statement compiled once: move.pk is set
     rnd.store(eng)
     rnd.movers = [*rnd.movers, by]
     rnd.version += 1

@@ -15,6 +15,7 @@ needs a room and a round in the database)::
     room = lock_room.first(42)              # SELECT … WHERE id = 42 FOR UPDATE
     save_fields(room, ["version"])          # UPDATE … SET version = … WHERE id = 42
     insert(Move(round=rnd, seq=1, ...))     # INSERT … (the new pk is set on the object)
+    rooms, keys = select_together((lock_room, 42), (NextKeys(Move), 1))  # … nextval(…)
 
 It uses, all undocumented:
 
@@ -125,8 +126,34 @@ class PreparedSelect(Generic[M]):
         return objects
 
 
+class NextKeys:
+    """The next automatic primary keys of ``model``'s table, drawn ahead in
+    `select_together`'s round trip (the value is how many): a row made with one
+    has its key when it is created, and `insert` sends it with the others.
+
+    On PostgreSQL it asks the key's sequence (``nextval``); elsewhere it draws
+    nothing, as `insert` there sends a row at once. A sketch (not run)::
+
+        rooms, keys = select_together((lock_room, 42), (NextKeys(Move), 1))
+        move = Move(pk=keys[0] if keys else None, ...)
+    """
+
+    def __init__(self, model: type[Model]) -> None:
+        self.model = model
+
+    def _statement(self, connection: Any, count: Any) -> tuple[None, str, list[Any]]:
+        if connection.vendor != "postgresql":
+            return None, "", []
+        meta = self.model._meta
+        sql = "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)"
+        return None, sql, [connection.ops.quote_name(meta.db_table), _column(meta.pk), count]
+
+    def _objects(self, compiled: None, rows: Any) -> list[Any]:
+        return [row[0] for row in rows]
+
+
 def select_together(
-    *queries: tuple[PreparedSelect[Any], Any], using: str = "default"
+    *queries: tuple[PreparedSelect[Any] | NextKeys, Any], using: str = "default"
 ) -> list[list[Any]]:
     """The rows of each ``(query, value)``, in order, as if each ran alone.
 
@@ -138,20 +165,23 @@ def select_together(
     """
     connection = connections[using]
     statements = [query._statement(connection, value) for query, value in queries]
-    raw: list[list[Any]] = []
+    sent = [index for index, (_, sql, _) in enumerate(statements) if sql]
+    raw: list[list[Any]] = [[] for _ in statements]
     with connection.cursor() as cursor:
-        if _one_trip(connection) and len(statements) > 1:
-            cursor.execute("; ".join(sql for _, sql, _ in statements), _joined(statements))
-            for index in range(len(queries)):
-                if index:
+        if _one_trip(connection) and len(sent) > 1:
+            chosen = [statements[index] for index in sent]
+            cursor.execute("; ".join(sql for _, sql, _ in chosen), _joined(chosen))
+            for position, index in enumerate(sent):
+                if position:
                     cursor.nextset()
-                raw.append(cursor.fetchall())
+                raw[index] = cursor.fetchall()
         else:
-            for _compiled, sql, params in statements:
+            for index in sent:
+                _compiled, sql, params = statements[index]
                 cursor.execute(sql, params)
-                raw.append(cursor.fetchall())
+                raw[index] = cursor.fetchall()
     return [
-        query._objects(compiled, rows)
+        query._objects(compiled, rows)  # type: ignore[arg-type]
         for (query, _), (compiled, _, _), rows in zip(queries, statements, raw, strict=True)
     ]
 
@@ -215,9 +245,9 @@ def writes_together(using: str = "default") -> Iterator[None]:
     A sketch (not run)::
 
         with transaction.atomic(), writes_together():
-            insert(move)                    # held: move.pk is still None
+            insert(move)                    # held: its key was drawn ahead (NextKeys)
             save_fields(rnd, ["state"])     # held
-        # both sent in one message here, then COMMIT; move.pk is set
+        # both sent in one message here, then COMMIT
     """
     connection = connections[using]
     if not connection.in_atomic_block:
@@ -259,15 +289,19 @@ def save_fields(obj: Model, names: Sequence[str], using: str = "default") -> Non
 
 def insert(obj: Model, using: str = "default") -> None:
     """``obj.save()`` of a new row with an automatic primary key, with the
-    statement built once; sets ``obj.pk`` (inside `writes_together`, when the
-    held writes are sent)."""
+    statement built once. The row has its key when this returns: a key drawn
+    ahead (`NextKeys`, set on ``obj.pk``) is sent with the row, and inside
+    `writes_together` the row is held like any write; without one the row is
+    sent at once (with what was held before it, in one message) and its key
+    comes back."""
     connection = connections[using]
     meta = obj._meta
     pk = meta.pk
     assert pk is not None
-    fields = [f for f in meta.concrete_fields if f is not pk]
-    returning = connection.features.can_return_columns_from_insert
-    key = (connection.vendor, meta.label, returning)
+    keyed = obj.pk is not None
+    fields = [f for f in meta.concrete_fields if keyed or f is not pk]
+    returning = connection.features.can_return_columns_from_insert and not keyed
+    key = (connection.vendor, meta.label, returning, keyed)
     sql = _insert_sql.get(key)
     if sql is None:
         quote = connection.ops.quote_name
@@ -278,15 +312,21 @@ def insert(obj: Model, using: str = "default") -> None:
             sql += f" RETURNING {quote(_column(pk))}"
         _insert_sql[key] = sql
     params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    _write(connection, using, _Write(sql, params, keyed=obj, returning=returning))
-
-
-def _write(connection: Any, using: str, write: _Write) -> None:
-    held = _held.get(connection)
-    if held is not None:
-        held.append(write)
+    if keyed:
+        _keyed(obj, obj.pk, using)
+        _write(connection, using, _Write(sql, params))
     else:
+        _write(connection, using, _Write(sql, params, keyed=obj, returning=returning), at_once=True)
+
+
+def _write(connection: Any, using: str, write: _Write, at_once: bool = False) -> None:
+    held = _held.get(connection)
+    if held is None:
         _send(connection, using, [write])
+        return
+    held.append(write)
+    if at_once:
+        _send(connection, using, held)
 
 
 def _send(connection: Any, using: str, writes: list[_Write]) -> None:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -120,6 +120,7 @@ class Table:
     seats: list[Seat]
     changed: bool = True
     told: Told | None = None
+    move_keys: list[int] = field(default_factory=list)
 
     @property
     def dealt(self) -> Round:
@@ -135,16 +136,22 @@ class Table:
         """Add ``change`` to what this command tells."""
         self.told = change if self.told is None else self.told.merged(change)
 
+    def move_key(self) -> int | None:
+        """A key drawn for the next move this command stores (`room_command`'s
+        ``moves``); None where none was drawn (SQLite: the row is sent at once)."""
+        return self.move_keys.pop(0) if self.move_keys else None
+
 
 def room_command(
-    *, lobby: bool = False, open_only: bool = True
+    *, lobby: bool = False, open_only: bool = True, moves: bool = False
 ) -> Callable[[Callable[Concatenate[Table, P], R]], Callable[P, R]]:
     """Make ``func(table, *, room, now=None, **kwargs)`` the atomic,
     keyword-only service ``func(*, room, now=None, **kwargs)`` (see the
     module's docstring).
 
     ``open_only``: a closed room refuses with ``room_closed`` before the command
-    runs; otherwise the command sees it and decides.
+    runs; otherwise the command sees it and decides. ``moves``: the command may
+    store a move, whose key is drawn with the lock (`Table.move_key`).
     """
 
     def decorate(func: Callable[Concatenate[Table, P], R]) -> Callable[P, R]:
@@ -155,7 +162,7 @@ def room_command(
             room: RoomRef = kwargs["room"]  # type: ignore[assignment]
             now: datetime | None = kwargs.get("now")  # type: ignore[assignment]
             with atomic_together():
-                table = lock_table(room, now, open_only=open_only)
+                table = lock_table(room, now, open_only=open_only, move_keys=int(moves))
                 # A "yes" is only ever pending between games: a move asks nothing.
                 between = table.room.status == Room.Status.BETWEEN_ROUNDS
                 terms = pending_yes_terms(table.room, table.rnd, table.seats) if between else None
@@ -176,12 +183,14 @@ def lock_table(
     now: datetime | None,
     *,
     open_only: bool = True,
+    move_keys: int = 0,
 ) -> Table:
     """The time, the room locked (refused when closed, if ``open_only``), its
     current round locked, and its seats: three statements in one round trip,
-    run in that order (the room's lock is always the first taken)."""
+    run in that order (the room's lock is always the first taken), with the
+    keys of ``move_keys`` moves drawn in the same trip."""
     pk = room.pk if isinstance(room, Room) else room
-    rooms, rounds, seats = select_together(*locked_table_queries(pk))
+    rooms, rounds, seats, *keys = select_together(*locked_table_queries(pk, move_keys=move_keys))
     if not rooms:
         raise gone()
     locked = rooms[0]
@@ -189,7 +198,7 @@ def lock_table(
     linked(locked, rnd, seats)
     if open_only and locked.is_closed:
         raise closed()
-    return Table(locked, now_or(now), rnd, seats)
+    return Table(locked, now_or(now), rnd, seats, move_keys=keys[0] if keys else [])
 
 
 def withdraw_stale_yes_locked(table: Table, terms: object) -> None:

@@ -48,7 +48,7 @@ TIMEOUT_LEVEL = "medium"  # the bot that plays an expired turn
 # ---------------------------------------------------------------------- a person's move
 
 
-@room_command()
+@room_command(moves=True)
 def action_apply(
     table: Table,
     *,
@@ -112,7 +112,9 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
     assert rnd is not None
     turn_began = rnd.turn_started_at
     idle = by == Move.By.TIMEOUT and seats[seat_index].connected and at_stake_locked(table)
-    move = games.apply_action(rnd=rnd, seat_index=seat_index, action=action, by=by, now=table.now)
+    move = games.apply_action(
+        rnd=rnd, seat_index=seat_index, action=action, by=by, now=table.now, key=table.move_key()
+    )
     if idle:
         _mark_idle(seats[seat_index], turn_began)
     if rnd.finished_at is not None:
@@ -243,7 +245,7 @@ def _apply_due(due: _Due, action: engine.Action, by: str, now: datetime) -> str:
     return _play_due(room=due.rnd.room_id, now=now, due=due, action=action, by=by)
 
 
-@room_command(open_only=False)
+@room_command(open_only=False, moves=True)
 def _play_due(
     table: Table,
     *,

@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from domino_site.infra.django import (
+    NextKeys,
     PreparedSelect,
     atomic_together,
     insert,
@@ -109,18 +110,54 @@ def test_queries_read_together_return_what_each_returns_alone(make_user, clock):
     assert none == []
 
 
+def _drawn_key(room: Room) -> int | None:
+    """A move's key drawn with the room's lock (PostgreSQL); None elsewhere."""
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        rooms, keys = select_together((lock_room, room.pk), (NextKeys(Move), 1))
+    assert [r.pk for r in rooms] == [room.pk]
+    _one_message_on_postgresql(queries)
+    if connection.vendor != "postgresql":
+        assert keys == []  # nothing drawn: an insert there is sent at once
+        return None
+    last = Move.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    assert len(keys) == 1 and keys[0] > last
+    return keys[0]
+
+
 def test_writes_held_together_are_sent_at_the_blocks_end_in_one_message(make_user, clock):
     room = _started(make_user, clock)
     rnd = current(room)
-    move = Move(round=rnd, seq=99, seat=1, action={"type": "pass"}, by="person", created_at=clock())
-    with CaptureQueriesContext(connection) as queries, writes_together():
+    key = _drawn_key(room)
+    move = Move(
+        pk=key, round=rnd, seq=99, seat=1, action={"type": "pass"}, by="person", created_at=clock()
+    )
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries, writes_together():
         insert(move)
+        assert move.pk is not None and not move._state.adding  # its key, when it is made
         rnd.version += 7
         save_fields(rnd, ["version"])
-        assert move.pk is None and queries.captured_queries == []  # held
-    _one_message_on_postgresql(queries)
-    assert move.pk is not None and _fields(Move.objects.get(pk=move.pk)) == _fields(move)
+        if key is not None:
+            assert move.pk == key and queries.captured_queries == []  # held
+    if key is not None:
+        assert len(queries) == 1, [q["sql"][:60] for q in queries]
+    assert _fields(Move.objects.get(pk=move.pk)) == _fields(move)
     assert current(room).version == rnd.version
+    move.delete()
+
+
+def test_a_row_without_a_drawn_key_is_sent_at_once_with_what_was_held_before_it(make_user, clock):
+    room = _started(make_user, clock)
+    rnd = current(room)
+    move = Move(round=rnd, seq=99, seat=1, action={"type": "pass"}, by="person", created_at=clock())
+    with transaction.atomic(), writes_together():
+        rnd.version += 5
+        save_fields(rnd, ["version"])  # held
+        with CaptureQueriesContext(connection) as queries:
+            insert(move)
+        assert move.pk is not None and not move._state.adding
+        _one_message_on_postgresql(queries)  # the held update and the insert
+        assert current(room).version == rnd.version
+    assert _fields(Move.objects.get(pk=move.pk)) == _fields(move)
     move.delete()
 
 

@@ -277,9 +277,9 @@ def test_queries_per_move_are_constant(make_user, clock):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_move_is_two_messages_on_postgresql(make_user, clock):
-    """Between psycopg's BEGIN and Django's COMMIT: the room's lock, its round
-    and its seats in one message; the move, the round and the room written in
-    another."""
+    """Between psycopg's BEGIN and Django's COMMIT: the room's lock, its round,
+    its seats and the move's key in one message; the move (under that key: it
+    had its id when it was made), the round and the room written in another."""
     room, *_ = started_duel(make_user, clock)
     rnd = current(room)
     turn = rnd.engine().turn
@@ -293,8 +293,10 @@ def test_a_move_is_two_messages_on_postgresql(make_user, clock):
     sent = [q["sql"] for q in ctx.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
     assert len(sent) == 2, [q[:90] for q in sent]
     assert sent[0].startswith("SELECT ")
-    assert sent[0].count("SELECT ") == 3 and sent[0].count("FOR UPDATE") == 2
+    assert sent[0].count("SELECT ") == 4 and sent[0].count("FOR UPDATE") == 2
+    assert sent[0].endswith("FROM generate_series(1, 1)") and "nextval(" in sent[0]
     assert sent[1].startswith("INSERT INTO") and sent[1].count("UPDATE ") == 2
+    assert f"VALUES ({move.pk}, " in sent[1]  # the key drawn with the lock
     assert Move.objects.get(pk=move.pk).seq == 1
     assert current(room).version == rnd.version + 1
 
