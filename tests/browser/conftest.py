@@ -19,6 +19,7 @@ from a running event loop"). So the browser tests run last in the session.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -111,14 +112,14 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _postgres_database() -> tuple[str, callable] | None:
+def _postgres_database(suffix: str = "") -> tuple[str, callable] | None:
     """A fresh database on DATABASE_URL's server: (url, drop)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         return None
     import psycopg
 
-    name = f"domino_browser_{os.getpid()}"
+    name = f"domino_browser_{os.getpid()}{suffix}"
     base = url.rsplit("/", 1)[0]
 
     def run(sql: str) -> None:
@@ -155,11 +156,9 @@ def _wait_until_up(url: str, proc: subprocess.Popen, log: Path) -> None:
         raise RuntimeError(f"daphne did not answer in 30 s:\n{log.read_text()[-3000:]}") from None
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[tuple[str, dict[str, str]]]:
-    """The real ASGI app on a free port, with its own migrated database: its URL
-    and its environment (for building rooms in that database, real_rooms.py)."""
-    workdir = Path(tempfile.mkdtemp(prefix="domino-browser-"))
+def _server_env(database_url: str, **extra: str) -> dict[str, str]:
+    """A browser server's environment: ``database_url``, no Redis (unless
+    ``extra`` gives one), the in-process scheduler, short bot pauses."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
     env.update(
         DJANGO_SETTINGS_MODULE="domino_site.settings",
@@ -178,12 +177,13 @@ def server() -> Iterator[tuple[str, dict[str, str]]]:
         LOGIN_FAILURES_PER_ADDRESS="10000",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
+        DATABASE_URL=database_url,
     )
-    postgres = _postgres_database()
-    if postgres:
-        env["DATABASE_URL"] = postgres[0]
-    else:
-        env["DATABASE_URL"] = f"sqlite:///{workdir / 'browser.sqlite3'}"
+    env.update(extra)
+    return env
+
+
+def _migrate(env: dict[str, str]) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=ROOT,
@@ -191,8 +191,14 @@ def server() -> Iterator[tuple[str, dict[str, str]]]:
         check=True,
         capture_output=True,
     )
+
+
+@contextlib.contextmanager
+def _daphne(env: dict[str, str], workdir: Path, name: str = "browser") -> Iterator[str]:
+    """A Daphne of the real ASGI app on a free port, until the block ends: its URL.
+    Its log is kept as ``artifacts/daphne-<name>.log``."""
     port = _free_port()
-    log = workdir / "daphne.log"
+    log = workdir / f"daphne-{name}.log"
     daphne = Path(sys.executable).with_name("daphne")
     with log.open("w") as out:
         proc = subprocess.Popen(
@@ -205,7 +211,7 @@ def server() -> Iterator[tuple[str, dict[str, str]]]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, proc, log)
-        yield url, env
+        yield url
     finally:
         proc.terminate()
         try:
@@ -213,9 +219,47 @@ def server() -> Iterator[tuple[str, dict[str, str]]]:
         except subprocess.TimeoutExpired:
             proc.kill()
         ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / "daphne-browser.log").write_text(log.read_text())
+        (ARTIFACTS / f"daphne-{name}.log").write_text(log.read_text())
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[tuple[str, dict[str, str]]]:
+    """The real ASGI app on a free port, with its own migrated database: its URL
+    and its environment (for building rooms in that database, real_rooms.py)."""
+    workdir = Path(tempfile.mkdtemp(prefix="domino-browser-"))
+    postgres = _postgres_database()
+    database_url = postgres[0] if postgres else f"sqlite:///{workdir / 'browser.sqlite3'}"
+    env = _server_env(database_url)
+    _migrate(env)
+    try:
+        with _daphne(env, workdir) as url:
+            yield url, env
+    finally:
         if postgres:
             postgres[1]()
+
+
+@pytest.fixture(scope="module")
+def two_daphnes() -> Iterator[tuple[str, str]]:
+    """Two Daphnes of the production set-up sharing one fresh PostgreSQL database
+    and the Redis channel layer (REDIS_URL, its keys flushed first), as two
+    hosts behind a proxy: their URLs. Skipped without PostgreSQL and Redis (the
+    ``postgres`` and ``redis`` markers of the test), failing in CI instead."""
+    postgres = _postgres_database("_two")
+    redis_url = os.environ.get("REDIS_URL", "").strip()
+    assert postgres and redis_url, "two_daphnes needs DATABASE_URL (PostgreSQL) and REDIS_URL"
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    workdir = Path(tempfile.mkdtemp(prefix="domino-browser-two-"))
+    # The timers of a production set-up are Celery's; nothing here waits for one.
+    env = _server_env(postgres[0], REDIS_URL=redis_url, DOMINO_SCHEDULER="celery")
+    _migrate(env)
+    try:
+        with _daphne(env, workdir, "one") as one, _daphne(env, workdir, "two") as two:
+            yield one, two
+    finally:
+        postgres[1]()
 
 
 @pytest.fixture(scope="session")

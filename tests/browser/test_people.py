@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -60,14 +61,41 @@ def test_a_friend_request_is_accepted_and_presence_follows_live(
 def test_a_challenge_pops_up_on_any_page_and_both_are_seated(
     page: Page, browser: Browser, server_url: str, artifacts: Path
 ) -> None:
-    ana, bia = unique("ana"), unique("bia")
-    sign_up(page, server_url, ana)
     other_context = browser.new_context(locale="pt-BR")
-    other = other_context.new_page()
-    sign_up(other, server_url, bia)
-    other.goto(server_url + "/regras/")  # any page of the site
+    _challenge_accepted_within_2_s(
+        page, server_url, other_context.new_page(), server_url, artifacts
+    )
+    other_context.close()
 
-    page.goto(f"{server_url}/players/{bia}/")
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_challenge_across_two_daphnes_seats_both_within_2_s(
+    browser: Browser, two_daphnes: tuple[str, str], artifacts: Path
+) -> None:
+    """ana's pages come from one Daphne, bia's from the other (one database,
+    the Redis channel layer): the challenge reaches bia live and both are
+    seated at one table within 2 s."""
+    one, two = two_daphnes
+    contexts = [browser.new_context(locale="pt-BR") for _ in range(2)]
+    page, other = (context.new_page() for context in contexts)
+    _challenge_accepted_within_2_s(page, one, other, two, artifacts)
+    for context in contexts:
+        context.close()
+
+
+def _challenge_accepted_within_2_s(
+    page: Page, base: str, other: Page, other_base: str, artifacts: Path
+) -> None:
+    """ana (``page`` on ``base``) challenges bia (``other`` on ``other_base``,
+    on the rules page) from bia's profile; bia accepts the box that pops up and
+    both pages are at one table, two people seated, within 2 s."""
+    ana, bia = unique("ana"), unique("bia")
+    sign_up(page, base, ana)
+    sign_up(other, other_base, bia)
+    other.goto(other_base + "/regras/")  # any page of the site
+
+    page.goto(f"{base}/players/{bia}/")
     form = page.locator('[data-form="challenge"]')
     form.locator("select[name=preset]").select_option("duelo")
     form.locator(f'[data-action="challenge"][data-person="{bia}"]').click()
@@ -79,11 +107,10 @@ def test_a_challenge_pops_up_on_any_page_and_both_are_seated(
     other.wait_for_url("**/r/*/", wait_until="commit", timeout=2000)
     page.wait_for_url("**/r/*/", wait_until="commit", timeout=2000)
     assert time.monotonic() - started < 2.0
-    assert page.url == other.url
-    wait_for_table(page)
-    wait_for_table(other)
-    expect(page.locator("[data-seat].kind-human")).to_have_count(2)
-    other_context.close()
+    assert urlsplit(page.url).path == urlsplit(other.url).path
+    for table in (page, other):
+        wait_for_table(table)
+        expect(table.locator("[data-seat].kind-human")).to_have_count(2)
 
 
 def test_a_rematch_is_offered_after_the_match_and_accepted(
