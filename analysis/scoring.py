@@ -10,7 +10,14 @@ every candidate is played out to the end of the round on each deal by the
 medium policy at every seat (`bots.search.playout`), all candidates on the same
 deals. A candidate's value is the average of the points the mover's side gains
 minus what the others gain (points are penalties under goat scoring: negated),
-so the unit is points of this round.
+so the unit is points of this round as the engine scores the preset: a
+lá-e-lô's 3 in the partida de 6, the plays' points and the rounded pips in the
+game of points (`RoundResult.points` holds both).
+
+The labels' thresholds and the accuracy's scale are `parceria`'s points of
+pips; the partida's and the game of points' points are counted against them
+scaled to their target (`point_scale`: a partida to 6 has 0.12 of parceria's
+50, a game of points to 150 three times it).
 
 The loss of the chosen action is the best value minus the chosen one (0 when
 the choice was the best); `label_for` names it, `move_accuracy` turns it into a
@@ -80,15 +87,39 @@ class Option:
     value: float
 
 
+#: Scorings whose points are not pips: their losses count against the
+#: thresholds scaled to their match's target (`point_scale`).
+SCALED_SCORINGS = frozenset({"how_won", "fives"})
+#: The target the thresholds were measured at (`parceria`'s).
+THRESHOLD_TARGET = 50
+
+
+def point_scale(rules: RuleSet) -> float:
+    """What one of `parceria`'s points (the thresholds', the accuracy's) is worth
+    in ``rules``' points: their target over 50 under the partida's and the game
+    of points' scorings (0.12 to 6, 3 to 150), 1 for every pips scoring.
+
+    >>> from games.engine import PRESETS
+    >>> [point_scale(PRESETS[k]) for k in ("parceria", "classico", "partida", "pontos")]
+    [1.0, 1.0, 0.12, 3.0]
+    """
+    if rules.scoring not in SCALED_SCORINGS or rules.goal != "points" or not rules.target:
+        return 1.0
+    return rules.target / THRESHOLD_TARGET
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One scored decision: move ``seq`` (1-based) by ``seat``."""
+    """One scored decision: move ``seq`` (1-based) by ``seat``; ``scale`` is
+    `point_scale` of its rules (the loss is in the preset's points, its label
+    and accuracy read it in `parceria`'s)."""
 
     seq: int
     seat: int
     options: tuple[Option, ...]
     chosen: int
     best: int
+    scale: float = 1.0
 
     @property
     def loss(self) -> float:
@@ -96,11 +127,11 @@ class Decision:
 
     @property
     def label(self) -> str | None:
-        return label_for(self.loss)
+        return label_for(self.loss / self.scale)
 
     @property
     def accuracy(self) -> float:
-        return move_accuracy(self.loss)
+        return move_accuracy(self.loss / self.scale)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -200,7 +231,7 @@ def _choices(
         action = action_from_dict(data)
         if by == "person" and seat in seats and type(action) is not Pick and rnd.turn == seat:
             ends = rnd.ends
-            if len(distinct_actions(rnd.legal_actions(seat), ends)) > 1:
+            if len(distinct_actions(rnd.legal_actions(seat), ends, rules)) > 1:
                 yield rnd.clone(), seat, action, seq
         rnd.apply(seat, action)
 
@@ -233,11 +264,12 @@ def score_decision(
     often)."""
     view = rnd.view(seat)
     know = read_view(view)
-    candidates = distinct_actions(rnd.legal_actions(seat), know.ends)
+    candidates = distinct_actions(rnd.legal_actions(seat), know.ends, know.rules)
     if len(candidates) < 2:
         return None
     chosen_index = _index_of(candidates, chosen)
-    evidence = Evidence(len(candidates), chosen_index)
+    scale = point_scale(know.rules)
+    evidence = Evidence(len(candidates), chosen_index, scale)
     rng = random.Random(seed * 1000 + seq)
     table = Table.from_knowledge(know)
     side = know.rules.side_of(seat)
@@ -263,7 +295,9 @@ def score_decision(
             playing = evidence.in_play()
     options = tuple(Option(a, evidence.mean(i)) for i, a in enumerate(candidates))
     best = max(range(len(options)), key=lambda i: (options[i].value, i == chosen_index, -i))
-    return Decision(seq=seq, seat=seat, options=options, chosen=chosen_index, best=best)
+    return Decision(
+        seq=seq, seat=seat, options=options, chosen=chosen_index, best=best, scale=scale
+    )
 
 
 #: A settled decision has at least this many deals, and is checked every few.
@@ -289,8 +323,9 @@ class Evidence:
     ((8.0, 8.0), True)
     """
 
-    def __init__(self, candidates: int, chosen: int) -> None:
+    def __init__(self, candidates: int, chosen: int, scale: float = 1.0) -> None:
         self.chosen = chosen
+        self.scale = scale  # `point_scale`: the labels read losses / scale
         self.sums = [0.0] * candidates
         self.counts = [0] * candidates
         # Sums and squares of (value - chosen's value) on the deals both met.
@@ -331,12 +366,12 @@ class Evidence:
         still be the best, or those that may are worth the same to within
         `SAME_VALUE`."""
         low, high = self.loss_bounds()
-        if label_for(low) != label_for(high):
+        if label_for(low / self.scale) != label_for(high / self.scale):
             return False
         floor, contenders = self._contenders()
         if len(contenders) == 1:
             return True
-        return max(upper for _i, upper in contenders) - floor <= SAME_VALUE
+        return max(upper for _i, upper in contenders) - floor <= SAME_VALUE * self.scale
 
     def in_play(self) -> list[int]:
         """The candidates still worth playing out: every one that may still be

@@ -13,7 +13,8 @@ from django.db.models import F, FloatField, Q, Sum
 from django.db.models.functions import Cast
 
 from analysis.models import AnalysisJob, RoundAnalysis, SeatAccuracy
-from analysis.scoring import ACCURACY_SCALE, THRESHOLDS
+from analysis.scoring import ACCURACY_SCALE, THRESHOLDS, point_scale
+from games.engine import RuleSet
 from games.models import Match
 
 
@@ -26,6 +27,7 @@ def round_analysis(*, rnd: Any) -> dict[str, Any] | None:
     if analysis is None:
         return None
     seats = {row.seat: row for row in analysis.seats.all()}
+    scale = point_scale(RuleSet.from_dict(rnd.state["rules"]))
     match_rows = SeatAccuracy.objects.filter(match_id=rnd.match_id, seat__in=seats)
     players = []
     for seat, row in sorted(seats.items()):
@@ -45,8 +47,9 @@ def round_analysis(*, rnd: Any) -> dict[str, Any] | None:
     return {
         "decisions": analysis.decisions,
         "players": players,
-        "thresholds": {label: value for label, value in THRESHOLDS},
-        "accuracy_scale": ACCURACY_SCALE,
+        # In the round's points (the partida's and the game of points' scaled).
+        "thresholds": {label: value * scale for label, value in THRESHOLDS},
+        "accuracy_scale": ACCURACY_SCALE * scale,
     }
 
 

@@ -1,4 +1,4 @@
-"""Bot tournaments under `parceria`: duplicate deals, matches to 50.
+"""Bot tournaments: duplicate deals, matches of a preset (`parceria` to 50 by default).
 
 Every pair of matches uses the same sequence of deals twice, with the sides
 swapped (seats 0+2 against 1+3, then 1+3 against 0+2), so the luck of the
@@ -30,6 +30,11 @@ Usage::
     python bench/bots.py --pairs 50 --budget 150 --duels hard:medium,hard:dominoes
     python bench/bots.py --pairs 50 --duels hard:dominoes@12x5,hard:dominoes@4x16
     python bench/bots.py --jobs 2 --cpu-clock ...   # two processes, on a busy machine
+    python bench/bots.py --preset partida --duels hard:medium   # the partida de 6, pairs, to 6
+
+``--preset`` names any four-seat partnership preset (`parceria`, `partida`,
+`pontos`, ...) played at its own target and scoring; the points per round are
+that preset's points. The `dominoes` package's player mirrors `parceria` only.
 
 With ``--jobs`` the pairs are shared among processes (the figures are the same
 as one process gives, pair by pair: each pair's seeds are its own). With
@@ -55,9 +60,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.policies import choose_action  # noqa: E402
-from games.engine import PRESETS, Action, Match, Play, Tile, action_from_dict  # noqa: E402
+from games.engine import (  # noqa: E402
+    PRESETS,
+    Action,
+    Match,
+    Play,
+    RuleSet,
+    Tile,
+    action_from_dict,
+)
 
-RULES = PRESETS["parceria"]  # target 50
+RULES = PRESETS["parceria"]  # target 50: the default preset
 
 Decide = Callable[[dict[str, Any], random.Random, tuple[int, ...]], Action]
 
@@ -204,9 +217,14 @@ def _our_action(view: dict[str, Any], tile: Tile, left: bool) -> Action:
 
 
 # --------------------------------------------------------------------------- matches
-def play_match(sides: tuple[Contestant, Contestant], deal_seed: str, bot_seed: str) -> int | None:
-    """One match to 50; returns the winning side (0 or 1)."""
-    match = Match(RULES)
+def play_match(
+    sides: tuple[Contestant, Contestant],
+    deal_seed: str,
+    bot_seed: str,
+    rules: RuleSet = RULES,
+) -> int | None:
+    """One match of ``rules`` (default `parceria`, to 50); returns the winning side (0 or 1)."""
+    match = Match(rules)
     rng = random.Random(bot_seed)
     number = 0
     while not match.is_over:
@@ -214,7 +232,7 @@ def play_match(sides: tuple[Contestant, Contestant], deal_seed: str, bot_seed: s
         number += 1
         while not rnd.is_over:
             seat = rnd.turn
-            player = sides[RULES.side_of(seat)]
+            player = sides[rules.side_of(seat)]
             view = rnd.view(seat)
             start, cpu = time.perf_counter(), time.thread_time()
             action = player.decide(view, rng, match.scores)
@@ -240,6 +258,11 @@ class Setup:
     start_move: int
     sample_size: int
     cpu_clock: bool
+    preset: str = "parceria"
+
+    @property
+    def rules(self) -> RuleSet:
+        return PRESETS[self.preset]
 
     def make(self, name: str) -> Contestant:
         if name == "dominoes":
@@ -263,8 +286,9 @@ def play_pair(setup: Setup, seed: int, i: int) -> PairResult:
     """The two matches of pair ``i`` on the same deals, sides swapped."""
     a, b = setup.make(setup.a), setup.make(setup.b)
     deal_seed = f"{seed}-{i}"
-    first = play_match((a, b), deal_seed, f"{deal_seed}-x")
-    second = play_match((b, a), deal_seed, f"{deal_seed}-y")
+    rules = setup.rules
+    first = play_match((a, b), deal_seed, f"{deal_seed}-x", rules)
+    second = play_match((b, a), deal_seed, f"{deal_seed}-y", rules)
     score = (_score(first, 0) + _score(second, 1)) / 2
     return PairResult(score, tuple((c.times_ms, c.cpu_ms, c.points, c.rounds) for c in (a, b)))
 
@@ -349,6 +373,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, default=150, help="hard's ms per decision")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--preset",
+        default="parceria",
+        choices=sorted(k for k, r in PRESETS.items() if r.seats == 4 and r.partnership),
+        help="the preset the matches are played at (four seats in pairs; default parceria)",
+    )
+    parser.add_argument(
         "--duels",
         default="medium:easy,hard:medium,hard:easy,hard:dominoes",
         help="comma-separated a:b pairs among easy, medium, hard, dominoes, dominoes@SxN "
@@ -368,18 +398,27 @@ def main(argv: list[str] | None = None) -> None:
     def log(line: str) -> None:
         print(line, flush=True)
 
+    rules = PRESETS[args.preset]
     log(
-        f"parceria to {RULES.target}, duplicate deals, seed {args.seed}; hard budget "
+        f"{args.preset} to {rules.target}, duplicate deals, seed {args.seed}; hard budget "
         f"{args.budget:g} ms; dominoes start_move={args.start_move} "
         f"sample_size={args.sample_size}; python {sys.version.split()[0]}; "
         f"{args.jobs} job(s); hard's cap on {'CPU' if args.cpu_clock else 'wall'} time"
     )
     for spec in args.duels.split(","):
         a_name, b_name = spec.split(":")
+        if args.preset != "parceria" and "dominoes" in spec:
+            parser.error("the dominoes package's player mirrors parceria only")
         pairs = args.pairs or _default_pairs(a_name, b_name, args.full)
         log(f"== {a_name} vs {b_name}: {pairs} pairs ({2 * pairs} matches)")
         setup = Setup(
-            a_name, b_name, args.budget, args.start_move, args.sample_size, args.cpu_clock
+            a_name,
+            b_name,
+            args.budget,
+            args.start_move,
+            args.sample_size,
+            args.cpu_clock,
+            args.preset,
         )
         log(duel(setup, pairs, args.seed, log, args.jobs))
 

@@ -57,7 +57,7 @@ def play(rnd: Round, players: tuple[ModuleType, ModuleType]) -> tuple[int, ...]:
         player = players[rnd.rules.side_of(turn)]
         action = player.medium_choice(legal, rnd.hand(turn), rnd.ends, turn, table)
         if type(action) is Play:
-            table.played(turn, action.tile)
+            table.played(turn, action.tile, action.end)
         elif type(action) is Pass:
             table.passed(turn, rnd.ends)
         else:

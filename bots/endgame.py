@@ -61,7 +61,7 @@ def solve(
         raise OutOfNodes("node budget spent")
     maximise = rnd.rules.side_of(turn) == side
     best = -1e18 if maximise else 1e18
-    for action in ordered(rnd.legal_actions(), rnd.ends):
+    for action in ordered(rnd.legal_actions(), rnd.ends, rnd.rules.scoring == "fives"):
         child = rnd.clone()
         child.apply(turn, action)
         value = solve(child, side, utility, budget, alpha, beta)
@@ -78,15 +78,17 @@ def solve(
     return best
 
 
-def ordered(legal: list[Action], ends: tuple[int, int] | None) -> list[Action]:
-    """Heaviest tiles first (good plays first cut the search), mirror images once."""
+def ordered(legal: list[Action], ends: tuple[int, int] | None, fives: bool = False) -> list[Action]:
+    """Heaviest tiles first (good plays first cut the search), mirror images once
+    (under ``fives`` scoring both ends always: a double at one counts twice)."""
     if type(legal[0]) is not Play:
         return legal
     seen = set()
     plays = []
+    mirrored = ends is not None and ends[0] == ends[1] and not fives
     for action in legal:
         assert type(action) is Play
-        key = action.tile if ends is not None and ends[0] == ends[1] else (action.tile, action.end)
+        key = action.tile if mirrored else (action.tile, action.end)
         if key not in seen:
             seen.add(key)
             plays.append(action)
@@ -100,7 +102,7 @@ def best_action(rnd: Round, side: int, utility: Utility, nodes: int = 100_000) -
     assert turn is not None
     budget = Budget(nodes)
     best: tuple[float, Action] | None = None
-    for action in ordered(rnd.legal_actions(), rnd.ends):
+    for action in ordered(rnd.legal_actions(), rnd.ends, rnd.rules.scoring == "fives"):
         child = rnd.clone()
         child.apply(turn, action)
         value = solve(child, side, utility, budget)

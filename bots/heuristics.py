@@ -9,7 +9,7 @@ simulations, where the medium player is the default policy of every seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 from games.engine import Action, Play, Tile
 
@@ -27,6 +27,9 @@ W_OWN_ALMOST = 5.0  # ... or one other tile of its number is still out
 W_PARTNER_SHOWN = 1.5  # a new end of a number the partner has been playing
 W_GOAT_DOUBLE = 12.0  # under goat scoring a lone 6-6 or 0-0 costs 50 or 25
 W_LOCK = 40.0  # closing the game: worth this much when ahead, minus when behind
+W_FIVES = 2.0  # the game of points: per point this play scores (ends adding to a multiple of 5)
+W_GIVE = 1.0  # ... minus per point the next opponent may score at once on the new ends
+W_FINISH = 8.0  # the partida: per point the tile kept would win by over a batida simples
 
 
 class Table:
@@ -34,7 +37,7 @@ class Table:
 
     __slots__ = (
         "seats", "partnership", "goat", "voids", "shown", "on_table", "table_pips",
-        "table_tiles", "counts",
+        "table_tiles", "counts", "fives", "finish", "end_doubles", "placed",
     )  # fmt: skip
 
     def __init__(
@@ -48,6 +51,10 @@ class Table:
         table_pips: int,
         table_tiles: int,
         counts: list[int],
+        fives: bool = False,
+        finish: tuple[int, int, int, int] | None = None,
+        end_doubles: int = 0,
+        placed: int = 0,
     ) -> None:
         self.seats = seats
         self.partnership = partnership
@@ -58,6 +65,14 @@ class Table:
         self.table_pips = table_pips
         self.table_tiles = table_tiles
         self.counts = counts
+        #: the game of points: plays score when the ends add up to a multiple of 5
+        self.fives = fives
+        #: the partida: what a batida simples, carroça, lá-e-lô and cruzada are worth
+        self.finish = finish
+        #: bit 1: the tile at end A is a double (it counts twice under fives), bit 2: at end B
+        self.end_doubles = end_doubles
+        #: the tiles on the table, bit ``tile.index`` each
+        self.placed = placed
 
     @classmethod
     def from_knowledge(cls, know: Knowledge) -> Table:
@@ -72,17 +87,35 @@ class Table:
             table_pips=sum(t.pips for t in know.chain_tiles),
             table_tiles=len(know.chain_tiles),
             counts=list(know.counts),
+            fives=rules.scoring == "fives",
+            finish=(
+                (
+                    rules.simples_points,
+                    rules.carroca_points,
+                    rules.la_e_lo_points,
+                    rules.cruzada_points,
+                )
+                if rules.scoring == "how_won"
+                else None
+            ),  # fmt: skip
+            end_doubles=_end_doubles(know.history),
+            placed=sum(1 << t.index for t in know.chain_tiles),
         )
 
     def copy(self) -> Table:
         return Table(
             self.seats, self.partnership, self.goat, self.voids[:],
             [row[:] for row in self.shown], self.on_table[:], self.table_pips,
-            self.table_tiles, self.counts[:],
+            self.table_tiles, self.counts[:], self.fives, self.finish, self.end_doubles,
+            self.placed,
         )  # fmt: skip
 
     # -- keeping it current inside a simulation ------------------------
-    def played(self, seat: int, tile: Tile) -> None:
+    def played(self, seat: int, tile: Tile, end: str | None = None) -> None:
+        """``seat`` laid ``tile`` on ``end`` (None: the first tile, at both ends)."""
+        bit = 3 if end is None else 1 if end == "A" else 2
+        self.end_doubles = (self.end_doubles | bit) if tile.is_double else (self.end_doubles & ~bit)
+        self.placed |= 1 << tile.index
         self.shown[seat][tile.a] += 1
         self.on_table[tile.a] += 1
         if not tile.is_double:
@@ -100,6 +133,17 @@ class Table:
         # The new tile may show numbers the seat lacked before: only the current ends stay sure.
         self.voids[seat] = (1 << ends[0]) | (1 << ends[1]) if ends is not None else 0
         self.counts[seat] += 1
+
+
+def _end_doubles(history: Sequence[dict[str, Any]]) -> int:
+    """`Table.end_doubles` from a view's history: which ends a double lies at."""
+    bits = 0
+    for entry in history:
+        if entry["type"] == "play":
+            bit = 3 if entry.get("ends_before") is None else 1 if entry["end"] == "A" else 2
+            double = Tile.parse(entry["tile"]).is_double
+            bits = (bits | bit) if double else (bits & ~bit)
+    return bits
 
 
 def easy_choice(legal: Sequence[Action]) -> Action:
@@ -155,8 +199,10 @@ def medium_scores(
     the hard player's playouts (bench/RESULTS.md, "Issue 28").
     """
     size = len(hand)
-    if size == 1:
-        return [1000.0] * len(plays)  # domino
+    if size == 1:  # domino (and under fives what the last play scores)
+        if table.fives:
+            return [1000.0 + W_FIVES * _fives_made(play, ends, table)[0] for play in plays]
+        return [1000.0] * len(plays)
     held = [0] * 7
     hand_pips = 0
     for t in hand:
@@ -170,6 +216,7 @@ def medium_scores(
     prev_void = voids[(seat + 3) % 4] if partnership else voids[(seat + 2) % 3] if seats == 3 else 0
     partner_shown = table.shown[(seat + 2) % 4] if partnership else _NOTHING_SHOWN
     control = (W_OWN_NUMBER, W_OWN_ALMOST)  # by how many tiles of the number others may hold
+    fives = _fives_context(hand, seat, table) if table.fives else None
     scores = []
     for play in plays:
         tile = play.tile
@@ -213,8 +260,92 @@ def medium_scores(
             score += W_GOAT_DOUBLE
         if x == y and table.on_table[x] + (1 if a == x or b == x else 0) == 7:
             score += _lock_score(tile, size, hand_pips, seat, table)
+        if fives is not None:
+            score += _fives_score(play, ends, x, y, table, fives)
+        elif table.finish is not None and size == 2:
+            kept = hand[1] if hand[0] == tile else hand[0]
+            score += W_FINISH * (_finish_points(kept, x, y, table.finish) - table.finish[0])
         scores.append(score)
     return scores
+
+
+def _finish_points(tile: Tile, x: int, y: int, values: tuple[int, int, int, int]) -> int:
+    """The partida: what ``tile`` as the last one would win against ends ``x`` and
+    ``y`` (a batida simples, carroça, lá-e-lô or cruzada), or a simples when it fits
+    neither end yet (another play may still open one for it)."""
+    on_x, on_y = tile.has(x), tile.has(y)
+    if tile.is_double:
+        return values[3] if on_x and on_y else values[1] if on_x or on_y else values[0]
+    return values[2] if on_x and on_y else values[0]
+
+
+def _fives_made(play: Play, ends: tuple[int, int] | None, table: Table) -> tuple[int, int, int]:
+    """The game of points: what ``play`` scores, and the count each new end then
+    adds (A's, B's): an end's number, twice when a double lies at it; a lone
+    first tile counts its pips."""
+    tile = play.tile
+    if ends is None:
+        return (tile.pips if tile.pips % 5 == 0 else 0), tile.a, tile.b
+    if play.end == "A":
+        x = tile.b if tile.a == ends[0] else tile.a
+        cx = 2 * x if tile.is_double else x
+        cy = 2 * ends[1] if table.end_doubles & 2 else ends[1]
+    else:
+        y = tile.b if tile.a == ends[1] else tile.a
+        cx = 2 * ends[0] if table.end_doubles & 1 else ends[0]
+        cy = 2 * y if tile.is_double else y
+    count = cx + cy
+    return (count if count % 5 == 0 else 0), cx, cy
+
+
+def _fives_context(hand: Sequence[Tile], seat: int, table: Table) -> tuple[int, int, float]:
+    """What `_fives_score` reads once a decision: the tiles seen (on the table or
+    in this hand), the numbers the next seat lacks, the chance it holds a given
+    unseen tile."""
+    seen = table.placed
+    for t in hand:
+        seen |= 1 << t.index
+    nxt = (seat + 1) % table.seats
+    unknown = 28 - table.table_tiles - len(hand)
+    chance = min(1.0, table.counts[nxt] / unknown) if unknown > 0 else 0.0
+    return seen, table.voids[nxt], chance
+
+
+def _fives_score(
+    play: Play,
+    ends: tuple[int, int] | None,
+    x: int,
+    y: int,
+    table: Table,
+    context: tuple[int, int, float],
+) -> float:
+    """``W_FIVES`` per point the play scores, minus ``W_GIVE`` per point the next
+    opponent is expected to score at once on the new ends: each tile it may hold
+    (unseen, and of a number it has not shown it lacks) that makes a multiple of
+    5, by the chance it holds that tile."""
+    made, cx, cy = _fives_made(play, ends, table)
+    seen, void, chance = context
+    if not chance:
+        return W_FIVES * made
+    tile = play.tile
+    if ends is None and tile.is_double:
+        cx = cy = tile.pips  # a lone first double: a tile on either end leaves it counting twice
+    seen |= 1 << tile.index
+    given = 0
+    for number, other in ((x, cy), (y, cx)):
+        if not void >> number & 1:
+            for tile, out in _WITH[number]:
+                if not seen >> tile.index & 1:
+                    count = (2 * out if out == number else out) + other
+                    if count % 5 == 0 and count:
+                        given += count
+        if x == y:
+            break
+    return W_FIVES * made - W_GIVE * chance * given
+
+
+#: Per number, the tiles showing it and the other number each leaves outward.
+_WITH = tuple(tuple((Tile(n, k), k) for k in range(7)) for n in range(7))
 
 
 _NOTHING_SHOWN = (0,) * 7

@@ -83,7 +83,7 @@ def hard_choice(
     wall-clock cap reads ``clock`` (seconds): a benchmark sharing its machine
     passes the thread's CPU time, so that the others' load does not cut its
     searches short."""
-    candidates = distinct_actions(legal, know.ends)
+    candidates = distinct_actions(legal, know.ends, know.rules)
     if len(candidates) == 1:
         return candidates[0]
     budget = DEFAULT_BUDGET_MS if budget_ms is None else max(float(budget_ms), 1.0)
@@ -174,10 +174,14 @@ def _solve_all(
     return values, ENDGAME_NODES - budget.left
 
 
-def distinct_actions(legal: list[Action], ends: tuple[int, int] | None) -> list[Action]:
+def distinct_actions(
+    legal: list[Action], ends: tuple[int, int] | None, rules: RuleSet | None = None
+) -> list[Action]:
     """Legal actions minus mirror images: with both ends showing the same number,
-    a tile on end A or on end B leaves the same position."""
-    if ends is None or ends[0] != ends[1]:
+    a tile on end A or on end B leaves the same position. Not under ``fives``
+    scoring (the game of points): there a double at one end counts twice, so the
+    two ends of one number may count differently."""
+    if ends is None or ends[0] != ends[1] or (rules is not None and rules.scoring == "fives"):
         return list(legal)
     seen = set()
     result = []
@@ -218,7 +222,7 @@ def playout(
 
 def _record(table: Table, seat: int, action: Action, ends: tuple[int, int] | None) -> None:
     if type(action) is Play:
-        table.played(seat, action.tile)
+        table.played(seat, action.tile, action.end)
     elif type(action) is Pass:
         table.passed(seat, ends)
     else:
@@ -281,6 +285,7 @@ def match_equity(rules: RuleSet) -> MatchEquity | None:
         return None
     rng = random.Random(0)
     wins: Counter[int] = Counter()
+    both: Counter[tuple[int, int]] = Counter()  # fives: what each side made, the loser too
     for _ in range(EQUITY_ROUNDS):
         rnd = Round.deal(rules, rng)
         seat = rnd.turn  # a dealt round always has its opener to play
@@ -288,8 +293,14 @@ def match_equity(rules: RuleSet) -> MatchEquity | None:
         table = Table.from_knowledge(read_view(rnd.view(seat)))
         first = medium_choice(rnd.legal_actions(), rnd.hand(seat), rnd.ends, seat, table)
         result, _ = playout(rnd, seat, first, table, rng)
-        if result.winner is not None:
+        if rules.scoring == "fives":
+            both[result.points[0], result.points[1]] += 1
+        elif result.winner is not None:
             wins[result.points[result.winner]] += 1
+    if rules.scoring == "fives":
+        if not any(x or y for x, y in both):
+            return None
+        return MatchEquity(rules.target, rounds=both, unit=5)
     if not any(points > 0 for points in wins):
         return None
     return MatchEquity(rules.target, wins)

@@ -1038,8 +1038,32 @@ class Round:
             >>> rnd.apply(1, Play(Tile(3, 5), "B")); rnd.fives_count()  # 5-5 still at end A
             13
         """
-        counts = self._play_counts()
-        return counts[-1] if counts else 0
+        if self.rules.spinner:
+            counts = self._play_counts()
+            return counts[-1] if counts else 0
+        # Two ends: their numbers are ``_ends``; only the tile lying at each is
+        # looked for, from the newest play back (the bots' playouts count after
+        # every play, so this is the game of points' inner loop).
+        ends = self._ends
+        if ends is None:
+            return 0
+        at: dict[str | None, bool] = {}
+        first: Tile | None = None
+        for _, action, before in reversed(self._history):
+            if type(action) is not Play:
+                continue
+            if before is None:
+                first = action.tile
+                break
+            at.setdefault(action.end, action.tile.is_double)
+            if len(at) == 2:
+                break
+        if first is not None and not at:
+            return first.pips  # a lone first tile
+        lone = first is not None and first.is_double
+        a = 2 * ends[0] if at.get("A", lone) else ends[0]
+        b = 2 * ends[1] if at.get("B", lone) else ends[1]
+        return a + b
 
     def _play_counts(self) -> list[int]:
         """The count after each play of the history, in order (`fives_count`)."""
