@@ -31,7 +31,6 @@ from people.errors import PeopleError
 from rooms.models import Room
 from rooms.selectors import viewer_seat
 
-CLOSE_FORBIDDEN = 4003
 CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
 
 
@@ -70,16 +69,10 @@ class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     """One socket per open page of a logged-in person."""
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.accept()
-            await self.close(code=CLOSE_FORBIDDEN)
+        if not await self.admit_person(events.person_group):
             return
-        self.user = user
-        self.group = events.person_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         track(self)
+        user = self.user
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         code = (query.get("room") or [""])[0]
         for frame in await db_async(_open)(user, self.channel_name, code):

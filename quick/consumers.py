@@ -21,8 +21,6 @@ from quick import selectors as quick_selectors
 from quick import services as quick
 from rooms.errors import ServiceError
 
-CLOSE_FORBIDDEN = 4003
-
 
 def _join(user: Any, msg: dict[str, Any], channel_name: str, ip_hash: str) -> None:
     quick.quick_join(
@@ -48,17 +46,10 @@ class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     since: str | None = None
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.accept()
-            await self.close(code=CLOSE_FORBIDDEN)
+        if not await self.admit_person(quick.person_group):
             return
-        self.user = user
-        self.group = quick.person_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         track(self)
-        entry = await db_async(_current)(user)
+        entry = await db_async(_current)(self.user)
         if entry is not None:  # already waiting (another tab, a reload): show it
             await self._follow(entry)
 

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter, error_message
 
 CLOSE_FLOOD = 4008
+CLOSE_FORBIDDEN = 4003
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -69,6 +70,22 @@ class ListeningSocket(AsyncJsonWebsocketConsumer):
     def refusal(self) -> str:
         """The ``bad_message`` text: what this socket answers."""
         raise NotImplementedError
+
+    async def admit_person(self, group_of: Callable[[int], str]) -> bool:
+        """Accept a logged-in person's socket, in their own group
+        (``group_of(user.pk)``, kept as ``self.group``; the person as
+        ``self.user``); anyone else's is accepted and closed with 4003. True
+        when admitted."""
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.accept()
+            await self.close(code=CLOSE_FORBIDDEN)
+            return False
+        self.user = user
+        self.group = group_of(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        return True
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         verdict = self.limiter.hit()
