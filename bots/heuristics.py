@@ -28,7 +28,7 @@ W_PARTNER_SHOWN = 1.5  # a new end of a number the partner has been playing
 W_GOAT_DOUBLE = 12.0  # under goat scoring a lone 6-6 or 0-0 costs 50 or 25
 W_LOCK = 40.0  # closing the game: worth this much when ahead, minus when behind
 W_FIVES = 2.0  # the game of points: per point this play scores (ends adding to a multiple of 5)
-W_GIVE = 1.0  # ... minus per point the next opponent may score at once on the new ends
+W_GIVE = 3.0  # ... minus per point the next opponent may score at once on the new ends
 W_FINISH = 8.0  # the partida: per point the tile kept would win by over a batida simples
 
 

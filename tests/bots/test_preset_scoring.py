@@ -6,7 +6,7 @@ import random
 import pytest
 
 from bots.equity import MatchEquity
-from bots.heuristics import W_FINISH, Table, medium_scores
+from bots.heuristics import W_FINISH, W_GIVE, Table, medium_scores
 from bots.knowledge import read_view
 from bots.policies import choose_action
 from bots.search import distinct_actions, match_equity, utility
@@ -55,7 +55,9 @@ def test_medium_avoids_leaving_the_next_opponent_a_score():
         return medium_scores([play], hand, (2, 6), 0, table)[0] - open_
 
     # 10 + 5 + 15 no longer given, each tile held by the next seat 5 times in 24 unseen.
-    assert gain_from_the_voids(True) - gain_from_the_voids(False) == pytest.approx(30 * 5 / 24)
+    assert gain_from_the_voids(True) - gain_from_the_voids(False) == pytest.approx(
+        W_GIVE * 30 * 5 / 24
+    )
 
 
 def test_medium_keeps_the_last_tile_that_wins_by_a_la_e_lo():
