@@ -30,6 +30,7 @@ W_LOCK = 40.0  # closing the game: worth this much when ahead, minus when behind
 W_FIVES = 2.0  # the game of points: per point this play scores (ends adding to a multiple of 5)
 W_GIVE = 3.0  # ... minus per point the next opponent may score at once on the new ends
 W_FINISH = 8.0  # the partida: per point the tile kept would win by over a batida simples
+W_PIPS_PARTIDA = 0.5  # ... where pips score nothing, the weight of the pips shed
 
 
 class Table:
@@ -195,6 +196,13 @@ def medium_scores(
     likely holds fewer pips (`_lock_score`). The playing tile of a one-tile
     hand wins the round: 1000.
 
+    The preset's scoring: in the game of points ``W_FIVES`` per point the
+    play makes, minus ``W_GIVE`` per point the next opponent may make at once
+    (`_fives_score`); in the partida de 6 the pips count ``W_PIPS_PARTIDA``
+    (a round scores by how it is won) and, with two tiles in hand,
+    ``W_FINISH`` per point the tile kept would win by over a batida simples
+    against the new ends (a lá-e-lô, a cruzada; `_finish_points`).
+
     One pass with every per-decision fact read once: this is the inner loop of
     the hard player's playouts (bench/RESULTS.md, "Issue 28").
     """
@@ -217,6 +225,7 @@ def medium_scores(
     partner_shown = table.shown[(seat + 2) % 4] if partnership else _NOTHING_SHOWN
     control = (W_OWN_NUMBER, W_OWN_ALMOST)  # by how many tiles of the number others may hold
     fives = _fives_context(hand, seat, table) if table.fives else None
+    pips_weight = 1.0 if table.finish is None else W_PIPS_PARTIDA
     scores = []
     for play in plays:
         tile = play.tile
@@ -233,7 +242,7 @@ def medium_scores(
         own_y = (
             0 if x == y else held[y] - (1 if a == y else 0) - (1 if b == y and not double else 0)
         )
-        score = a + b + (W_DOUBLE if double else 0.0)
+        score = (a + b) * pips_weight + (W_DOUBLE if double else 0.0)
         follow = W_FOLLOW * (min(own_x, 2) + min(own_y, 2))
         if own_x == 0 and own_y == 0 and held_total > (1 if double else 2):
             follow -= W_STUCK
