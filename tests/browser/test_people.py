@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.play import create_room, play_until_result, sign_up, unique, wait_for_table
+from tests.browser.test_table_feel import SPY
 
 pytestmark = pytest.mark.browser
 
@@ -111,6 +112,37 @@ def _challenge_accepted_within_2_s(
     for table in (page, other):
         wait_for_table(table)
         expect(table.locator("[data-seat].kind-human")).to_have_count(2)
+
+
+def test_a_challenge_to_a_hidden_tab_notifies_only_who_opted_in(
+    page: Page, browser: Browser, server_url: str
+) -> None:
+    """The challenged person's tab is hidden: with the site's notifications
+    turned on (the opt-in of docs/table-feel.md) a system notification names
+    the challenger; the same challenge to a hidden tab that never opted in
+    sends none (its box still waits on the page)."""
+    ana = unique("ana")
+    sign_up(page, server_url, ana)
+    for opted_in in (True, False):
+        context = browser.new_context(locale="pt-BR", permissions=["notifications"])
+        context.add_init_script(SPY)
+        other = context.new_page()
+        bia = unique("bia")
+        sign_up(other, server_url, bia)
+        if opted_in:
+            other.evaluate("() => localStorage.setItem('domino.alert.notify', 'on')")
+        other.goto(server_url + "/regras/")
+        other.evaluate("() => window.__hide(true)")
+        page.goto(f"{server_url}/players/{bia}/")
+        page.locator('[data-form="challenge"] select[name=preset]').select_option("duelo")
+        page.click(f'[data-action="challenge"][data-person="{bia}"]')
+        expect(other.locator("[data-challenge-toast]")).to_contain_text(ana)
+        notes = other.evaluate("() => window.__spy.notes")
+        if opted_in:
+            assert len(notes) == 1 and notes[0][1].startswith(f"{ana}: "), notes
+        else:
+            assert notes == []
+        context.close()
 
 
 def test_a_rematch_is_offered_after_the_match_and_accepted(
