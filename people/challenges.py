@@ -248,21 +248,22 @@ def challenge_decline(*, user: Any, challenge_id: Any, now: datetime | None = No
     """``user`` (the challenged, or an invited person) declines a challenge;
     everyone in it is told, and it is over."""
     now = now_or(now)
-    challenge = _waiting(challenge_id, now, answerer=user)
-    challenge.status, challenge.answered_at = Challenge.Status.DECLINED, now
-    challenge.save(update_fields=["status", "answered_at"])
-    event = _gone_event(challenge.pk, "declined")
-    _tell([(uid, event) for uid in everyone(challenge)])
+    _close(_waiting(challenge_id, now, answerer=user), Challenge.Status.DECLINED, now)
 
 
 @transaction.atomic
 def challenge_withdraw(*, user: Any, challenge_id: Any, now: datetime | None = None) -> None:
     """``user`` takes back a challenge they made; the challenged is told."""
     now = now_or(now)
-    challenge = _waiting(challenge_id, now, challenger=user)
-    challenge.status, challenge.answered_at = Challenge.Status.WITHDRAWN, now
+    _close(_waiting(challenge_id, now, challenger=user), Challenge.Status.WITHDRAWN, now)
+
+
+def _close(challenge: Challenge, status: str, now: datetime) -> None:
+    """End a waiting challenge as ``status`` (its word in the event, e.g.
+    "declined") and tell everyone in it."""
+    challenge.status, challenge.answered_at = status, now
     challenge.save(update_fields=["status", "answered_at"])
-    event = _gone_event(challenge.pk, "withdrawn")
+    event = _gone_event(challenge.pk, str(status))
     _tell([(uid, event) for uid in everyone(challenge)])
 
 
