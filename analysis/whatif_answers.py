@@ -49,14 +49,16 @@ class Inputs:
 
 def whatif_inputs(*, rnd: Any) -> Inputs:
     """The finished round ``rnd``'s moves, seed and stored decisions (its
-    analysis' seed and work where it has one, the seed it would get if not)."""
+    analysis' seed and work where it has one, the seed and work it would get
+    if not)."""
     analysis = RoundAnalysis.objects.filter(round=rnd).first()
+    work: int | None
     if analysis is not None:
         seed, work = int(analysis.seed), analysis.work
         stored = {d["seq"]: d for d in analysis.decisions}
     else:
         seed = round_seed(rnd.room.code, rnd.match.number, rnd.number, rnd.started_at)
-        work, stored = None, {}
+        work, stored = getattr(settings, "DOMINO_ANALYSIS_WORK", None), {}
     moves = [
         (m.seat, m.action, m.by)
         for m in Move.objects.filter(round=rnd).order_by("seq").only("seat", "action", "by")
