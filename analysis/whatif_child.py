@@ -78,13 +78,20 @@ def _the_pool() -> ProcessPoolExecutor:
 
 def submit(*args: Any) -> Future[tuple[list[float], int, int]]:
     """`paced_score` (its arguments) in the child; a child that died is
-    replaced at the next request."""
+    replaced (here, or at the next request after `forget`)."""
     pool = _the_pool()
     try:
         return pool.submit(paced_score, *args)
     except BrokenProcessPool:
-        with _lock:
-            global _pool
-            if _pool is pool:
-                _pool = None
+        forget(pool)
         return _the_pool().submit(paced_score, *args)
+
+
+def forget(pool: ProcessPoolExecutor | None = None) -> None:
+    """Drop the child's pool (``pool``, or whichever is current) after it
+    broke: the next request starts a new child."""
+    global _pool
+    with _lock:
+        if _pool is not None and (pool is None or _pool is pool):
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -121,6 +122,9 @@ async def api_round_whatif(request: HttpRequest, code: str, number: int) -> Json
     try:
         values, best, _cpu_ms = await asyncio.wait_for(asyncio.wrap_future(future), COMPUTE_TIMEOUT)
     except TimeoutError:
+        return _refused("whatif_busy")
+    except BrokenProcessPool:  # the child died (killed, out of memory): a new one next time
+        whatif_child.forget()
         return _refused("whatif_busy")
     await sync_to_async(answers.remember_values)(question, values, best)
     return await sync_to_async(_respond)(question, values, best, "computed")

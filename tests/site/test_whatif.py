@@ -6,10 +6,14 @@ limit, a cache per position, and refusals that change nothing."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 
 import pytest
 from django.core.cache import cache
 
+from analysis import whatif_child
 from analysis.models import AnalysisJob, RoundAnalysis
 from analysis.services import round_analyse
 from games.engine import Tile
@@ -184,3 +188,22 @@ def test_get_is_not_allowed(make_user, clock, client):
     room, ana, _ = _finished(make_user, clock)
     client.force_login(ana)
     assert client.get(f"/api/rooms/{room.code}/rounds/1/whatif/").status_code == 405
+
+
+def test_a_child_that_died_is_replaced(make_user, clock, client, settings):
+    """The scoring's child killed: the request then gets 503 ``whatif_busy``
+    at worst, and the next one a new child's answer."""
+    settings.DOMINO_WHATIF_PER_MINUTE = 100
+    room, ana, _ = _finished(make_user, clock, analysed=False)
+    client.force_login(ana)
+    assert _ask(client, room, {"seq": PASS_SEQ, "action": {"type": "pass"}}).status_code == 200
+    pid = whatif_child._the_pool().submit(os.getpid).result()
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)
+    body = {"seq": DECISION_SEQ, "action": BEST.to_dict()}
+    first = _ask(client, room, body)
+    assert first.status_code in (200, 503), first.content
+    if first.status_code == 503:
+        assert first.json()["error"] == "whatif_busy"
+    again = _ask(client, room, body)
+    assert again.status_code == 200 and again.json()["source"] in ("computed", "cache")
