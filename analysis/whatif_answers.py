@@ -83,12 +83,17 @@ def whatif_choices(*, inputs: Inputs) -> dict[int, dict[str, Any]]:
     for seq, (seat, data, _by) in enumerate(inputs.moves, start=1):
         action = action_from_dict(data)
         if type(action) is not Pick and rnd.turn == seat:
-            options = whatif.choices(rnd, seat)
-            found[seq] = {
-                "seat": seat,
-                "choices": [a.to_dict() for a in options],
-                "played": whatif.choice_index(rnd, seat, action),
-            }
+            try:
+                played = whatif.choice_index(rnd, seat, action)
+            except whatif.WhatIfError:  # a move the rules of today would refuse: left out
+                played = None
+            if played is not None:
+                options = whatif.choices(rnd, seat)
+                found[seq] = {
+                    "seat": seat,
+                    "choices": [a.to_dict() for a in options],
+                    "played": played,
+                }
         rnd.apply(seat, action)
     return found
 

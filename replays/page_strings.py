@@ -55,7 +55,6 @@ WHATIF: tuple[str, ...] = (
     _("draw"),
     _("%(tile)s on end %(end)s"),
     _("played"),
-    _("best"),
     _("This choice"),
     _("Played"),
     _("Best"),
