@@ -282,6 +282,8 @@ DOMINO_ANALYSIS_WORK = int(os.environ.get("DOMINO_ANALYSIS_WORK") or 0) or None
 # analysed and when"): jobs waiting at most, and a person's requests at a time.
 ANALYSIS_QUEUE_BOUND = int(os.environ.get("ANALYSIS_QUEUE_BOUND") or 200)
 ANALYSIS_PERSON_LIMIT = int(os.environ.get("ANALYSIS_PERSON_LIMIT") or 3)
+# The replay's what-if: a person's moves scored on request a minute (analysis.whatif_answers).
+DOMINO_WHATIF_PER_MINUTE = int(os.environ.get("DOMINO_WHATIF_PER_MINUTE") or 12)
 
 # "celery": timers and bot turns are Celery tasks (workers + beat on Redis).
 # "inprocess": the same task functions run by a scheduler inside the ASGI server.

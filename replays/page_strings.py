@@ -44,3 +44,24 @@ ANALYSIS_QUEUE: tuple[str, ...] = (
     _("Ask for the analysis"),
     _("The analysis is ready: showing it…"),
 )
+
+# The replay's what-if (static/js/replay_whatif.js; analysis.whatif_answers).
+WHATIF: tuple[str, ...] = (
+    _("What if…?"),
+    _("Go to a move to try another action there."),
+    _("Move %(n)s: %(name)s played %(action)s. Try another:"),
+    _("The only legal action: nothing else to try. Its expected points:"),
+    _("pass"),
+    _("draw"),
+    _("%(tile)s on end %(end)s"),
+    _("played"),
+    _("This choice"),
+    _("Played"),
+    _("Best"),
+    _("Expected points"),
+    _("The table after it"),
+    _("What it does"),
+    _("Computing…"),
+    _("Points for the mover's side, from what the mover could see."),
+    _("Seat %(n)s"),
+)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from replays import analysis_views, views
+from replays import analysis_views, views, whatif_views
 
 app_name = "replays"
 
@@ -11,5 +11,10 @@ urlpatterns = [
         "api/rooms/<str:code>/rounds/<int:number>/analysis/",
         analysis_views.api_round_analysis,
         name="api_round_analysis",
+    ),
+    path(
+        "api/rooms/<str:code>/rounds/<int:number>/whatif/",
+        whatif_views.api_round_whatif,
+        name="api_round_whatif",
     ),
 ]

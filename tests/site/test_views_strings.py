@@ -37,6 +37,7 @@ def _script_strings(pattern: str) -> set[str]:
         ("lobby.js", lobby_strings.LOBBY),
         ("replay.js", page_strings.TABLE + replay_strings.REPLAY),
         ("quick.js", quick_strings.QUICK),
+        ("replay_whatif.js", replay_strings.WHATIF),
     ],
 )
 def test_every_script_string_is_listed(script, listed):
