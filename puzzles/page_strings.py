@@ -12,7 +12,6 @@ PUZZLE: tuple[str, ...] = (
     _("Seat %(n)s"),
     _("you"),
     _("partner"),
-    _("%(n)s tiles"),
     _("Boneyard: %(n)s"),
     _("passed"),
     _("drew"),
@@ -45,10 +44,4 @@ PUZZLE: tuple[str, ...] = (
     _("Sending…"),
     _("Could not send the answer: try again."),
     _("your side"),
-)
-
-# The replay page's way to train on one's own blunder (static/js/replay_train.js).
-TRAIN: tuple[str, ...] = (
-    _("Train this position"),
-    _("You blundered here: try to find the best move as a puzzle."),
 )

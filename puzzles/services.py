@@ -190,17 +190,26 @@ def parse_answer(puzzle: Puzzle, data: Any) -> Action:
 
 
 def is_solution(puzzle: Puzzle, action: Action) -> bool:
-    """The solution, or its mirror image (the same tile on an end showing the
-    same number leaves the same position, but under ``fives`` scoring)."""
+    """The solution, an option worth as much (a training position may have two
+    best moves; a published one has one, `PUZZLE_GAP` ahead), or its mirror
+    image (the same tile on an end showing the same number leaves the same
+    position, but under ``fives`` scoring)."""
     spinner = bool(puzzle.view["rules"].get("spinner"))
-    best = action_from_dict(puzzle.solution, spinner=spinner)
+    best = [puzzle.solution]
+    if puzzle.options:
+        top = max(float(o["value"]) for o in puzzle.options)
+        best += [cutting.action_of(o) for o in puzzle.options if float(o["value"]) >= top]
+    return any(_same(puzzle, action, action_from_dict(b, spinner=spinner)) for b in best)
+
+
+def _same(puzzle: Puzzle, action: Action, best: Action) -> bool:
     if action == best:
         return True
     if type(action) is not Play or type(best) is not Play or action.tile != best.tile:
         return False
-    ends = puzzle.view["ends"] or {}
     if puzzle.view["rules"].get("scoring") == "fives":
         return False
+    ends = puzzle.view["ends"] or {}
     return ends.get(action.end or "A") == ends.get(best.end or "A")
 
 

@@ -44,3 +44,9 @@ ANALYSIS_QUEUE: tuple[str, ...] = (
     _("Ask for the analysis"),
     _("The analysis is ready: showing it…"),
 )
+
+# One's own blunder as a puzzle (static/js/replay_train.js, replays/training.py).
+TRAIN: tuple[str, ...] = (
+    _("Train this position"),
+    _("You blundered here: try to find the best move as a puzzle."),
+)

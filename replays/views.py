@@ -23,6 +23,7 @@ from rooms.page_strings import TABLE, translated
 
 from . import page_strings
 from .analysis_requests import played, replay_opened
+from .training import train_boot
 
 
 def person_of_request(request: HttpRequest) -> tuple[Any, str | None]:
@@ -112,6 +113,8 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         # Its own island and script (templates/replays/_replay_analysis.html).
         "analysis": analysis_boot(rnd),
         "analysis_queue": analysis_queue_boot(rnd, user, token),
+        # "Train this position" on the viewer's own blunders (templates/replays/_replay_train.html).
+        "train": train_boot(rnd, user, analysis.round_analysis(rnd=rnd)),
     }
     return render(request, "replays/replay.html", context)
 

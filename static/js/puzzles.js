@@ -8,7 +8,7 @@
 import { chainSVG } from "./board.js";
 import { html, nothing, render as draw, unsafeHTML } from "./lit.js";
 import { tileSVG } from "./tiles.js";
-import { makeT, ready } from "./util.js";
+import { makeT, ngettext, ready } from "./util.js";
 
 const THEMES = {
   endgame: "endgame",
@@ -105,7 +105,7 @@ function endChoice() {
 }
 
 function seatsTemplate() {
-  const rows = view.tile_counts.map((count, seat) => (seat === view.seat ? nothing : html`<li data-seat=${seat}>${seatLabel(seat)}: ${t("%(n)s tiles", { n: count })}</li>`));
+  const rows = view.tile_counts.map((count, seat) => (seat === view.seat ? nothing : html`<li data-seat=${seat}>${seatLabel(seat)}: ${ngettext("%(n)s tile", "%(n)s tiles", count)}</li>`));
   const bone = view.rules.draw ? html`<li data-boneyard>${t("Boneyard: %(n)s", { n: view.boneyard_count })}</li>` : nothing;
   return html`<ul class="puzzle-seats">${rows}${bone}</ul>`;
 }
