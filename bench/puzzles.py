@@ -110,8 +110,10 @@ def main() -> None:
                 dropped[verdict.reason] += 1
         if args.every and (n + 1) % args.every == 0:
             print(
-                f"  {n + 1} rounds: {candidates} candidates, {kept} kept, "
-                f"{sum(dropped.values())} dropped ({time.monotonic() - wall:.0f} s)",
+                f"  {n + 1} rounds: {decisions} decisions, {candidates} candidates, {kept} kept, "
+                f"dropped {dict(dropped)}, themes {dict(themes)}, CPU analyses "
+                f"{analysis_cpu:.1f} s, checks {sum(check_ms) / 1000:.1f} s "
+                f"({time.monotonic() - wall:.0f} s)",
                 flush=True,
             )
     check_cpu = sum(check_ms) / 1000
