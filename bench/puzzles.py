@@ -5,12 +5,12 @@ why), their themes, and the CPU it costs.
 Rounds of a preset (default `parceria`) are played by bots (seat levels
 hard, medium, easy, medium, turned one seat each round, as bench/analysis.py);
 each round is analysed as if people had played every seat (the analysis'
-default work, settled); every decision with a lead of `PUZZLE_GAP` (scaled)
-is a candidate, and each candidate is checked with `DEEP_FACTOR` times the
-work, as the analysis worker does (`puzzles.services.puzzle_check_next`),
+default work, settled); a decision with a lead of `PUZZLE_GAP` (scaled) is a
+candidate, the clearest `MAX_PER_ROUND` of a round (``--per-round``; 0: all)
+are checked with `DEEP_FACTOR` times the work, as the analysis worker does (`puzzles.services.puzzle_check_next`),
 without its pacing: the CPU here is the work itself.
 
-Printed: rounds, decisions, candidates; kept, dropped (best changed, gap
+Printed: rounds, decisions, decisions with the gap, those checked; kept, dropped (best changed, gap
 closed); the themes of the kept; CPU seconds of the analyses, of the cutting
 and of the deeper checks (``time.process_time``), and per kept puzzle: the
 deeper checks' CPU (the cost puzzles add: the analysis runs anyway) and with
@@ -62,10 +62,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--preset", default="parceria")
     parser.add_argument("--every", type=int, default=50, help="print progress every N rounds")
+    parser.add_argument(
+        "--per-round",
+        type=int,
+        default=cutting.MAX_PER_ROUND,
+        help="candidates checked per round at most, the clearest first (0: every one)",
+    )
     args = parser.parse_args()
     rules = PRESETS[args.preset]
     work = int(scoring.LIVE_WORK * scoring.WORK_FACTOR)
-    decisions = candidates = 0
+    decisions = candidates = eligible = 0
     kept, dropped, themes = 0, Counter(), Counter()
     analysis_cpu = cut_cpu = 0.0
     check_ms: list[int] = []
@@ -77,12 +83,14 @@ def main() -> None:
         scored = scoring.score_round(rules, deal, moves, seed=scoring.round_seed("bench", n))
         analysis_cpu += time.process_time() - started
         decisions += len(scored)
-        for decision in scored:
-            data = decision.to_dict()
+        started = time.process_time()
+        data_all = [d.to_dict() for d in scored]
+        every = cutting.candidates_of(data_all, rules, None)
+        chosen = every if not args.per_round else every[: args.per_round]
+        eligible += len(every)
+        cut_cpu += time.process_time() - started
+        for data in chosen:
             started = time.process_time()
-            if not cutting.is_candidate(data, rules):
-                cut_cpu += time.process_time() - started
-                continue
             candidates += 1
             best = data["options"][data["best"]]
             solution = cutting.action_of(best)
@@ -122,7 +130,10 @@ def main() -> None:
     )
     print(f"gap: {cutting.PUZZLE_GAP} points x {scoring.point_scale(rules)}")
     print(f"decisions analysed: {decisions} ({decisions / max(1, args.rounds):.1f} a round)")
-    print(f"candidates: {candidates} ({candidates / max(1, decisions):.1%} of decisions)")
+    print(
+        f"decisions with the gap: {eligible} ({eligible / max(1, decisions):.1%}); "
+        f"checked (at most {args.per_round or 'every'} a round, the clearest): {candidates}"
+    )
     print(f"kept: {kept} ({kept / max(1, candidates):.1%} of candidates)")
     print(
         f"dropped by the deeper check: {sum(dropped.values())} "

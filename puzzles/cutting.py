@@ -9,7 +9,8 @@ labels are (`analysis.scoring.point_scale`): 6 points, a mistake's worth, is
 mover's view only, with `DEEP_FACTOR` times the analysis' work, every
 candidate on every deal (no early stop), on deals of its own seed; the puzzle
 is dropped when another action comes out best (``best_changed``) or the lead
-shrinks under the gap (``gap_closed``).
+shrinks under the gap (``gap_closed``). Of one round's candidates only the
+clearest `MAX_PER_ROUND` are checked.
 
 >>> from games.engine import PRESETS
 >>> decision = {"options": [{"type": "play", "tile": "1-2", "end": "A", "value": 8.0},
@@ -34,6 +35,10 @@ from games.engine import Round, RuleSet, action_from_dict
 PUZZLE_GAP = 6.0
 #: The deeper check spends this many times the analysis' work.
 DEEP_FACTOR = 10
+#: Candidates taken from one round at most, the clearest first: a check costs
+#: more than the round's whole analysis (bench/puzzles.py), so the worker's
+#: budget goes to the likeliest puzzles.
+MAX_PER_ROUND = 1
 
 
 def gap_of(decision: dict[str, Any]) -> float:
@@ -44,6 +49,26 @@ def gap_of(decision: dict[str, Any]) -> float:
 
 def is_candidate(decision: dict[str, Any], rules: RuleSet) -> bool:
     return len(decision["options"]) > 1 and gap_of(decision) >= PUZZLE_GAP * point_scale(rules)
+
+
+def candidates_of(
+    decisions: Sequence[dict[str, Any]], rules: RuleSet, limit: int | None = MAX_PER_ROUND
+) -> list[dict[str, Any]]:
+    """A round's candidates (stored decision dicts), the clearest first: at
+    most ``limit`` of them (None: every one).
+
+    >>> from games.engine import PRESETS
+    >>> d = lambda seq, gap: {"seq": seq, "best": 0, "options": [
+    ...     {"type": "pass", "value": gap}, {"type": "draw", "value": 0.0}]}
+    >>> [c["seq"] for c in candidates_of([d(1, 7.0), d(2, 2.0), d(3, 9.0)], PRESETS["parceria"], None)]
+    [3, 1]
+    >>> [c["seq"] for c in candidates_of([d(1, 7.0), d(2, 2.0), d(3, 9.0)], PRESETS["parceria"])]
+    [3]
+    """
+    found = sorted(
+        (d for d in decisions if is_candidate(d, rules)), key=lambda d: (-gap_of(d), d["seq"])
+    )
+    return found if limit is None else found[:limit]
 
 
 def action_of(option: dict[str, Any]) -> dict[str, Any]:

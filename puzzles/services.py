@@ -37,6 +37,8 @@ from rooms.models import Room
 #: What runs a deeper check: `puzzles.pacing.paced_deep_check`'s signature
 #: (the embedded server passes one that runs it in its analysis child).
 Checker = Callable[..., cutting.Verdict]
+#: Candidates waiting for their deeper check at most (`puzzles_cut`).
+CANDIDATE_BOUND = 100
 #: The label of the decisions offered for training from one's own replay.
 TRAINING_LABEL = "capivarada"
 
@@ -72,19 +74,23 @@ def _position_puzzle(
 
 def puzzles_cut(*, limit: int = 20) -> int:
     """Look at up to ``limit`` analysed public rounds not looked at yet (oldest
-    first) and store their candidates (`puzzles.cutting.is_candidate`);
-    returns how many candidates it stored. Idempotent: each analysis once."""
+    first) and store their candidates (`puzzles.cutting.candidates_of`: the
+    clearest of each round); returns how many it stored. Idempotent: each
+    analysis once. Nothing while `CANDIDATE_BOUND` candidates wait for their
+    check: the backlog stays bounded however far the checks lag."""
     analyses = (
         RoundAnalysis.objects.filter(round__room__visibility=Room.Visibility.PUBLIC)
         .exclude(pk__in=PuzzleCut.objects.values("analysis_id"))
         .select_related("round", "round__room")
         .order_by("id")[:limit]
     )
+    if Puzzle.objects.filter(state=Puzzle.State.CANDIDATE).count() >= CANDIDATE_BOUND:
+        return 0  # the checks lag behind: cut more once they caught up
     stored = 0
     for analysis in analyses:
         rnd = analysis.round
         rules = RuleSet.from_dict(rnd.state["rules"])
-        chosen = [d for d in analysis.decisions if cutting.is_candidate(d, rules)]
+        chosen = cutting.candidates_of(analysis.decisions, rules)
         moves = _moves(rnd.pk) if chosen else []
         rows = [
             Puzzle(state=Puzzle.State.CANDIDATE, **_position_puzzle(rnd, d, moves)) for d in chosen

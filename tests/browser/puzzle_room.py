@@ -1,7 +1,7 @@
 """Published puzzles in the test server's database: the planted round
 (tests/analysis/planted.py) played to its end at a public table of two
-accounts by the real services, analysed, cut into puzzles, and every
-candidate published (a deeper check that agrees: the real one has its own
+accounts by the real services, analysed (its planted decision then stored
+as clearly the best), cut into puzzles, and every candidate published (a deeper check that agrees: the real one has its own
 tests, tests/site/test_puzzles.py).
 
 Run inside a subprocess with the server's environment:
@@ -28,7 +28,7 @@ def build() -> dict[str, Any]:
     from rooms import services  # (as above)
     from rooms.errors import ServiceError  # (as above)
     from rooms.services.base import seats_of  # (as above)
-    from tests.analysis.planted import BLUNDER, HANDS, SCRIPT  # (as above)
+    from tests.analysis.planted import BEST, BLUNDER, DECISION_SEQ, HANDS, SCRIPT  # (as above)
     from tests.site.helpers import current, set_deal  # (as above)
 
     tag = secrets.token_hex(3)
@@ -55,7 +55,16 @@ def build() -> dict[str, Any]:
         except ServiceError:
             if action["type"] != "pass":
                 raise
-    assert round_analyse(round_id=current(room).pk, work=300) is not None
+    analysis = round_analyse(round_id=current(room).pk, work=300)
+    assert analysis is not None
+    # The planted decision made clearly the best (its stored values: 5-5 on B
+    # far ahead), so that every run cuts that one whatever its seed drew.
+    for d in analysis.decisions:
+        if d["seq"] == DECISION_SEQ:
+            for o in d["options"]:
+                o["value"] = 10.0 if (o["tile"], o["end"]) == (str(BEST.tile), BEST.end) else -8.0
+            d["best"] = next(i for i, o in enumerate(d["options"]) if o["value"] == 10.0)
+    analysis.save(update_fields=["decisions"])
     puzzles.puzzles_cut()
 
     def keep(*_args: Any, **kwargs: Any) -> cutting.Verdict:

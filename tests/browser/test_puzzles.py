@@ -54,8 +54,8 @@ def test_a_wrong_then_a_right_answer_moves_the_ratings(
     browser: Browser, server: tuple[str, dict[str, str]], artifacts: Path
 ) -> None:
     url, env = server
-    made = _puzzles(env)
-    first, second = made["puzzles"][:2]
+    made, other = _puzzles(env), _puzzles(env)  # two rounds, a puzzle each
+    first, second = made["puzzles"][0], other["puzzles"][0]
     context = browser.new_context(locale="pt-BR", viewport={"width": 1280, "height": 800})
     page = context.new_page()
     sign_up(page, url, "solver" + str(first["id"]))
@@ -63,7 +63,7 @@ def test_a_wrong_then_a_right_answer_moves_the_ratings(
     page.wait_for_selector("[data-puzzle][data-ready]")
     expect(page.locator("[data-my-rating]")).to_have_text("1500")
     page.screenshot(path=str(artifacts / "puzzle-1280.png"))
-    for secret in made["secrets"]:
+    for secret in made["secrets"] + other["secrets"]:
         assert secret not in page.content()
     _answer(page, first["wrong"])
     result = page.locator("[data-result]")
@@ -97,10 +97,10 @@ def test_a_wrong_then_a_right_answer_moves_the_ratings(
         assert secret not in page.content()
     # A phone's screen.
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{url}/problemas/{made['puzzles'][-1]['id']}/")
+    page.goto(f"{url}/problemas/{first['id']}/")
     page.wait_for_selector("[data-puzzle][data-ready]")
     page.screenshot(path=str(artifacts / "puzzle-390.png"), full_page=True)
-    _answer(page, made["puzzles"][-1]["solution"])
+    _answer(page, first["solution"])
     expect(result).to_be_visible()
     page.screenshot(path=str(artifacts / "puzzle-result-390.png"), full_page=True)
     context.close()

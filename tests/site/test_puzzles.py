@@ -24,9 +24,11 @@ from tests.site.test_analysis import _blunder_and_finish, _play_to_the_blunder, 
 
 pytestmark = pytest.mark.django_db
 
-#: The planted round's decisions with one clear best at work 300 (moves 3, 7
-#: and 9: a lead of 6 points or more); the planted blunder's has two best moves.
-CUT_SEQS = [3, 7, 9]
+#: The planted round's decisions with one clear best at work 300 are moves 3,
+#: 7 and 9 (a lead of 6 points or more); one is cut a round, the clearest (9,
+#: 11.9 points); the planted blunder's has two best moves.
+CLEAR_SEQS = [3, 7, 9]
+CUT_SEQS = [9]
 STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
 
 
@@ -63,7 +65,7 @@ def _published(make_user, clock):
     """The planted round's public puzzles, every one kept; the planted decision's."""
     room, rnd, analysis, ana, bruno = _analysed(make_user, clock)
     _clear_best(analysis)
-    assert services.puzzles_cut() == len(CUT_SEQS) + 1
+    assert services.puzzles_cut() == 1  # the planted decision, now the clearest
     while services.puzzle_check_next(checker=_keep) is not None:
         pass
     puzzle = Puzzle.objects.get(seq=DECISION_SEQ)
@@ -135,8 +137,10 @@ def test_the_deeper_check_drops_a_puzzle_with_two_best_moves():
 
 def test_only_clear_decisions_of_public_rounds_are_cut(make_user, clock):
     _room, _rnd, analysis, _ana, _bruno = _analysed(make_user, clock)
+    clear = [d["seq"] for d in analysis.decisions if cutting.gap_of(d) >= cutting.PUZZLE_GAP]
+    assert clear == CLEAR_SEQS  # not the planted one: two moves win there
     assert services.puzzles_cut() == len(CUT_SEQS)
-    assert sorted(Puzzle.objects.values_list("seq", flat=True)) == CUT_SEQS  # not the planted one
+    assert sorted(Puzzle.objects.values_list("seq", flat=True)) == CUT_SEQS  # the clearest
     for puzzle in Puzzle.objects.all():
         decision = next(d for d in analysis.decisions if d["seq"] == puzzle.seq)
         assert puzzle.gap == cutting.gap_of(decision) >= cutting.PUZZLE_GAP
@@ -171,7 +175,7 @@ def test_a_candidate_is_published_or_dropped_by_the_deeper_check(make_user, cloc
     _room, rnd, analysis, _ana, _bruno = _analysed(make_user, clock)
     _clear_best(analysis)
     assert services.puzzles_waiting()
-    assert services.puzzles_cut() == len(CUT_SEQS) + 1
+    assert services.puzzles_cut() == 1
     puzzle = Puzzle.objects.get(seq=DECISION_SEQ)
     assert puzzle.state == Puzzle.State.CANDIDATE and puzzle.seat == 0
     assert puzzle.solution == BEST.to_dict() and puzzle.gap == 18.0
@@ -203,9 +207,17 @@ def test_the_drain_stops_when_an_analysis_waits(make_user, clock):
     _room, _rnd, analysis, _ana, _bruno = _analysed(make_user, clock)
     _clear_best(analysis)
     assert services.puzzles_drain(checker=_keep, more_urgent=lambda: True) == 0
-    assert Puzzle.objects.filter(state=Puzzle.State.CANDIDATE).count() == 4  # cut, not checked
-    assert services.puzzles_drain(checker=_keep) == 4
-    assert Puzzle.objects.filter(state=Puzzle.State.PUBLISHED).count() == 4
+    assert Puzzle.objects.filter(state=Puzzle.State.CANDIDATE).count() == 1  # cut, not checked
+    assert services.puzzles_drain(checker=_keep) == 1
+    assert Puzzle.objects.filter(state=Puzzle.State.PUBLISHED).count() == 1
+
+
+def test_the_backlog_of_candidates_is_bounded(make_user, clock, monkeypatch):
+    _room, _rnd, analysis, _ana, _bruno = _analysed(make_user, clock)
+    monkeypatch.setattr(services, "CANDIDATE_BOUND", 0)
+    assert services.puzzles_cut() == 0 and not PuzzleCut.objects.exists()
+    monkeypatch.setattr(services, "CANDIDATE_BOUND", 1)
+    assert services.puzzles_cut() == 1 and PuzzleCut.objects.filter(analysis=analysis).exists()
 
 
 # ------------------------------------------------------------------ tries and ratings
@@ -291,6 +303,10 @@ def test_a_guest_gets_an_answer_and_no_rating(make_user, clock, client):
 
 def test_the_daily_puzzle_is_the_same_all_day(make_user, clock):
     _room, puzzle, _ana, _bruno = _published(make_user, clock)
+    _room2, _rnd2, second, _c, _d = _analysed_other(make_user, clock, "public")
+    _clear_best(second)  # a second round, a second puzzle
+    assert services.puzzles_cut() == 1
+    assert services.puzzle_check_next(checker=_keep).state == Puzzle.State.PUBLISHED
     day = clock().date()
     first = Puzzle.objects.order_by("id").first()
     assert services.puzzle_of_the_day(day=day) == first
@@ -306,10 +322,9 @@ def test_no_puzzle_names_its_players_or_room(make_user, clock, client):
     room, _rnd, analysis, ana, bruno = _analysed_other(
         make_user, clock, "public", names=("zulmira_src", "xavier_src", "Sala Secreta Zeta")
     )
-    assert services.puzzles_cut() == len(CUT_SEQS)
-    while services.puzzle_check_next(checker=_keep) is not None:
-        pass
-    puzzle = Puzzle.objects.get(seq=CUT_SEQS[-1])
+    _clear_best(analysis)
+    assert services.puzzles_cut() == 1
+    puzzle = services.puzzle_check_next(checker=_keep)
     viewer = make_user("ivo")
     client.force_login(viewer)
     pages = [
