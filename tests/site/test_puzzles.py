@@ -406,3 +406,37 @@ def test_the_replay_offers_the_blunderer_their_position(make_user, clock, client
     if other is not None:
         client.force_login(ana)
         assert client.post(f"/problemas/treinar/{rnd.pk}/{other['seq']}/").status_code == 400
+
+
+# ------------------------------------------------------------------ the analysis worker runs them
+
+
+def test_the_sweeper_wakes_the_puzzles_only_when_no_analysis_waits(make_user, clock, monkeypatch):
+    from analysis.models import AnalysisJob
+    from analysis.tasks import analysis_next
+    from puzzles.tasks import puzzles_next
+    from timers import offload, tasks
+    from timers import ticker as ticker_module
+
+    woken, submitted = [], []
+    monkeypatch.setattr(analysis_next, "apply_async", lambda *a, **k: woken.append("analysis"))
+    monkeypatch.setattr(puzzles_next, "apply_async", lambda *a, **k: woken.append("puzzles"))
+    monkeypatch.setattr(ticker_module.ticker, "submit", lambda key, f: submitted.append((key, f)))
+    _room, rnd, _analysis, _ana, _bruno = _analysed(make_user, clock)
+    AnalysisJob.objects.update_or_create(  # an analysis waits
+        round=rnd,
+        defaults={"state": AnalysisJob.State.QUEUED, "priority": AnalysisJob.Priority.IDLE},
+    )
+    tasks.sweep()
+    ticker_module._sweep(clock())
+    assert woken == ["analysis"] and submitted == [("analysis", offload.drain_analyses)]
+    AnalysisJob.objects.update(state=AnalysisJob.State.DONE)  # none waits: the puzzles' turn
+    woken.clear(), submitted.clear()
+    tasks.sweep()
+    ticker_module._sweep(clock())
+    assert woken == ["puzzles"] and submitted == [("analysis", offload.drain_puzzles)]
+    services.puzzles_drain(checker=_keep)
+    woken.clear(), submitted.clear()
+    tasks.sweep()
+    ticker_module._sweep(clock())
+    assert woken == [] and submitted == []  # nothing left to do
