@@ -291,6 +291,8 @@ def test_bad_answers_change_nothing(make_user, clock, client, answer, code):
 
 def test_a_guest_gets_an_answer_and_no_rating(make_user, clock, client):
     _room, puzzle, _ana, _bruno = _published(make_user, clock)
+    page = client.get("/problemas/").content.decode()
+    assert f'"id": {puzzle.pk}' in page and 'href="/accounts/login/?next=/problemas/"' in page
     reply = client.post(
         f"/problemas/{puzzle.pk}/resposta/",
         data=json.dumps({"action": BEST.to_dict()}),
