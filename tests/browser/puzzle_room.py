@@ -6,8 +6,9 @@ tests, tests/site/test_puzzles.py).
 
 Run inside a subprocess with the server's environment:
 ``python -m tests.browser.puzzle_room`` prints, as JSON, each published
-puzzle's id with its solution and one wrong legal answer, and the source
-players' and room's names (which no puzzle page may show).
+puzzle's id with its solution and one wrong legal answer, the source
+players' and room's names (which no puzzle page may show), the room's code,
+and the credentials of seat 0's player (who made the planted blunder).
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ def build() -> dict[str, Any]:
     from tests.site.helpers import current, set_deal  # (as above)
 
     tag = secrets.token_hex(3)
-    users = [get_user_model().objects.create_user(f"fonte{tag}{i}") for i in range(2)]
+    password = secrets.token_urlsafe(12)
+    users = [
+        get_user_model().objects.create_user(f"fonte{tag}{i}", password=password) for i in range(2)
+    ]
     room = services.room_create(
         user=users[0], name=f"Mesa de origem {tag}", preset="sem_monte", visibility="public"
     )
@@ -79,6 +83,8 @@ def build() -> dict[str, Any]:
         found.append({"id": puzzle.pk, "solution": puzzle.solution, "wrong": wrong})
     return {
         "puzzles": found,
+        "code": room.code,
+        "blunderer": {"username": users[0].username, "password": password},
         "secrets": [u.username for u in users] + [room.name, room.code],
     }
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.analysis.planted import BEST, DECISION_SEQ
 from tests.browser.play import sign_up
 
 pytestmark = pytest.mark.browser
@@ -103,4 +104,40 @@ def test_a_wrong_then_a_right_answer_moves_the_ratings(
     _answer(page, first["solution"])
     expect(result).to_be_visible()
     page.screenshot(path=str(artifacts / "puzzle-result-390.png"), full_page=True)
+    context.close()
+
+
+def test_the_replay_offers_a_blunder_as_a_puzzle_to_its_player(
+    browser: Browser, server: tuple[str, dict[str, str]], artifacts: Path
+) -> None:
+    """docs/site.md, "Puzzles": "Treinar esta posição" on one's own capivarada."""
+    url, env = server
+    made = _puzzles(env)
+    me = made["blunderer"]
+    context = browser.new_context(locale="pt-BR", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{url}/accounts/login/")
+    page.fill("#id_username", me["username"])
+    page.fill("#id_password", me["password"])
+    page.click("[data-form=login] button[type=submit]")
+    page.wait_for_url(url + "/")
+    page.goto(f"{url}/r/{made['code']}/rounds/1/")
+    page.wait_for_selector("[data-replay][data-ready]")
+    train = page.locator("[data-train][data-ready]")
+    expect(train).to_be_hidden()  # the deal: not a blunder of mine
+    page.locator(f'[data-goto="{DECISION_SEQ}"]').click()
+    expect(train).to_be_visible()
+    page.screenshot(path=str(artifacts / "replay-train-1280.png"))
+    page.locator(f'[data-goto="{DECISION_SEQ - 1}"]').click()
+    expect(train).to_be_hidden()
+    page.locator(f'[data-goto="{DECISION_SEQ}"]').click()
+    train.locator("[data-action=train]").click()
+    page.wait_for_url(re.compile(r".*/problemas/\d+/$"))
+    page.wait_for_selector("[data-puzzle][data-ready]")
+    expect(page.locator("[data-puzzle-hand] [data-tile]")).to_have_count(2)  # my hand then
+    _answer(page, BEST.to_dict())
+    expect(page.locator("[data-result]")).to_have_attribute("data-result", "correct")
+    expect(page.locator("[data-unrated]")).to_be_visible()  # one's own positions are not rated
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(artifacts / "train-result-390.png"), full_page=True)
     context.close()
