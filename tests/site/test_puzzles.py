@@ -132,6 +132,17 @@ def test_the_deeper_check_drops_a_puzzle_with_two_best_moves():
     assert len(SCRIPT) + 2 == DECISION_SEQ
 
 
+def test_the_paced_check_is_the_same_check():
+    from puzzles.pacing import paced_deep_check
+
+    _rnd, moves = planted_position()
+    deal = Round.from_hands(PRESETS["sem_monte"], hands=HANDS, opener=0).initial
+    args = (PRESETS["sem_monte"].to_dict(), deal, moves)
+    kwargs = {"seq": DECISION_SEQ, "seat": 0, "solution": BEST.to_dict(), "work": 100}
+    paced, plain = paced_deep_check(*args, share=1.0, **kwargs), cutting.deep_check(*args, **kwargs)
+    assert (paced.kept, paced.reason, paced.options) == (plain.kept, plain.reason, plain.options)
+
+
 # ------------------------------------------------------------------ cutting, checking
 
 
