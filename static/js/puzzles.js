@@ -182,5 +182,6 @@ ready(() => {
   view = boot.puzzle.view;
   paint();
   paint(); // again, now that the board has its size
+  window.addEventListener("resize", paint); // the chain's layout follows the board's shape
   document.querySelector("[data-puzzle]").dataset.ready = "1";
 });
