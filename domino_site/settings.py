@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "quick",  # above rooms, beside arenas: the quick-match queue seats people through the rooms' services
     "replays",  # above rooms, beside arenas and quick: the replay page, a round's JSON and analysis
     "lobby",  # above rooms, beside arenas, quick and replays: the public list, its page, API and socket
+    "puzzles",  # above rooms, beside arenas, quick, replays and lobby: puzzles cut from analysed rounds
     "people",  # between those four and rooms: friends, blocks, who is online (ws/people/)
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
 ]
@@ -303,7 +304,8 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ACKS_LATE = True
 # A round's analysis (a second or more of CPU) has workers of its own: behind
 # it on one queue, the clocks and bot turns of live tables would wait.
-CELERY_TASK_ROUTES = {"analysis.next": {"queue": "analysis"}}
+# The puzzles' cutting and deeper check run in the analysis worker, after its analyses.
+CELERY_TASK_ROUTES = {"analysis.next": {"queue": "analysis"}, "puzzles.next": {"queue": "analysis"}}
 CELERY_TIMEZONE = "UTC"
 
 # --- client addresses ------------------------------------------------------------

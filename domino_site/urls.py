@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("quick.urls")),  # /api/now/
     path("", include("records.urls")),  # /ranking/, /players/<username>/ (the profile)
     path("", include("games.urls")),  # /regras/
+    path("", include("puzzles.urls")),  # /problemas/ (puzzles, the daily one, training)
     path("", include("replays.urls")),  # /r/<code>/rounds/<n>/, /api/rooms/<code>/rounds/<n>/
     path("", include("people.urls")),  # /friends/<username>/... (requests, blocks)
     path("", include("lobby.urls")),  # /, /rooms/ (create), /api/rooms/

@@ -15,6 +15,12 @@ REPLAY: tuple[str, ...] = (
     _("Move %(n)s of %(total)s"),
 )
 
+# One's own blunder as a puzzle (static/js/replay_train.js, replays/training.py).
+TRAIN: tuple[str, ...] = (
+    _("Train this position"),
+    _("You blundered here: try to find the best move as a puzzle."),
+)
+
 # The replay page's analysis (static/js/replay_analysis.js; labels: analysis.scoring).
 ANALYSIS: tuple[str, ...] = (
     _("Analysis"),

@@ -21,7 +21,7 @@ from rooms import selectors
 from rooms.errors import ServiceError
 from rooms.page_strings import TABLE, translated
 
-from . import page_strings
+from . import page_strings, training
 from .analysis_requests import played, replay_opened
 from .whatif_page import whatif_boot
 
@@ -110,6 +110,8 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "json_url": reverse("replays:api_round", args=[room.code, rnd.number])
         + f"?match={rnd.match.number}",
         "fair_boot": replay_fair(rnd),  # the deal checked again in the browser
+        # "Train this position" on the viewer's own blunders (templates/replays/_replay_train.html).
+        "train": training.train_boot(rnd, user, analysis.round_analysis(rnd=rnd)),
         # Its own island and script (templates/replays/_replay_analysis.html).
         "analysis": analysis_boot(rnd),
         "analysis_queue": analysis_queue_boot(rnd, user, token),

@@ -1,7 +1,8 @@
 """The embedded server's CPU-heavy pure work, in a child process.
 
 The embedded server is one process: a round's analysis (a second or two of
-pure-Python CPU, docs/site.md "Round analysis") run on one of its threads
+pure-Python CPU, docs/site.md "Round analysis"), or a puzzle's deeper check
+(`puzzles.cutting`, as long), run on one of its threads
 would hold the interpreter lock and hold up every socket's event loop. The
 scoring imports no Django (`analysis.scoring`, its own import contract), so it
 runs in one child process below play (`domino_site.below_play`); only the reading and the
@@ -19,7 +20,11 @@ from typing import Any
 from django.conf import settings
 
 from analysis import pacing, scoring
+from analysis.queue import waiting_jobs
 from analysis.services import analysis_drain
+from puzzles import cutting
+from puzzles import pacing as puzzle_pacing
+from puzzles.services import puzzles_drain
 from timers import child
 
 _lock = threading.Lock()
@@ -62,3 +67,20 @@ def drain_analyses() -> int:
     twin), each round scored in the child process."""
     work = getattr(settings, "DOMINO_ANALYSIS_WORK", None)
     return analysis_drain(work=work, scorer=score_in_child)
+
+
+def check_in_child(*args: Any, **kwargs: Any) -> cutting.Verdict:
+    """`puzzles.pacing.paced_deep_check` (a puzzle's deeper check) in the child process."""
+    pool = _the_pool()
+    try:
+        return pool.submit(puzzle_pacing.paced_deep_check, *args, **kwargs).result()
+    except BrokenProcessPool:
+        _forget(pool)
+        raise
+
+
+def drain_puzzles() -> int:
+    """The embedded ticker's job once no analysis waits: the puzzles cut and
+    checked (`puzzles.services.puzzles_drain`), each check in the child
+    process; it stops as soon as an analysis waits."""
+    return puzzles_drain(checker=check_in_child, more_urgent=waiting_jobs)

@@ -17,6 +17,8 @@ from typing import Any
 from celery import shared_task
 
 from analysis.tasks import analysis_next
+from puzzles.services import puzzles_waiting
+from puzzles.tasks import puzzles_next
 from timers import jobs
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -46,10 +48,13 @@ def sweep() -> None:
     """The periodic sweeper (Celery beat): the ``sweep`` job (room expiry,
     disconnect grace, walkovers, every due action whose wake-up was lost, the
     arenas' ticks, the analysis queue), a wake-up of the analysis worker while
-    anything waits, and a quick-match pairing pass (the people still waiting:
-    windows widen, bots come)."""
+    anything waits (else, while the puzzles have rounds to cut or candidates to
+    check, its ``puzzles.next``: analyses first), and a quick-match pairing pass
+    (the people still waiting: windows widen, bots come)."""
     if jobs.run("sweep"):
         analysis_next.apply_async()
+    elif puzzles_waiting():
+        puzzles_next.apply_async()
     jobs.run("quick_pair")
 
 
