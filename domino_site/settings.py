@@ -4,8 +4,9 @@ Everything that differs between a laptop and production comes from the
 environment (see README.md, "Production"):
 
 * ``DATABASE_URL``  -- default: SQLite file ``db.sqlite3`` at the project root.
-* ``REDIS_URL``     -- if set: Redis channel layer and Celery broker;
-                       otherwise the in-memory channel layer.
+* ``REDIS_URL``     -- if set: Redis channel layer, Celery broker and Django's
+                       cache (``DOMINO_CACHE_PREFIX``, default ``domino``);
+                       otherwise the in-memory channel layer and cache.
 * ``DOMINO_SCHEDULER`` -- ``celery`` (default when ``REDIS_URL`` is set) or
                        ``inprocess`` (always when ``REDIS_URL`` is unset).
 * ``DEBUG`` (off unless set: ``make run`` and the tests turn it on),
@@ -230,6 +231,22 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- channels, celery, scheduling ----------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+
+# Django's cache (the replay's what-if: values per position and each person's
+# limit a minute, analysis.whatif_answers): shared by every process on Redis,
+# so a position computed by one Daphne is an answer on the other and a limit
+# is one limit; one process's memory in the embedded default.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("DOMINO_CACHE_PREFIX", "domino"),
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 if REDIS_URL:
     CHANNEL_LAYERS = {

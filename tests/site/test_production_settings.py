@@ -179,3 +179,23 @@ def test_the_pages_carry_no_inline_script_handler_or_style(client, django_user_m
         assert not INLINE_SCRIPT.search(html), path
         assert not INLINE_HANDLER.search(html), path
         assert not INLINE_STYLE.search(html), path
+
+
+# ------------------------------------------------------------------- the cache
+
+
+@pytest.mark.redis
+def test_with_redis_every_process_shares_one_cache():
+    """docs/decisions.md, "The what-if": on ``REDIS_URL`` Django's cache is
+    Redis's, so what one process stores (a what-if's values, a person's count)
+    the next process reads; without it, a process's memory."""
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
+    key = f"shared-{secrets.token_hex(4)}"
+    use = "import django; django.setup(); from django.core.cache import cache, caches; "
+    common = {"DEBUG": "1", "REDIS_URL": url, "DOMINO_CACHE_PREFIX": "test"}
+    wrote = _run(use + f"cache.set('{key}', 7, 30)", **common)
+    assert wrote.returncode == 0, wrote.stderr
+    read = _run(use + f"print(cache.get('{key}'))", **common)
+    assert read.stdout.strip() == "7", read.stderr
+    alone = _run(use + f"print(cache.get('{key}'), type(caches['default']).__name__)", DEBUG="1")
+    assert alone.stdout.split() == ["None", "LocMemCache"], alone.stderr
