@@ -246,6 +246,11 @@ class Net:
         if self.switch is not None and self.switch.poll() is None:
             self.switch.kill()
             self.switch.wait(5)
+        keep = os.environ.get("DOMINO_HOSTS_KEEP_LOGS")  # a folder to copy the logs to
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            for log in self.dir.glob("*.log"):
+                shutil.copy(log, Path(keep) / f"{self.id}-{log.name}")
         shutil.rmtree(self.dir, ignore_errors=True)
         with contextlib.suppress(Exception):
             atexit.unregister(self.close)

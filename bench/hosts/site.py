@@ -204,14 +204,28 @@ class Site:
     def web_url(self, host: str, path: str = "") -> str:
         return f"http://{HOSTS[host]}:{WEB_PORT}{path}"
 
-    def problems(self) -> dict[str, list[str]]:
-        """Log lines of every process that look like a crash."""
-        found = {}
+    def log_sizes(self) -> dict[str, int]:
+        return {path.stem: path.stat().st_size for path in self.dir.glob("*.log")}
+
+    def exceptions(self, since: dict[str, int] | None = None) -> dict[str, list[str]]:
+        """The exception lines ending each traceback logged by every process
+        (from the offsets ``since``, by log name): ``{log: [line, ...]}``."""
+        found: dict[str, list[str]] = {}
         for path in self.dir.glob("*.log"):
-            lines = path.read_text(errors="replace").splitlines()
-            bad = [ln for ln in lines if "Traceback" in ln or "Exception inside application" in ln]
-            if bad:
-                found[path.stem] = bad
+            with open(path, "rb") as log:
+                log.seek((since or {}).get(path.stem, 0))
+                lines = log.read().decode(errors="replace").splitlines()
+            ends = []
+            inside = False
+            for line in lines:
+                if line.startswith("Traceback") or "Exception inside application" in line:
+                    inside = True
+                elif inside and line and not line[0].isspace() and not line.startswith("During"):
+                    if not line.startswith("The above"):
+                        ends.append(line[:300])
+                        inside = False
+            if ends:
+                found[path.stem] = ends
         return found
 
     def tail(self, name: str, chars: int = 3000) -> str:
