@@ -85,6 +85,23 @@ class Bench:
         await asyncio.sleep(1.0)  # let stragglers land before the next run
         return run
 
+    def storage_cpu(self) -> dict[str, float]:
+        """With --hosts: the CPU seconds of every process on the ``db`` and
+        ``redis`` hosts (PostgreSQL's backends come and go; the namespace holds
+        them all), reported beside the background processes."""
+        hosts = self.cfg.hosts
+        if not hosts:
+            return {}
+        import subprocess
+
+        cpu = {}
+        for role in ("db", "redis"):
+            pids = subprocess.run(
+                ["ip", "netns", "pids", hosts[role]], capture_output=True, text=True
+            ).stdout.split()
+            cpu[role] = sum(process_cpu(int(pid)) for pid in pids)
+        return cpu
+
     def watchers(self, target: str) -> tuple[dict, list]:
         """What a table run reads at its window's ends (the lobby sockets' bytes,
         the background processes' CPU) and runs over it (the analysis probe)."""
@@ -92,7 +109,10 @@ class Bench:
         extras = {
             "lobby": self.lobby.counters,
             "lobby_sockets": lambda: dict(self.lobby.count),
-            "background": lambda: {name: process_tree_cpu(p.pid) for name, p in background.items()},
+            "background": lambda: {
+                **{name: process_tree_cpu(p.pid) for name, p in background.items()},
+                **self.storage_cpu(),
+            },
         }
         if target != "table" or self.probe is None:
             return extras, []
