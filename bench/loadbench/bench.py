@@ -102,6 +102,30 @@ class Bench:
             cpu[role] = sum(process_cpu(int(pid)) for pid in pids)
         return cpu
 
+    def storage_counts(self) -> dict[str, float]:
+        """With --hosts: Redis' commands processed, PostgreSQL's commits and rows
+        written in the bench's database, so far (the hosts' servers are the
+        bench's alone; on the loopback they are shared, so nothing is read)."""
+        if not self.cfg.hosts:
+            return {}
+        try:
+            import psycopg
+            import redis
+
+            info = redis.Redis.from_url(self.cfg.redis_url, socket_timeout=5).info("stats")
+            with psycopg.connect(self.cfg.database_url, autocommit=True) as db:
+                row = db.execute(
+                    "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted"
+                    " FROM pg_stat_database WHERE datname = current_database()"
+                ).fetchone()
+            return {
+                "redis_cmds": float(info["total_commands_processed"]),
+                "pg_commits": float(row[0]),
+                "pg_rows_written": float(row[1]),
+            }
+        except Exception:  # noqa: BLE001 - a diagnostic only
+            return {}
+
     def watchers(self, target: str) -> tuple[dict, list]:
         """What a table run reads at its window's ends (the lobby sockets' bytes,
         the background processes' CPU) and runs over it (the analysis probe)."""
@@ -113,6 +137,7 @@ class Bench:
                 **{name: process_tree_cpu(p.pid) for name, p in background.items()},
                 **self.storage_cpu(),
             },
+            "storage": self.storage_counts,
         }
         if target != "table" or self.probe is None:
             return extras, []
