@@ -193,6 +193,20 @@ def _stall(acks: list[float], start: float) -> float:
     return longest
 
 
+def _moves_per_round(tables: list[dict]) -> float | None:
+    """Moves a round, over the rounds every socket saw start and a later one
+    begin (so they ended)."""
+    counts = []
+    for table in tables:
+        rounds: dict[str, int] = {}
+        for key in table["seen"]:
+            match, number, _ = key.split(".")
+            rounds[f"{match}.{number}"] = rounds.get(f"{match}.{number}", 0) + 1
+        keys = sorted(rounds, key=lambda k: tuple(map(int, k.split("."))))
+        counts += [rounds[k] for k in keys[:-1]]  # the last may be unfinished
+    return round(statistics.mean(counts), 1) if counts else None
+
+
 def check(out: Outcome, clock_codes: set[str], hit: tuple[str, ...]) -> None:
     problems, rooms = out.problems, out.facts["rooms"]
     start, end = out.window
@@ -258,5 +272,7 @@ def check(out: Outcome, clock_codes: set[str], hit: tuple[str, ...]) -> None:
         "errors": dict(errors),
         "clock_fired_after_heal_s": fired_after_heal,
         "moves_checked": sum(len(t["seen"]) for t in out.tables),
+        # rounds seen (a match and round number) that ended, and their moves
+        "moves_per_finished_round": _moves_per_round(out.tables),
         "connection_errors_logged": logged,
     }
