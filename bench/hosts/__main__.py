@@ -53,7 +53,7 @@ def drill(argv: list[str]) -> int:
     try:
         for name in names:
             clocks = 4 if name == "worker-redis" else 0
-            tail = 35.0 if name == "worker-redis" else 12.0  # see tests/scale/test_hosts.py
+            tail = 50.0 if name == "worker-redis" else 12.0  # see tests/scale/test_hosts.py
             outcome = drills.run(chosen[name], clock_tables=clocks, tail=tail)
             print(json.dumps({**outcome.summary, "problems": outcome.problems}), flush=True)
             failed += bool(outcome.problems)
