@@ -9,7 +9,7 @@ left behind, no traceback, and the tables on the host the fault did not hit
 never waited more than 3 s for a move.
 
 One site serves every drill of this module (each drill opens tables of its
-own); the drills take about three minutes together. The 5 % loss between
+own); the drills take about four and a half minutes together. The 5 % loss between
 ``client`` and ``web2`` lasts 20 s here (``DOMINO_HOSTS_LOSS_SECONDS``, 60 for
 the issue's full minute, as ``python -m bench.hosts drill`` does).
 
