@@ -5,6 +5,8 @@ Markers (declared in pyproject.toml):
 * ``postgres`` -- skipped unless the default database is PostgreSQL (DATABASE_URL).
 * ``redis``    -- skipped unless REDIS_URL is set and answers PING.
 * ``browser``  -- skipped unless Chromium exists (CHROMIUM_PATH, default /usr/bin/chromium).
+* ``hosts``    -- skipped unless this machine can make the many-hosts set of
+  ``bench.hosts`` (root, network namespaces, PostgreSQL's binaries, redis-server).
 * ``slow``     -- informational; ``-m "not slow"`` deselects.
 
 With ``DOMINO_REQUIRE_SERVICES=1`` (set by .ci/run) nothing is skipped for a
@@ -64,10 +66,20 @@ def _browser_missing() -> str | None:
     return None
 
 
+@cache
+def _hosts_missing() -> str | None:
+    from bench.hosts.net import why_unavailable
+    from bench.hosts.site import why_no_services
+
+    reason = why_unavailable() or why_no_services()
+    return f"needs the many-hosts set (bench/hosts): {reason}" if reason else None
+
+
 _SERVICE_CHECKS = {
     "postgres": _postgres_missing,
     "redis": _redis_missing,
     "browser": _browser_missing,
+    "hosts": _hosts_missing,
 }
 
 

@@ -85,6 +85,47 @@ class Bench:
         await asyncio.sleep(1.0)  # let stragglers land before the next run
         return run
 
+    def storage_cpu(self) -> dict[str, float]:
+        """With --hosts: the CPU seconds of every process on the ``db`` and
+        ``redis`` hosts (PostgreSQL's backends come and go; the namespace holds
+        them all), reported beside the background processes."""
+        hosts = self.cfg.hosts
+        if not hosts:
+            return {}
+        import subprocess
+
+        cpu = {}
+        for role in ("db", "redis"):
+            pids = subprocess.run(
+                ["ip", "netns", "pids", hosts[role]], capture_output=True, text=True
+            ).stdout.split()
+            cpu[role] = sum(process_cpu(int(pid)) for pid in pids)
+        return cpu
+
+    def storage_counts(self) -> dict[str, float]:
+        """With --hosts: Redis' commands processed, PostgreSQL's commits and rows
+        written in the bench's database, so far (the hosts' servers are the
+        bench's alone; on the loopback they are shared, so nothing is read)."""
+        if not self.cfg.hosts:
+            return {}
+        try:
+            import psycopg
+            import redis
+
+            info = redis.Redis.from_url(self.cfg.redis_url, socket_timeout=5).info("stats")
+            with psycopg.connect(self.cfg.database_url, autocommit=True) as db:
+                row = db.execute(
+                    "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted"
+                    " FROM pg_stat_database WHERE datname = current_database()"
+                ).fetchone()
+            return {
+                "redis_cmds": float(info["total_commands_processed"]),
+                "pg_commits": float(row[0]),
+                "pg_rows_written": float(row[1]),
+            }
+        except Exception:  # noqa: BLE001 - a diagnostic only
+            return {}
+
     def watchers(self, target: str) -> tuple[dict, list]:
         """What a table run reads at its window's ends (the lobby sockets' bytes,
         the background processes' CPU) and runs over it (the analysis probe)."""
@@ -92,7 +133,11 @@ class Bench:
         extras = {
             "lobby": self.lobby.counters,
             "lobby_sockets": lambda: dict(self.lobby.count),
-            "background": lambda: {name: process_tree_cpu(p.pid) for name, p in background.items()},
+            "background": lambda: {
+                **{name: process_tree_cpu(p.pid) for name, p in background.items()},
+                **self.storage_cpu(),
+            },
+            "storage": self.storage_counts,
         }
         if target != "table" or self.probe is None:
             return extras, []

@@ -77,6 +77,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=15.0,
         help="open a finished round's replay every this many seconds (0: never)",
     )
+    parser.add_argument(
+        "--hosts",
+        help="also run the production configuration on many hosts on this box (bench/hosts:"
+        " PostgreSQL, Redis, two Daphnes, the worker host and this client each in a network"
+        " namespace of their own), once per comma-separated one-way delay in ms between"
+        " hosts (e.g. 0,0.5); needs root",
+    )
+    parser.add_argument(
+        "--hosts-only", action="store_true", help="with --hosts: not on the loopback"
+    )
+    parser.add_argument("--hosts-layout", help=argparse.SUPPRESS)  # (a child's hosts)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
@@ -118,7 +129,43 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     argv += ["--open-every", str(args.open_every)]
     if args.relay_bytes is not None:
         argv += ["--relay-bytes", str(args.relay_bytes)]
+    if args.hosts_layout:
+        argv += ["--hosts", str(args.hosts), "--hosts-layout", args.hosts_layout]
     return argv
+
+
+def on_hosts(args: argparse.Namespace, delay_ms: float):
+    """The hosts of a --hosts run (bench.hosts) with PostgreSQL and Redis up on
+    theirs; the bench's own Fleet starts the Daphnes and the background
+    processes on the web and worker hosts. Returns (net, the child's args)."""
+    from bench.hosts.net import Net
+    from bench.hosts.site import PG_PORT, REDIS_PORT, Site
+
+    net = Net(delay_ms=delay_ms)
+    try:
+        site = Site(net)
+        site.init_db()
+        site.start_redis()
+    except BaseException:
+        net.close()
+        raise
+    layout = {
+        "web": [(net.ns(h), net.address(h)) for h in ("web1", "web2")],
+        "worker": net.ns("worker"),
+        "db": net.ns("db"),
+        "redis": net.ns("redis"),
+        "client": net.ns("client"),
+    }
+    one = argparse.Namespace(
+        **{
+            **vars(args),
+            "pg": f"postgres://postgres@{net.address('db')}:{PG_PORT}",
+            "redis": f"redis://{net.address('redis')}:{REDIS_PORT}/14",
+            "hosts": delay_ms,
+            "hosts_layout": json.dumps(layout),
+        }
+    )
+    return net, one
 
 
 def as_run(figures: dict[str, Any], variant: str) -> Run:
@@ -134,6 +181,10 @@ def children(args: argparse.Namespace) -> list[tuple[str, str]]:
     """The ``(configuration, variant)`` pairs to run, each in a child process;
     with ``--before``, another checkout's servers first."""
     configs = ("embedded", "production") if args.config == "all" else (args.config,)
+    if args.hosts and not args.hosts_layout:
+        delays = [f"hosts:{d}" for d in args.hosts.split(",") if d]
+        loopback = [] if args.hosts_only else ["production"]
+        return [(name, "today") for name in [*loopback, *delays]]
     before = [(name, "before") for name in configs] if args.before else []
     if not args.variants:
         return before + [(name, "today") for name in configs]
@@ -159,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             f" {os.cpu_count()} cores, shared with whatever else runs"
         )
     runs: list[Run] = []
-    if args.config == "all" or args.variants or args.before:
+    if args.config == "all" or args.variants or args.before or (args.hosts and not args.child_out):
         signal.signal(signal.SIGTERM, _interrupt)
         for name, variant in children(args):
             with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
@@ -170,8 +221,14 @@ def main(argv: list[str] | None = None) -> int:
             code = ROOT
             if variant == "before":  # the servers, and this bench, of another checkout
                 code, one.variant = Path(args.before).resolve(), "today"
+            net = None
+            if name.startswith("hosts:"):  # this client runs on the client host
+                net, one = on_hosts(one, float(name[6:]))
+                name = "production"
             argv = child_argv(one, name, path)
             argv[1] = str(code / "bench" / "load.py")
+            if net is not None:
+                argv = net.exec_argv("client", argv)
             child = subprocess.Popen(argv, cwd=code)
             try:
                 child.wait()
@@ -185,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                     os.unlink(path)
                 say("interrupted")
                 return 130
+            if net is not None:
+                net.close()
             try:
                 runs += [as_run(r, variant) for r in json.loads(Path(path).read_text() or "[]")]
             except (OSError, ValueError):

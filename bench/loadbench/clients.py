@@ -113,8 +113,8 @@ class Table:
         wss = await asyncio.gather(
             *(
                 open_socket(
-                    f"ws://127.0.0.1:{srv.port}{path}",
-                    f"http://127.0.0.1:{srv.port}",
+                    f"ws://{srv.address}:{srv.port}{path}",
+                    f"http://{srv.address}:{srv.port}",
                     cookie,
                 )
                 for srv, cookie in zip(self.servers, cookies, strict=True)

@@ -25,14 +25,20 @@ class Fleet:
 
     def start(self) -> None:
         env, logdir = self.cfg.server_env(), self.cfg.tmp
+        hosts = self.cfg.hosts
         if self.cfg.redis_url:
             for name, argv in background_commands(ROOT, env, logdir).items():
                 if name in self.cfg.without:
                     continue
-                self.background[name] = Proc(name, argv, env, logdir).start()
+                netns = hosts["worker"] if hosts else ""
+                self.background[name] = Proc(name, argv, env, logdir, netns).start()
                 self.procs.append(self.background[name])
-        for _ in range(self.cfg.daphnes):
-            daphne = Daphne(env, logdir)
+        for i in range(self.cfg.daphnes):
+            where = None
+            if hosts:  # one Daphne a web host, then a second port on each
+                netns, address = hosts["web"][i % len(hosts["web"])]
+                where = (netns, address, 8000 + i // len(hosts["web"]))
+            daphne = Daphne(env, logdir, host=where)
             self.procs.append(daphne.start())
             self.daphnes.append(daphne)
         for daphne in self.daphnes:

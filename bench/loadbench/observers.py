@@ -42,7 +42,9 @@ class LobbyMeter:
             kind = "view" if i < count else "bare"
             srv = servers[i % len(servers)]
             ws = await open_socket(
-                f"ws://127.0.0.1:{srv.port}/ws/lobby/", f"http://127.0.0.1:{srv.port}", cookie
+                f"ws://{srv.address}:{srv.port}/ws/lobby/",
+                f"http://{srv.address}:{srv.port}",
+                cookie,
             )
             if kind == "view":
                 await ws.send('{"type": "view"}')

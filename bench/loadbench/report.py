@@ -69,6 +69,9 @@ def describe(run: Run) -> str:
     if run.background_cpu:
         cpu = " ".join(f"{k} {v:.0f}%" for k, v in sorted(run.background_cpu.items()))
         parts.append(f"background CPU {cpu}")
+    if run.storage_rates:
+        rates = " ".join(f"{k} {v:.0f}/s" for k, v in sorted(run.storage_rates.items()))
+        parts.append(f"storage {rates}")
     if run.analysis_depth_max is not None:
         parts.append(
             f"analysis queue max {run.analysis_depth_max} end {run.analysis_depth_end},"

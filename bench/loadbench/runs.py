@@ -180,6 +180,10 @@ def extra_figures(run: Run, window: Window) -> None:
             run.lobby_bare_bytes_per_s = (
                 (e1["lobby"]["bare"] - e0["lobby"]["bare"]) / wall / sockets["bare"]
             )
+    if e0.get("storage") and e1.get("storage"):
+        run.storage_rates = {
+            name: (e1["storage"][name] - count) / wall for name, count in e0["storage"].items()
+        }
     if "background" in e0:
         run.background_cpu = {
             name: 100 * (e1["background"][name] - cpu) / wall

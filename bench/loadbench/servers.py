@@ -23,9 +23,13 @@ from bench.loadbench.common import ASGI_MODULE, BIN, PG_DATABASE, ROOT, free_por
 class Proc:
     """A subprocess of ours, its output in a log file."""
 
-    def __init__(self, name: str, cmd: list[str], env: dict[str, str], logdir: Path) -> None:
+    def __init__(
+        self, name: str, cmd: list[str], env: dict[str, str], logdir: Path, netns: str = ""
+    ) -> None:
         self.name = name
-        self.cmd = cmd
+        # In a network namespace (--hosts): ``ip netns exec`` replaces itself
+        # with the program, so the pid (CPU, memory) is still the program's.
+        self.cmd = ["ip", "netns", "exec", netns, *cmd] if netns else cmd
         self.env = env
         self.log_path = logdir / f"{name}.log"
         self.proc: subprocess.Popen | None = None
@@ -76,22 +80,21 @@ class Daphne(Proc):
     """A Daphne process on a free port, serving ``asgi`` (by default the bench's
     relay application, which wraps the site's)."""
 
-    def __init__(self, env: dict[str, str], logdir: Path, asgi: str = ASGI_MODULE) -> None:
-        self.port = free_port()
-        cmd = [
-            str(BIN / "daphne"),
-            "-v",
-            "0",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(self.port),
-            asgi,
-        ]
-        super().__init__(f"daphne-{self.port}", cmd, env, logdir)
+    def __init__(
+        self,
+        env: dict[str, str],
+        logdir: Path,
+        asgi: str = ASGI_MODULE,
+        host: tuple[str, str, int] | None = None,
+    ) -> None:
+        """``host``: (namespace, its address, port) of a host of --hosts;
+        else a free port on the loopback."""
+        netns, self.address, self.port = host or ("", "127.0.0.1", free_port())
+        cmd = [str(BIN / "daphne"), "-v", "0", "-b", self.address, "-p", str(self.port), asgi]
+        super().__init__(f"daphne-{self.address}-{self.port}", cmd, env, logdir, netns)
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return f"http://{self.address}:{self.port}{path}"
 
     def wait_healthy(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -123,6 +126,9 @@ class Config:
     daphnes: int
     variant: str = "today"
     without: tuple[str, ...] = ()  # Procfile process types not started (--without)
+    # --hosts: {"web": [(namespace, address), ...], "worker": namespace,
+    # "db": namespace, "redis": namespace} (bench.hosts); None on the loopback
+    hosts: dict | None = None
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(40))
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="domino-load-")))
 
@@ -140,7 +146,9 @@ class Config:
             DATABASE_URL=self.database_url,
             DEBUG="0",
             SECRET_KEY=self.secret_key,
-            ALLOWED_HOSTS="127.0.0.1,localhost",
+            ALLOWED_HOSTS=",".join(
+                ["127.0.0.1", "localhost"] + [a for _, a in (self.hosts or {}).get("web", [])]
+            ),
             BOT_DELAY_SECONDS="0",
             DOMINO_HTTPS="0",  # plain HTTP on 127.0.0.1: no redirect to https
             PYTHONPATH=str(ROOT),
@@ -175,8 +183,10 @@ def embedded_config(args: argparse.Namespace) -> Config:
 
 def production_config(args: argparse.Namespace) -> Config:
     base = args.pg.rstrip("/")
+    hosts = json.loads(args.hosts_layout) if getattr(args, "hosts_layout", None) else None
     return Config(
-        name="production",
+        name=f"production@hosts-{float(args.hosts):g}ms" if hosts else "production",
+        hosts=hosts,
         database_url=f"{base}/{PG_DATABASE}",
         redis_url=args.redis,
         daphnes=2,

@@ -79,6 +79,9 @@ class Run:
     analysis_drained_s: float | None = None  # after the run, until the queue was empty
     # CPU (% of one core) of each background process of the Procfile.
     background_cpu: dict = field(default_factory=dict)
+    # --hosts: per second, Redis' commands and PostgreSQL's commits and rows
+    # written (inserted + updated + deleted), read from the servers themselves.
+    storage_rates: dict = field(default_factory=dict)
     # The raw latencies (seconds), to merge the slices of one run (not written out).
     samples: list = field(default_factory=list, repr=False)
     between_samples: list = field(default_factory=list, repr=False)
@@ -152,6 +155,11 @@ def merged(parts: list[Run]) -> Run:
         for proc, value in p.background_cpu.items():
             cpu[proc] += value * p.seconds / run.seconds
     run.background_cpu = dict(cpu)
+    rates = collections.defaultdict(float)
+    for p in parts:
+        for name, value in p.storage_rates.items():
+            rates[name] += value * p.seconds / run.seconds
+    run.storage_rates = dict(rates)
     inboxes = [p.inbox_max for p in parts if p.inbox_max is not None]
     run.inbox_max = max(inboxes) if inboxes else None
     return run
