@@ -91,8 +91,8 @@ def test_the_rules_pages_follow_the_partida_and_points_knobs():
     assert "worth double" in text(partida.replace(redeal_worth_double=True))
     assert "six doubles win" in text(partida.replace(doubles_prizes=True))
     pontos = PRESETS["pontos"]
-    assert "multiple of 5" in text(pontos) and "spinner" not in text(pontos)
-    assert "spinner" in text(pontos.replace(spinner=True))
+    assert "multiple of 5" in text(pontos) and "spinner" in text(pontos)
+    assert "spinner" not in text(pontos.replace(spinner=False))
     assert "no bonuses" not in text(pontos) and "no bonuses" in text(PRESETS["parceria"])
 
 
