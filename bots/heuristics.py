@@ -384,17 +384,34 @@ def _fives_made(play: Play, ends: tuple[int, int] | None, table: Table) -> tuple
     return (count if count % 5 == 0 else 0), cx, cy
 
 
-def _fives_context(hand: Sequence[Tile], seat: int, table: Table) -> tuple[int, int, float]:
+_Context = tuple[int, int, float, tuple[tuple[tuple[int, int], ...], ...] | None]
+
+
+def _fives_context(hand: Sequence[Tile], seat: int, table: Table) -> _Context:
     """What `_fives_score` reads once a decision: the tiles seen (on the table or
     in this hand), the numbers the next seat lacks, the chance it holds a given
-    unseen tile."""
+    unseen tile; at a spinner table also, per number, the unseen tiles the next
+    seat may hold with it (index, what each adds to the count lying outward)."""
     seen = table.placed
     for t in hand:
         seen |= 1 << t.index
     nxt = (seat + 1) % table.seats
     unknown = 28 - table.table_tiles - len(hand)
     chance = min(1.0, table.counts[nxt] / unknown) if unknown > 0 else 0.0
-    return seen, table.voids[nxt], chance
+    void = table.voids[nxt]
+    if table.spin is None:
+        return seen, void, chance, None
+    avail = tuple(
+        ()
+        if void >> number & 1
+        else tuple(
+            (tile.index, 2 * out if out == number else out)
+            for tile, out in _WITH[number]
+            if not seen >> tile.index & 1
+        )
+        for number in range(7)
+    )
+    return seen, void, chance, avail
 
 
 def _fives_score(
@@ -403,22 +420,22 @@ def _fives_score(
     x: int,
     y: int,
     table: Table,
-    context: tuple[int, int, float],
+    context: _Context,
 ) -> float:
     """``W_FIVES`` per point the play scores, minus ``W_GIVE`` per point the next
     opponent is expected to score at once on the new ends: each tile it may hold
     (unseen, and of a number it has not shown it lacks) that makes a multiple of
     5, by the chance it holds that tile."""
     made, cx, cy = _fives_made(play, ends, table)
-    seen, void, chance = context
+    seen, void, chance, avail = context
     if not chance:
         return W_FIVES * made
     tile = play.tile
     if ends is None and tile.is_double:
         cx = cy = tile.pips  # a lone first double: a tile on either end leaves it counting twice
     seen |= 1 << tile.index
-    if table.spin is not None and ends is not None:
-        given = _given_spinner(play, ends, table, cx, cy, seen, void)
+    if avail is not None and ends is not None:
+        given = _given_spinner(play, ends, table, cx, cy, avail)
         return W_FIVES * made - W_GIVE * chance * given
     given = 0
     for number, other in ((x, cy), (y, cx)):
@@ -434,7 +451,12 @@ def _fives_score(
 
 
 def _given_spinner(
-    play: Play, ends: tuple[int, int], table: Table, cx: int, cy: int, seen: int, void: int
+    play: Play,
+    ends: tuple[int, int],
+    table: Table,
+    cx: int,
+    cy: int,
+    avail: tuple[tuple[tuple[int, int], ...], ...],
 ) -> int:
     """`_fives_score`'s points given at a spinner table: every open end after
     ``play`` (A, B, and C and D once open), each unseen tile the next seat may
@@ -455,14 +477,11 @@ def _given_spinner(
     total = cx + cy + sides[0] + sides[1]
     best: dict[int, int] = {}
     for number, contribution in open_ends:
-        if void >> number & 1:
-            continue
         rest = total - contribution
-        for other, out in _WITH[number]:
-            if not seen >> other.index & 1:
-                count = (2 * out if out == number else out) + rest
-                if count % 5 == 0 and count > best.get(other.index, 0):
-                    best[other.index] = count
+        for index, new in avail[number]:
+            count = new + rest
+            if count % 5 == 0 and count > best.get(index, 0):
+                best[index] = count
     return sum(best.values())
 
 

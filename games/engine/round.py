@@ -507,6 +507,12 @@ class Round:
         return self._ends
 
     @property
+    def made(self) -> tuple[int, ...] | None:
+        """The game of points: what each side's plays made so far in the round
+        (None under any other scoring)."""
+        return None if self._made is None else tuple(self._made)
+
+    @property
     def boneyard_count(self) -> int:
         return len(self._boneyard)
 

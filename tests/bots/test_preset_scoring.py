@@ -162,3 +162,44 @@ def test_medium_counts_a_spinners_four_ends_as_the_engine_scores_them():
                 table.drew(turn, rnd.ends)
             rnd.apply(turn, action)
     assert on_sides > 100 and plays > 1000
+
+
+def _pontos_views(count: int) -> list[dict]:
+    """Views of ``pontos`` decisions with more than one play, medium at every seat."""
+    views = []
+    for seed in range(20):
+        rnd = Round.deal(PRESETS["pontos"], random.Random(seed))
+        while not rnd.is_over and len(views) < count:
+            view = rnd.view(rnd.turn)
+            if len(view["legal"]) > 2:
+                views.append(view)
+            rnd.apply(rnd.turn, choose_action(view, "medium", random.Random(seed)))
+    return views
+
+
+def test_in_the_game_of_points_hard_keeps_mediums_play_unless_clearly_better(monkeypatch):
+    """`FIVES_MARGIN`: with a margin nothing can clear, hard plays medium's first
+    choice; with none, it plays its best average, which differs somewhere."""
+    from bots import search
+
+    views = _pontos_views(12)
+
+    def hard(view):
+        return choose_action(view, "hard", random.Random(3), budget_ms=20, clock=lambda: 0.0)
+
+    monkeypatch.setattr(search, "FIVES_MARGIN", 1e9)
+    assert all(hard(v) == choose_action(v, "medium", random.Random(0)) for v in views)
+    monkeypatch.setattr(search, "FIVES_MARGIN", -1e9)
+    assert any(hard(v) != choose_action(v, "medium", random.Random(0)) for v in views)
+
+
+def test_clearly_better_is_a_paired_difference_over_its_standard_error(monkeypatch):
+    from bots import search
+    from bots.search import _clearly_better
+
+    monkeypatch.setattr(search, "FIVES_MARGIN", 1.0)
+    # Candidate 1 beats 0 by 1 a deal on each of 4 deals: no spread, clearly better.
+    assert _clearly_better([0.0, 4.0], [0.0, 4.0, 4.0], 1)
+    # By +3 and -1 twice each: mean 1, sample sd 2.31, standard error 1.15.
+    assert not _clearly_better([0.0, 4.0], [0.0, 20.0, 4.0], 1)
+    assert not _clearly_better([0.0, 4.0], [0.0, 4.0, 1.0], 1)  # one deal proves nothing
