@@ -99,9 +99,20 @@ export function layoutChain(chain, aspect, bends = {}, zoom = 1, spinner = false
   for (;;) {
     const lay = layoutOnce(chain, aspect, active, zoom, spinner);
     const keys = Object.keys(active).map(Number);
-    if (lay.clean || !keys.length) return { ...lay, bent: active };
+    if (lay.clean || !keys.length) return spinner && !lay.clean ? widened(chain, aspect, active, zoom, lay) : { ...lay, bent: active };
     delete active[String(Math.max(...keys))];
   }
+}
+
+// Four arms may meet where two never do (an arm's turn runs into a side of the
+// spinner): a larger table, step by step, until they do not (smaller tiles).
+function widened(chain, aspect, bends, zoom, lay) {
+  let best = lay;
+  for (const widen of [1.25, 1.5, 2, 2.5, 3, 4]) {
+    best = layoutOnce(chain, aspect, bends, zoom, true, widen);
+    if (best.clean) break;
+  }
+  return { ...best, bent: bends };
 }
 
 // The chain index of a spinner table's spinner: its first double (-1: none yet).
@@ -114,15 +125,15 @@ export function innermost(chain, end) {
   return end === "C" || end === "D" ? Math.max(spinnerIndex(chain), 0) : 0;
 }
 
-function layoutOnce(chain, aspect, bends, zoom, spinner) {
+function layoutOnce(chain, aspect, bends, zoom, spinner, widen = 1) {
   const tiles = [];
   let clean = true;
   if (!chain.length) {
     return { tiles, ends: {}, box: { x: -4, y: -2, w: 8, h: 4 }, half: 4, clean: true };
   }
   const length = chain.reduce((sum, l) => sum + (isDouble(l.tile) ? 1 : 2) + GAP, 0);
-  const half = rowWidth(aspect, length, zoom) / 2;
-  const halfV = Math.max(6, (1.5 * half) / Math.max(0.5, Math.min(aspect, 4)));
+  const half = (rowWidth(aspect, length, zoom) / 2) * widen;
+  const halfV = Math.max(6 * widen, (1.5 * half) / Math.max(0.5, Math.min(aspect, 4)));
   const first = chain[0];
   const [lo, hi] = first.tile.split("-").map(Number);
   const dbl0 = isDouble(first.tile);
