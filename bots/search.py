@@ -70,14 +70,12 @@ EQUITY_ROUNDS = 400
 #: Weight of the round's points beside the match equity (which is scaled to the target).
 EQUITY_POINTS = 0.01
 # The game of points' search knobs (docs/decisions.md, "The game of points
-# plays with the spinner"): tried against medium in duplicate rounds, none
-# apart from the noise (bench/RESULTS.md); the defaults search as the other
-# scorings do.
+# plays with the spinner"), each measured against medium.
 #: Only the medium player's best this many plays are searched...
-FIVES_CANDIDATES = 99
+FIVES_CANDIDATES = 4
 #: ... and another than its first is played only when it beats that one by this
 #: many standard errors of their paired difference over the deals.
-FIVES_MARGIN = 0.0
+FIVES_MARGIN = 1.0
 #: A playout stops after this many actions, the round then valued by the points
 #: its plays made so far (0: played to its end).
 FIVES_HORIZON = 0
