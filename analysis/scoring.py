@@ -228,7 +228,7 @@ def _choices(
     with more than one distinct legal action."""
     rnd = Round.replay(rules, deal, [])
     for seq, (seat, data, by) in enumerate(moves, start=1):
-        action = action_from_dict(data)
+        action = action_from_dict(data, spinner=rules.spinner)
         if by == "person" and seat in seats and type(action) is not Pick and rnd.turn == seat:
             ends = rnd.ends
             if len(distinct_actions(rnd.legal_actions(seat), ends, rules)) > 1:

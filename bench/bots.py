@@ -105,7 +105,7 @@ def package_player(start_move: int, sample_size: int) -> Contestant:
 
     def decide(view: dict[str, Any], rng: random.Random, scores: tuple[int, ...]) -> Action:
         if len(view["legal"]) == 1:  # a pass, or a forced play: the package never sees those
-            return action_from_dict(view["legal"][0])
+            return action_from_dict(view["legal"][0], spinner=True)
         game = _mirror(view, game_class)
         # The package samples with the global `random`: seed it for repeatable runs.
         random.seed(rng.getrandbits(64))

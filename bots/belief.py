@@ -35,7 +35,7 @@ from typing import Any
 
 from games.engine import ALL_TILES, Tile
 
-from .knowledge import Knowledge, tile_mask
+from .knowledge import Knowledge, ends_mask, tile_mask
 from .sampling import Deal, Sampler
 
 #: How sharply the model prefers heavy tiles (per pip of difference).
@@ -79,7 +79,7 @@ class PlayModel:
             before = entry.get("ends_before")
             if not before:
                 continue
-            mask = (1 << before["A"]) | (1 << before["B"])
+            mask = ends_mask(before)
             known = sum(_LIKING[t] for t in played if _MASK[t] & mask)
             per_seat.setdefault(seat, []).append((mask, known))
         self._checks = sorted(per_seat.items())

@@ -38,7 +38,8 @@ class Table:
 
     __slots__ = (
         "seats", "partnership", "goat", "voids", "shown", "on_table", "table_pips",
-        "table_tiles", "counts", "fives", "finish", "end_doubles", "placed",
+        "table_tiles", "counts", "fives", "finish", "end_doubles", "placed", "spin",
+        "sides",
     )  # fmt: skip
 
     def __init__(
@@ -56,6 +57,8 @@ class Table:
         finish: tuple[int, int, int, int] | None = None,
         end_doubles: int = 0,
         placed: int = 0,
+        spin: tuple[int, int, int, int] | None = None,
+        sides: tuple[int, int] = (0, 0),
     ) -> None:
         self.seats = seats
         self.partnership = partnership
@@ -74,6 +77,12 @@ class Table:
         self.end_doubles = end_doubles
         #: the tiles on the table, bit ``tile.index`` each
         self.placed = placed
+        #: a spinner table: (the spinner's number or -1, its line sides still waiting
+        #: as bits A=1 B=2, the numbers at ends C and D or -1 while closed), as the
+        #: engine keeps it; None at a table without a spinner
+        self.spin = spin
+        #: what ends C and D add to the count (0 until a tile lies there)
+        self.sides = sides
 
     @classmethod
     def from_knowledge(cls, know: Knowledge) -> Table:
@@ -101,6 +110,7 @@ class Table:
             ),  # fmt: skip
             end_doubles=_end_doubles(know.history),
             placed=sum(1 << t.index for t in know.chain_tiles),
+            **(_spinner(know.history) if rules.spinner else {}),
         )
 
     def copy(self) -> Table:
@@ -108,14 +118,22 @@ class Table:
             self.seats, self.partnership, self.goat, self.voids[:],
             [row[:] for row in self.shown], self.on_table[:], self.table_pips,
             self.table_tiles, self.counts[:], self.fives, self.finish, self.end_doubles,
-            self.placed,
+            self.placed, self.spin, self.sides,
         )  # fmt: skip
 
     # -- keeping it current inside a simulation ------------------------
     def played(self, seat: int, tile: Tile, end: str | None = None) -> None:
         """``seat`` laid ``tile`` on ``end`` (None: the first tile, at both ends)."""
+        if self.spin is not None:
+            self.spin, self.sides = _spun(self.spin, self.sides, tile, end)
+            if end == "C" or end == "D":
+                self._placed_tile(seat, tile)
+                return
         bit = 3 if end is None else 1 if end == "A" else 2
         self.end_doubles = (self.end_doubles | bit) if tile.is_double else (self.end_doubles & ~bit)
+        self._placed_tile(seat, tile)
+
+    def _placed_tile(self, seat: int, tile: Tile) -> None:
         self.placed |= 1 << tile.index
         self.shown[seat][tile.a] += 1
         self.on_table[tile.a] += 1
@@ -128,19 +146,62 @@ class Table:
 
     def passed(self, seat: int, ends: tuple[int, int] | None) -> None:
         if ends is not None:
-            self.voids[seat] |= (1 << ends[0]) | (1 << ends[1])
+            self.voids[seat] |= self._ends_mask(ends)
 
     def drew(self, seat: int, ends: tuple[int, int] | None) -> None:
         # The new tile may show numbers the seat lacked before: only the current ends stay sure.
-        self.voids[seat] = (1 << ends[0]) | (1 << ends[1]) if ends is not None else 0
+        self.voids[seat] = self._ends_mask(ends) if ends is not None else 0
         self.counts[seat] += 1
+
+    def _ends_mask(self, ends: tuple[int, int]) -> int:
+        """The open ends' numbers: A and B, and a spinner's C and D once open."""
+        mask = (1 << ends[0]) | (1 << ends[1])
+        spin = self.spin
+        if spin is not None and spin[2] >= 0:
+            mask |= (1 << spin[2]) | (1 << spin[3])
+        return mask
+
+
+def _spun(
+    spin: tuple[int, int, int, int], sides: tuple[int, int], tile: Tile, end: str | None
+) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
+    """A spinner table's state after ``tile`` on ``end`` (the engine's
+    ``Round._turn_spinner``), and what ends C and D then add to the count."""
+    number, waiting, c, d = spin
+    if end == "C":
+        c = tile.other(c)
+        sides = (2 * c if tile.is_double else c, sides[1])
+    elif end == "D":
+        d = tile.other(d)
+        sides = (sides[0], 2 * d if tile.is_double else d)
+    elif number < 0:
+        if tile.is_double:
+            number, waiting = tile.a, 3 if end is None else (1 if end == "A" else 2)
+    elif waiting:
+        waiting &= ~(1 if end == "A" else 2)
+        if not waiting:
+            c = d = number
+    return (number, waiting, c, d), sides
+
+
+def _spinner(history: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """`Table.spin` and `Table.sides` from a view's history."""
+    spin, sides = _NO_SPINNER, (0, 0)
+    for entry in history:
+        if entry["type"] == "play":
+            end = entry["end"] if entry.get("ends_before") is not None else None
+            spin, sides = _spun(spin, sides, Tile.parse(entry["tile"]), end)
+    return {"spin": spin, "sides": sides}
+
+
+_NO_SPINNER = (-1, 0, -1, -1)
 
 
 def _end_doubles(history: Sequence[dict[str, Any]]) -> int:
     """`Table.end_doubles` from a view's history: which ends a double lies at."""
     bits = 0
     for entry in history:
-        if entry["type"] == "play":
+        if entry["type"] == "play" and entry["end"] not in ("C", "D"):  # (a spinner's sides)
             bit = 3 if entry.get("ends_before") is None else 1 if entry["end"] == "A" else 2
             double = Tile.parse(entry["tile"]).is_double
             bits = (bits | bit) if double else (bits & ~bit)
@@ -230,12 +291,17 @@ def medium_scores(
     for play in plays:
         tile = play.tile
         a, b = tile.a, tile.b
+        end = play.end
         if ends is None:
             x, y = a, b
-        elif play.end == "A":
+        elif end == "A":
             x, y = (b if a == ends[0] else a), ends[1]
-        else:
+        elif end == "B":
             x, y = ends[0], (b if a == ends[1] else a)
+        else:  # a spinner's side C or D: the one new end is what the hand must follow
+            spin = table.spin
+            assert spin is not None
+            x = y = tile.other(spin[2] if end == "C" else spin[3])
         double = a == b
         # What the hand keeps after this tile: numbers that can follow on the new ends.
         own_x = held[x] - (1 if a == x else 0) - (1 if b == x and not double else 0)
@@ -267,7 +333,7 @@ def medium_scores(
         score += near
         if table.goat and double and (a == 6 or a == 0):
             score += W_GOAT_DOUBLE
-        if x == y and table.on_table[x] + (1 if a == x or b == x else 0) == 7:
+        if x == y and table.spin is None and table.on_table[x] + (a == x or b == x) == 7:
             score += _lock_score(tile, size, hand_pips, seat, table)
         if fives is not None:
             score += _fives_score(play, ends, x, y, table, fives)
@@ -291,33 +357,61 @@ def _finish_points(tile: Tile, x: int, y: int, values: tuple[int, int, int, int]
 def _fives_made(play: Play, ends: tuple[int, int] | None, table: Table) -> tuple[int, int, int]:
     """The game of points: what ``play`` scores, and the count each new end then
     adds (A's, B's): an end's number, twice when a double lies at it; a lone
-    first tile counts its pips."""
+    first tile counts its pips; a spinner's sides C and D add theirs once a tile
+    lies on them (`Table.sides`)."""
     tile = play.tile
     if ends is None:
         return (tile.pips if tile.pips % 5 == 0 else 0), tile.a, tile.b
-    if play.end == "A":
+    side_c, side_d = table.sides
+    end = play.end
+    if end == "A":
         x = tile.b if tile.a == ends[0] else tile.a
         cx = 2 * x if tile.is_double else x
         cy = 2 * ends[1] if table.end_doubles & 2 else ends[1]
-    else:
+    elif end == "B":
         y = tile.b if tile.a == ends[1] else tile.a
         cx = 2 * ends[0] if table.end_doubles & 1 else ends[0]
         cy = 2 * y if tile.is_double else y
-    count = cx + cy
+    else:
+        spin = table.spin
+        assert spin is not None
+        n = tile.other(spin[2] if end == "C" else spin[3])
+        new = 2 * n if tile.is_double else n
+        side_c, side_d = (new, side_d) if end == "C" else (side_c, new)
+        cx = 2 * ends[0] if table.end_doubles & 1 else ends[0]
+        cy = 2 * ends[1] if table.end_doubles & 2 else ends[1]
+    count = cx + cy + side_c + side_d
     return (count if count % 5 == 0 else 0), cx, cy
 
 
-def _fives_context(hand: Sequence[Tile], seat: int, table: Table) -> tuple[int, int, float]:
+_Context = tuple[int, int, float, tuple[tuple[tuple[int, int], ...], ...] | None]
+
+
+def _fives_context(hand: Sequence[Tile], seat: int, table: Table) -> _Context:
     """What `_fives_score` reads once a decision: the tiles seen (on the table or
     in this hand), the numbers the next seat lacks, the chance it holds a given
-    unseen tile."""
+    unseen tile; at a spinner table also, per number, the unseen tiles the next
+    seat may hold with it (index, what each adds to the count lying outward)."""
     seen = table.placed
     for t in hand:
         seen |= 1 << t.index
     nxt = (seat + 1) % table.seats
     unknown = 28 - table.table_tiles - len(hand)
     chance = min(1.0, table.counts[nxt] / unknown) if unknown > 0 else 0.0
-    return seen, table.voids[nxt], chance
+    void = table.voids[nxt]
+    if table.spin is None:
+        return seen, void, chance, None
+    avail = tuple(
+        ()
+        if void >> number & 1
+        else tuple(
+            (tile.index, 2 * out if out == number else out)
+            for tile, out in _WITH[number]
+            if not seen >> tile.index & 1
+        )
+        for number in range(7)
+    )
+    return seen, void, chance, avail
 
 
 def _fives_score(
@@ -326,20 +420,23 @@ def _fives_score(
     x: int,
     y: int,
     table: Table,
-    context: tuple[int, int, float],
+    context: _Context,
 ) -> float:
     """``W_FIVES`` per point the play scores, minus ``W_GIVE`` per point the next
     opponent is expected to score at once on the new ends: each tile it may hold
     (unseen, and of a number it has not shown it lacks) that makes a multiple of
     5, by the chance it holds that tile."""
     made, cx, cy = _fives_made(play, ends, table)
-    seen, void, chance = context
+    seen, void, chance, avail = context
     if not chance:
         return W_FIVES * made
     tile = play.tile
     if ends is None and tile.is_double:
         cx = cy = tile.pips  # a lone first double: a tile on either end leaves it counting twice
     seen |= 1 << tile.index
+    if avail is not None and ends is not None:
+        given = _given_spinner(play, ends, table, cx, cy, avail)
+        return W_FIVES * made - W_GIVE * chance * given
     given = 0
     for number, other in ((x, cy), (y, cx)):
         if not void >> number & 1:
@@ -351,6 +448,41 @@ def _fives_score(
         if x == y:
             break
     return W_FIVES * made - W_GIVE * chance * given
+
+
+def _given_spinner(
+    play: Play,
+    ends: tuple[int, int],
+    table: Table,
+    cx: int,
+    cy: int,
+    avail: tuple[tuple[tuple[int, int], ...], ...],
+) -> int:
+    """`_fives_score`'s points given at a spinner table: every open end after
+    ``play`` (A, B, and C and D once open), each unseen tile the next seat may
+    hold counted once, at the end where it scores most."""
+    tile, end = play.tile, play.end
+    spin = table.spin
+    assert spin is not None
+    spin, sides = _spun(spin, table.sides, tile, end)
+    if end == "A":
+        numbers = [tile.other(ends[0]), ends[1]]
+    elif end == "B":
+        numbers = [ends[0], tile.other(ends[1])]
+    else:
+        numbers = [ends[0], ends[1]]
+    open_ends = [(numbers[0], cx), (numbers[1], cy)]
+    if spin[2] >= 0:
+        open_ends += [(spin[2], sides[0]), (spin[3], sides[1])]
+    total = cx + cy + sides[0] + sides[1]
+    best: dict[int, int] = {}
+    for number, contribution in open_ends:
+        rest = total - contribution
+        for index, new in avail[number]:
+            count = new + rest
+            if count % 5 == 0 and count > best.get(index, 0):
+                best[index] = count
+    return sum(best.values())
 
 
 #: Per number, the tiles showing it and the other number each leaves outward.

@@ -91,6 +91,15 @@ class Knowledge:
         return counts
 
 
+def ends_mask(ends: dict[str, int] | None) -> int:
+    """The numbers of a view's named ends as a mask: A and B, and a spinner's C
+    and D once open (a pass or a draw there lacks all of them)."""
+    mask = 0
+    for number in (ends or {}).values():
+        mask |= 1 << number
+    return mask
+
+
 def read_view(view: dict[str, Any]) -> Knowledge:
     """Turn a ``Round.view(seat)`` dict into `Knowledge` (public facts only)."""
     rules = RuleSet.from_dict(view["rules"])
@@ -134,7 +143,7 @@ def _replay_history(know: Knowledge, history: list[dict[str, Any]]) -> None:
     for entry in history:
         seat, kind = entry["seat"], entry["type"]
         before = entry.get("ends_before")
-        mask = (1 << before["A"]) | (1 << before["B"]) if before else 0
+        mask = ends_mask(before)
         if kind == "play":
             tile = Tile.parse(entry["tile"])
             know.shown[seat][tile.a] += 1

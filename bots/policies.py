@@ -62,7 +62,7 @@ def choose_action(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-    legal = [action_from_dict(d) for d in view.get("legal") or ()]
+    legal = [action_from_dict(d, spinner=True) for d in view.get("legal") or ()]  # C, D: a spinner
     if not legal:
         raise ValueError("nothing to decide: the view offers no legal action")
     if type(legal[0]) is Pick:

@@ -32,18 +32,19 @@ small.
 from __future__ import annotations
 
 import functools
+import math
 import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from games.engine import Action, Pass, Play, Round, RoundResult, RuleSet
 
 from .belief import PlayModel, sample_weighted
 from .endgame import Budget, OutOfNodes, solve
 from .equity import MatchEquity
-from .heuristics import Table, medium_choice
+from .heuristics import Table, medium_choice, medium_scores
 from .knowledge import Knowledge, read_view
 from .sampling import Positions, Sampler
 
@@ -68,6 +69,19 @@ ENDGAME_NODES = 500
 EQUITY_ROUNDS = 400
 #: Weight of the round's points beside the match equity (which is scaled to the target).
 EQUITY_POINTS = 0.01
+# The game of points' search knobs (docs/decisions.md, "The game of points
+# plays with the spinner"), each measured against medium.
+#: Only the medium player's best this many plays are searched...
+FIVES_CANDIDATES = 4
+#: ... and another than its first is played only when it beats that one by this
+#: many standard errors of their paired difference over the deals.
+FIVES_MARGIN = 1.0
+#: A playout stops after this many actions, the round then valued by the points
+#: its plays made so far (0: played to its end).
+FIVES_HORIZON = 0
+#: Weigh the deals by the plays seen (`bots.belief`, whose model of play prefers
+#: heavy tiles, where these players chase the count).
+FIVES_BELIEF = True
 
 
 def hard_choice(
@@ -86,13 +100,41 @@ def hard_choice(
     candidates = distinct_actions(legal, know.ends, know.rules)
     if len(candidates) == 1:
         return candidates[0]
+    fives = know.rules.scoring == "fives" and type(candidates[0]) is Play
+    if fives:
+        candidates = _medium_first(candidates, know)[:FIVES_CANDIDATES]
     budget = DEFAULT_BUDGET_MS if budget_ms is None else max(float(budget_ms), 1.0)
     work = max(1, int(budget * ACTIONS_PER_MS * WORK_SHARE))
     equity = match_equity(know.rules)  # measured once a rule set, before the clock starts
     deadline = clock() + budget * WALL_SHARE / 1000.0
-    totals, _ = evaluate(view, candidates, know, rng, scores, work, deadline, clock, equity)
+    squares = [0.0] * (len(candidates) + 1) if fives else None
+    totals, _ = evaluate(
+        view, candidates, know, rng, scores, work, deadline, clock, equity, squares
+    )
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    if squares is not None and best and not _clearly_better(totals, squares, best):
+        return candidates[0]
     return candidates[best]
+
+
+def _medium_first(candidates: list[Action], know: Knowledge) -> list[Action]:
+    """The plays in the medium player's order, its choice first (equals keep their order)."""
+    plays = cast("list[Play]", candidates)
+    scores = medium_scores(plays, know.hand, know.ends, know.seat, Table.from_knowledge(know))
+    order = sorted(range(len(plays)), key=lambda i: -scores[i])
+    return [candidates[i] for i in order]
+
+
+def _clearly_better(totals: list[float], squares: list[float], best: int) -> bool:
+    """Whether candidate ``best`` beats candidate 0 by ``FIVES_MARGIN`` standard
+    errors of their paired difference (``squares``: per candidate the sum of its
+    squared differences from candidate 0 over the deals, the deals last)."""
+    deals = squares[-1]
+    if deals < 2:
+        return False
+    mean = (totals[best] - totals[0]) / deals
+    variance = max(squares[best] / deals - mean * mean, 0.0) * deals / (deals - 1)
+    return mean > FIVES_MARGIN * math.sqrt(variance / deals)
 
 
 def evaluate(
@@ -105,19 +147,24 @@ def evaluate(
     deadline: float,
     clock: Callable[[], float] = time.perf_counter,
     equity: MatchEquity | None = None,
+    squares: list[float] | None = None,
 ) -> tuple[list[float], int]:
     """Total utility of each candidate over sampled deals, and the actions simulated.
 
     Deals are sampled until ``work`` simulated actions are spent or the clock
     passes ``deadline`` (``clock()`` seconds); at least one deal. A finished
     round is valued by `utility` (with the match ``equity`` when given).
+    ``squares``, when given, gathers per candidate the sum over the deals of
+    its squared difference from candidate 0, and in its last slot the deals.
     """
     table = Table.from_knowledge(know)
     side = know.rules.side_of(know.seat)
     totals = [0.0] * len(candidates)
-    model = PlayModel(know)
+    fives = know.rules.scoring == "fives"
+    model = PlayModel(know, history=[] if fives and not FIVES_BELIEF else None)
     sampler = Sampler(know)
     exact = know.boneyard_count == 0 and sum(know.counts) <= ENDGAME_TILES
+    horizon = FIVES_HORIZON if know.rules.scoring == "fives" else 0
 
     def worth(result: RoundResult) -> float:
         return utility(result, side, know.rules, scores, equity)
@@ -142,11 +189,17 @@ def evaluate(
                         totals,
                         used,
                     )  # drop the unfinished deal: every candidate saw the same deals
-                result, steps = playout(base, know.seat, action, table, random.Random(seed))
+                result, steps = playout(
+                    base, know.seat, action, table, random.Random(seed), horizon
+                )
                 values.append(worth(result))
                 used += steps
         for i, value in enumerate(values):
             totals[i] += value
+        if squares is not None:
+            for i, value in enumerate(values):
+                squares[i] += (value - values[0]) ** 2
+            squares[-1] += 1
         used += DEAL_COST
         complete += 1
         if used >= work or clock() >= deadline:
@@ -194,15 +247,27 @@ def distinct_actions(
 
 
 def playout(
-    base: Round, seat: int, action: Action, table: Table, rng: random.Random
+    base: Round,
+    seat: int,
+    action: Action,
+    table: Table,
+    rng: random.Random,
+    horizon: int = 0,
 ) -> tuple[RoundResult, int]:
-    """Apply ``action`` to a copy of ``base`` and let the medium policy finish the round."""
+    """Apply ``action`` to a copy of ``base`` and let the medium policy finish the
+    round; with a ``horizon``, stop after that many actions, the round then
+    valued by the points made so far (the game of points: `Round.made`)."""
     rnd = base.clone()
     table = table.copy()
     _record(table, seat, action, rnd.ends)
     rnd.apply(seat, action)
     steps = 1
     while not rnd.is_over:
+        if horizon and steps >= horizon:
+            made = rnd.made
+            assert made is not None
+            unfinished = RoundResult("unfinished", None, rnd.opener, made, (), (), None)
+            return unfinished, steps
         turn = rnd.turn
         if turn is None:  # tie-break pick-off: picks are blind, any free position will do
             for picker in sorted(rnd.pending_picks):

@@ -111,10 +111,11 @@ def replay_fair(rnd: Round) -> dict[str, Any] | None:
 
 def _drawn_tiles(rnd: Round, moves: list[Move]) -> dict[int, str]:
     """The tile each draw took (seq -> tile): it joined a hand, shown face up."""
-    replaying = engine.Round.replay(engine.RuleSet.from_dict(rnd.state["rules"]), rnd.deal, [])
+    rules = engine.RuleSet.from_dict(rnd.state["rules"])
+    replaying = engine.Round.replay(rules, rnd.deal, [])
     drawn = {}
     for move in moves:
-        replaying.apply(move.seat, engine.action_from_dict(move.action))
+        replaying.apply(move.seat, engine.action_from_dict(move.action, spinner=rules.spinner))
         if move.action.get("type") == "draw":
             drawn[move.seq] = str(replaying.hand(move.seat)[-1])
     return drawn
@@ -129,7 +130,7 @@ def replay_positions(rnd: Round) -> list[dict[str, Any]]:
     replaying = engine.Round.replay(rules, rnd.deal, [])
     positions = [_replay_position(replaying, None, None)]
     for move in moves:
-        replaying.apply(move.seat, engine.action_from_dict(move.action))
+        replaying.apply(move.seat, engine.action_from_dict(move.action, spinner=rules.spinner))
         positions.append(_replay_position(replaying, move, replaying.public_view()["history"][-1]))
     for position in positions:  # the line bent as it was after that move
         position["layout"] = _layout_after(rnd.adjustments or [], position["seq"])
@@ -185,7 +186,7 @@ def replay_steps(rnd: Round) -> dict[str, Any]:
     error = None
     for move in moves:
         try:
-            replaying.apply(move.seat, engine.action_from_dict(move.action))
+            replaying.apply(move.seat, engine.action_from_dict(move.action, spinner=rules.spinner))
         except engine.IllegalAction as exc:
             error = f"#{move.seq}: {exc.code} ({exc.message})"
             break

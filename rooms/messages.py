@@ -78,8 +78,8 @@ def _play(msg: dict[str, Any]) -> dict[str, Any]:
     tile, end = msg.get("tile"), msg.get("end")
     if not isinstance(tile, str) or not TILE_RE.match(tile):
         raise BadMessage('tile must look like "3-5"')
-    if end not in (None, "A", "B"):
-        raise BadMessage('end must be "A" or "B"')
+    if end not in (None, "A", "B", "C", "D"):  # C and D: a spinner's sides (the engine checks)
+        raise BadMessage('end must be "A", "B", "C" or "D"')
     return {"tile": tile, "end": end}
 
 

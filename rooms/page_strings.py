@@ -53,6 +53,7 @@ TABLE: tuple[str, ...] = (
     _("Pass"),
     _("Cancel (Esc)"),
     _("Choose the end: A or B."),
+    _("Choose the end: %(ends)s."),
     _("Nothing fits: draw a tile."),
     _("Nothing fits: you pass automatically."),
     # The table's extras: automatic pass, turning the line, duelo, arena, watchers, quick chat.
@@ -118,6 +119,9 @@ TABLE: tuple[str, ...] = (
     _("%(name)s drew a tile"),
     _("%(name)s passed (no %(a)s, no %(b)s)"),
     _("%(name)s passed (no %(a)s)"),
+    _("%(name)s drew a tile (none of %(numbers)s)"),
+    _("%(name)s passed (none of %(numbers)s)"),
+    _("The spinner's end C shows %(c)s, end D shows %(d)s."),
     _("%(name)s passed"),
     _("%(name)s picked a face-down tile"),
     _("time ran out: automatic move"),

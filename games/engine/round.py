@@ -507,6 +507,12 @@ class Round:
         return self._ends
 
     @property
+    def made(self) -> tuple[int, ...] | None:
+        """The game of points: what each side's plays made so far in the round
+        (None under any other scoring)."""
+        return None if self._made is None else tuple(self._made)
+
+    @property
     def boneyard_count(self) -> int:
         return len(self._boneyard)
 
@@ -1038,32 +1044,42 @@ class Round:
             >>> rnd.apply(1, Play(Tile(3, 5), "B")); rnd.fives_count()  # 5-5 still at end A
             13
         """
-        if self.rules.spinner:
-            counts = self._play_counts()
-            return counts[-1] if counts else 0
-        # Two ends: their numbers are ``_ends``; only the tile lying at each is
-        # looked for, from the newest play back (the bots' playouts count after
-        # every play, so this is the game of points' inner loop).
+        # The numbers are ``_ends`` (and the spinner's C and D); only the tile
+        # lying at each end is looked for, from the newest play back (the bots'
+        # playouts count after every play, so this is the game of points' inner
+        # loop): A and B, and C and D until the spinner itself is passed (no tile
+        # lies on its sides before it).
         ends = self._ends
         if ends is None:
             return 0
+        spin = self._spin
+        number = -1 if spin is None or spin[2] < 0 else spin[0]
+        wanted = 2 if number < 0 else 4
         at: dict[str | None, bool] = {}
         first: Tile | None = None
         for _, action, before in reversed(self._history):
             if type(action) is not Play:
                 continue
+            tile = action.tile
             if before is None:
-                first = action.tile
+                first = tile
                 break
-            at.setdefault(action.end, action.tile.is_double)
-            if len(at) == 2:
+            at.setdefault(action.end, tile.is_double)
+            if tile.a == number and tile.b == number:
+                wanted = 2  # the spinner: its sides hold nothing older
+            if len(at) >= wanted and "A" in at and "B" in at:
                 break
         if first is not None and not at:
             return first.pips  # a lone first tile
         lone = first is not None and first.is_double
         a = 2 * ends[0] if at.get("A", lone) else ends[0]
         b = 2 * ends[1] if at.get("B", lone) else ends[1]
-        return a + b
+        if number < 0:
+            return a + b
+        assert spin is not None
+        c = (2 * spin[2] if at["C"] else spin[2]) if "C" in at else 0
+        d = (2 * spin[3] if at["D"] else spin[3]) if "D" in at else 0
+        return a + b + c + d
 
     def _play_counts(self) -> list[int]:
         """The count after each play of the history, in order (`fives_count`)."""

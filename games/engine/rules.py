@@ -409,7 +409,7 @@ _PRESET_SPECS: dict[str, tuple[dict[str, Any], frozenset[str], Any]] = {
     "pontos": (
         {**_PARCERIA, "hand_size": 5, "draw": True, "first_opening": "highest_double",
          "next_opening": "winner", "scoring": "fives", "blocked_tie": "draw", "target": 150,
-         "next_round": "all_ready"},
+         "next_round": "all_ready", "spinner": True},
         frozenset({"seats", "target"}),
         _pontos,
     ),

@@ -330,6 +330,9 @@ def _check_bend(chain: Sequence[Any], at: int) -> None:
     if at == 0:
         raise bad("bad_layout", _("The line cannot bend at the first tile."))
     link, end = chain[at], chain[at].end
-    inner = next((chain[i] for i in range(at - 1, 0, -1) if chain[i].end == end), chain[0])
+    start = chain[0]  # where the arm starts: the first tile, a spinner for its sides C and D
+    if end in ("C", "D"):
+        start = next(c for c in chain if c.tile.is_double)
+    inner = next((chain[i] for i in range(at - 1, 0, -1) if chain[i].end == end), start)
     if link.tile.is_double or inner.tile.is_double:
         raise bad("bad_layout", _("The line does not bend at a double or right after one."))

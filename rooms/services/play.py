@@ -82,7 +82,8 @@ def action_apply(
     if player is not None and not seats[seat_index].belongs_to(*player):
         raise not_seated()
     try:
-        parsed = engine.action_from_dict(action)
+        # C and D: a spinner's sides; the engine refuses them ("malformed") elsewhere.
+        parsed = engine.action_from_dict(action, spinner=True)
     except engine.IllegalAction as exc:
         raise ServiceError(exc.code) from None
     move = play_locked(table, seat_index, parsed, by)
@@ -354,7 +355,7 @@ def bot_choice(
         return legal[0]
     if isinstance(action, dict):
         try:
-            action = engine.action_from_dict(action)
+            action = engine.action_from_dict(action, spinner=True)
         except engine.IllegalAction:
             return legal[0]
     probe = rnd.engine().clone()

@@ -28,11 +28,13 @@ export function markerPoint(e) {
 }
 
 // `chain`: the snapshot's round.chain; `aspect`: the board's width / height;
-// `hot`: the ends to highlight ("A", "B"); `label`: the SVG's accessible name.
-// Returns {svg, lay, box}: the template, chain_layout.js's layout and the view box.
-// `bends`: the round's layout (chain index -> "left" | "right", "ajustar a fila").
-export function chainSVG(chain, aspect, { hot = [], label = "", bends = {} } = {}) {
-  const lay = layoutChain(chain, aspect, bends, tileZoom());
+// `hot`: the ends to highlight ("A", "B", a spinner's "C", "D"); `label`: the SVG's
+// accessible name. Returns {svg, lay, box}: the template, chain_layout.js's layout
+// and the view box. `bends`: the round's layout (chain index -> "left" | "right",
+// "ajustar a fila"). `ends`: the round's open ends by name; with C among them (a
+// spinner's sides are open) arms C and D are drawn from the spinner.
+export function chainSVG(chain, aspect, { hot = [], label = "", bends = {}, ends: open = null } = {}) {
+  const lay = layoutChain(chain, aspect, bends, tileZoom(), open?.C !== undefined && open?.C !== null);
   const box = fitBox(lay.box, aspect, lay.half);
   const last = chain.length - 1;
   const tiles = lay.tiles
@@ -40,8 +42,9 @@ export function chainSVG(chain, aspect, { hot = [], label = "", bends = {} } = {
     .join("");
   let ends = "";
   if (chain.length) {
-    for (const end of ["A", "B"]) {
+    for (const end of ["A", "B", "C", "D"]) {
       const e = lay.ends[end];
+      if (!e) continue;
       const p = markerPoint(e);
       const cls = hot.includes(end) ? " hot" : "";
       ends += `<g class="end-mark${cls}" transform="translate(${p.x.toFixed(2)} ${p.y.toFixed(2)})">

@@ -86,29 +86,54 @@ function corner(arm, w, across = false) {
 
 // Returns {tiles: [{tile, index, seat, x, y, w, h, first, second}], ends: {A, B},
 // box: {x, y, w, h}, half} where `first` is the number drawn on the top/left half.
+// A spinner table (`spinner`: its sides C and D are open, the round's ends name
+// them): the first double of the chain is the spinner, and arms C and D leave
+// its two long sides (up and down where it lies in a row, left and right in a
+// column), walked like A and B; `ends` then has C and D too.
 // `bends` is the round's layout ({"<index>": "left" | "right"}). A bend that
 // would make the chain leave the table or run over itself (now or later) is not
 // drawn: the latest such bend is dropped and the chain laid out again; `bent`
 // lists the bends drawn. `zoom`: as in rowWidth.
-export function layoutChain(chain, aspect, bends = {}, zoom = 1) {
+export function layoutChain(chain, aspect, bends = {}, zoom = 1, spinner = false) {
   const active = { ...(bends || {}) };
   for (;;) {
-    const lay = layoutOnce(chain, aspect, active, zoom);
+    const lay = layoutOnce(chain, aspect, active, zoom, spinner);
     const keys = Object.keys(active).map(Number);
-    if (lay.clean || !keys.length) return { ...lay, bent: active };
+    if (lay.clean || !keys.length) return spinner && !lay.clean ? widened(chain, aspect, active, zoom, lay) : { ...lay, bent: active };
     delete active[String(Math.max(...keys))];
   }
 }
 
-function layoutOnce(chain, aspect, bends, zoom) {
+// Four arms may meet where two never do (an arm's turn runs into a side of the
+// spinner): a larger table, step by step, until they do not (smaller tiles).
+function widened(chain, aspect, bends, zoom, lay) {
+  let best = lay;
+  for (const widen of [1.25, 1.5, 2, 2.5, 3, 4]) {
+    best = layoutOnce(chain, aspect, bends, zoom, true, widen);
+    if (best.clean) break;
+  }
+  return { ...best, bent: bends };
+}
+
+// The chain index of a spinner table's spinner: its first double (-1: none yet).
+export function spinnerIndex(chain) {
+  return chain.findIndex((link) => isDouble(link.tile));
+}
+
+// Where an arm starts: the first tile for A and B, the spinner for its sides C and D.
+export function innermost(chain, end) {
+  return end === "C" || end === "D" ? Math.max(spinnerIndex(chain), 0) : 0;
+}
+
+function layoutOnce(chain, aspect, bends, zoom, spinner, widen = 1) {
   const tiles = [];
   let clean = true;
   if (!chain.length) {
     return { tiles, ends: {}, box: { x: -4, y: -2, w: 8, h: 4 }, half: 4, clean: true };
   }
   const length = chain.reduce((sum, l) => sum + (isDouble(l.tile) ? 1 : 2) + GAP, 0);
-  const half = rowWidth(aspect, length, zoom) / 2;
-  const halfV = Math.max(6, (1.5 * half) / Math.max(0.5, Math.min(aspect, 4)));
+  const half = (rowWidth(aspect, length, zoom) / 2) * widen;
+  const halfV = Math.max(6 * widen, (1.5 * half) / Math.max(0.5, Math.min(aspect, 4)));
   const first = chain[0];
   const [lo, hi] = first.tile.split("-").map(Number);
   const dbl0 = isDouble(first.tile);
@@ -129,9 +154,23 @@ function layoutOnce(chain, aspect, bends, zoom) {
       const h = Math.min(r.y + r.h, o.y + o.h) - Math.max(r.y, o.y);
       return sum + (w > EPS && h > EPS ? w * h : 0);
     }, 0);
+  const spin = spinner ? spinnerIndex(chain) : -1;
+  // Arms C and D leave the spinner's long sides: across the way its line runs there.
+  const openSides = (tile) => {
+    const cx = tile.x + tile.w / 2;
+    const cy = tile.y + tile.h / 2;
+    const row = tile.w < tile.h; // a double across a row stands upright
+    const value = Number(tile.tile.split("-")[0]);
+    for (const [end, d] of [["C", row ? [0, -1] : [-1, 0]], ["D", row ? [0, 1] : [1, 0]]]) {
+      const p = { x: cx + d[0] * (row ? tile.h : tile.w) / 2, y: cy + d[1] * (row ? tile.h : tile.w) / 2 };
+      arms[end] = { p, d, sense: row ? [1, 0] : [0, 1], value, pending: null, lastDouble: true };
+    }
+  };
+  if (spin === 0) openSides(tiles[0]);
   chain.forEach((link, index) => {
     if (index === 0) return;
-    const arm = arms[link.end === "A" ? "A" : "B"];
+    const arm = arms[link.end === "A" || link.end === "C" || link.end === "D" ? link.end : "B"];
+    if (!arm) return; // a side of a spinner not drawn (cannot happen with a real round)
     const dbl = isDouble(link.tile);
     const options = [];
     // The second corner of a U-turn at the table's edge.
@@ -176,9 +215,12 @@ function layoutOnce(chain, aspect, bends, zoom) {
     arm.d = pick.d;
     arm.value = outer;
     arm.lastDouble = dbl;
+    if (index === spin) openSides(tiles[tiles.length - 1]);
   });
   const tip = (arm) => ({ x: arm.p.x, y: arm.p.y, dx: arm.d[0], dy: arm.d[1], value: arm.value });
-  return { tiles, ends: { A: tip(arms.A), B: tip(arms.B) }, box: bounds(tiles, half), half, clean };
+  const ends = { A: tip(arms.A), B: tip(arms.B) };
+  if (arms.C) Object.assign(ends, { C: tip(arms.C), D: tip(arms.D) });
+  return { tiles, ends, box: bounds(tiles, half), half, clean };
 }
 
 function bounds(tiles, half) {
@@ -197,11 +239,12 @@ function bounds(tiles, half) {
   return { x: x0 - m, y: y0 - m, w: x1 - x0 + 2 * m, h: y1 - y0 + 2 * m };
 }
 
-// The index of the outermost link of each end (what an adjustment at that end bends).
+// The index of the outermost link of each end (what an adjustment at that end bends);
+// a spinner's sides C and D once a tile lies there.
 export function endLinks(chain) {
   const out = { A: 0, B: 0 };
   chain.forEach((link, index) => {
-    if (index > 0) out[link.end === "A" ? "A" : "B"] = index;
+    if (index > 0) out[link.end === "A" || link.end === "C" || link.end === "D" ? link.end : "B"] = index;
   });
   return out;
 }

@@ -7,7 +7,7 @@
 
 import { chainSVG } from "./board.js";
 import { html, keyed, nothing, render as draw, unsafeHTML } from "./lit.js";
-import { howText, moveText } from "./table/moves.js";
+import { howText, moveText, sidesLabel } from "./table/moves.js";
 import { pickReveals } from "./pickreveal.js";
 import { tileSVG } from "./tiles.js";
 import { makeT, ngettext, ready } from "./util.js";
@@ -92,9 +92,9 @@ function renderBoard(pos) {
   const rect = board.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
   const label = pos.chain.length
-    ? ngettext("Table: %(n)s tile, end A shows %(a)s, end B shows %(b)s.", "Table: %(n)s tiles, end A shows %(a)s, end B shows %(b)s.", pos.chain.length, { a: pos.ends?.A, b: pos.ends?.B })
+    ? ngettext("Table: %(n)s tile, end A shows %(a)s, end B shows %(b)s.", "Table: %(n)s tiles, end A shows %(a)s, end B shows %(b)s.", pos.chain.length, { a: pos.ends?.A, b: pos.ends?.B }) + sidesLabel(pos.ends, t)
     : t("The table is empty.");
-  const { svg } = chainSVG(pos.chain, aspect, { label, bends: pos.layout ?? {} }); // the stored bends
+  const { svg } = chainSVG(pos.chain, aspect, { label, bends: pos.layout ?? {}, ends: pos.ends }); // the stored bends
   const note = step === 0 ? html`<div class="board-message" role="status">${t("The hands as dealt")}</div>` : "";
   const bone = rules().draw ? html`<div class="replay-boneyard">${t("Boneyard: %(n)s", { n: pos.boneyard_count })}</div>` : "";
   draw(html`${svg}${note}${bone}${pickReveals(pos.pick_off, seatName, t)}`, board);

@@ -327,7 +327,7 @@ function onKey(event) {
     }
     return;
   }
-  if (state.selected && (key === "a" || key === "A" || key === "b" || key === "B")) {
+  if (state.selected && ["a", "b", "c", "d"].includes(key.toLowerCase())) { // C, D: a spinner's sides
     event.preventDefault();
     chooseEnd(key.toUpperCase());
     return;

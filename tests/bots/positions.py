@@ -18,12 +18,12 @@ def only_five_five_left() -> Round:
 
 
 def fives_double_at_end_a() -> Round:
-    """A ``pontos`` round: 5-5 opened (10 for seat 0), then 3-5, 3-4 and 4-5 on end B
+    """A ``pontos`` round without the spinner (two ends): 5-5 opened (10 for seat 0), then 3-5, 3-4 and 4-5 on end B
     (15 for seat 3). Both ends show 5, end A's tile being the double. Seat 0, to
     play, holds 0-5, 1-2, 2-6 and 1-6: 0-5 on end A leaves 0 + 5 (5 points), on end
     B the double's 10 + 0 (10 points)."""
     rnd = Round.from_hands(
-        PRESETS["pontos"],
+        PRESETS["pontos"].replace(spinner=False),
         hands=[
             ["5-5", "0-5", "1-2", "2-6", "1-6"],
             ["3-5", "0-1", "1-1", "1-3", "0-2"],

@@ -10,7 +10,7 @@ from bots.heuristics import W_FINISH, W_GIVE, Table, medium_scores
 from bots.knowledge import read_view
 from bots.policies import choose_action
 from bots.search import distinct_actions, match_equity, utility
-from games.engine import PRESETS, Play, RoundResult, Tile
+from games.engine import PRESETS, Play, Round, RoundResult, Tile
 from tests.bots.positions import fives_double_at_end_a, partida_la_e_lo_to_set_up
 
 T = Tile.parse
@@ -119,3 +119,87 @@ def test_the_game_of_points_equity_counts_the_losers_points():
     assert model.win(130, 0) > 0.75  # 20 points for the loser too: 130 + 20 reaches 150
     winner_only = MatchEquity(150, {45: 1.0})
     assert model.win(130, 0) > winner_only.win(130, 0)
+
+
+def test_medium_counts_a_spinners_four_ends_as_the_engine_scores_them():
+    """At a spinner table (``pontos``) medium's count of each play (`_fives_made`)
+    is what the engine scores, ends C and D included, and the `Table` it keeps
+    play by play equals the one read afresh from a view."""
+    from bots.heuristics import _fives_made, medium_choice
+    from games.engine import Pass
+
+    rules = PRESETS["pontos"]
+    assert rules.spinner
+    plays = on_sides = 0
+    for seed in range(40):
+        rnd = Round.deal(rules, random.Random(seed))
+        table = Table.from_knowledge(read_view(rnd.view(0)))
+        while not rnd.is_over:
+            turn = rnd.turn
+            fresh = Table.from_knowledge(read_view(rnd.view(turn)))
+            assert (fresh.spin, fresh.sides, fresh.end_doubles) == (
+                table.spin,
+                table.sides,
+                table.end_doubles,
+            )
+            legal = rnd.legal_actions()
+            side = rules.side_of(turn)
+            for action in legal:
+                if type(action) is Play:
+                    after = rnd.clone()
+                    after.apply(turn, action)
+                    made = after.result.made if after.result else after.public_view()["made"]
+                    expected = made[side] - rnd.public_view()["made"][side]
+                    assert _fives_made(action, rnd.ends, table)[0] == expected, action
+                    plays += 1
+                    on_sides += action.end in ("C", "D")
+            action = medium_choice(legal, rnd.hand(turn), rnd.ends, turn, table)
+            if type(action) is Play:
+                table.played(turn, action.tile, action.end)
+            elif type(action) is Pass:
+                table.passed(turn, rnd.ends)
+            else:
+                table.drew(turn, rnd.ends)
+            rnd.apply(turn, action)
+    assert on_sides > 100 and plays > 1000
+
+
+def _pontos_views(count: int) -> list[dict]:
+    """Views of ``pontos`` decisions with more than one play, medium at every seat."""
+    views = []
+    for seed in range(20):
+        rnd = Round.deal(PRESETS["pontos"], random.Random(seed))
+        while not rnd.is_over and len(views) < count:
+            view = rnd.view(rnd.turn)
+            if len(view["legal"]) > 2:
+                views.append(view)
+            rnd.apply(rnd.turn, choose_action(view, "medium", random.Random(seed)))
+    return views
+
+
+def test_in_the_game_of_points_hard_keeps_mediums_play_unless_clearly_better(monkeypatch):
+    """`FIVES_MARGIN`: with a margin nothing can clear, hard plays medium's first
+    choice; with none, it plays its best average, which differs somewhere."""
+    from bots import search
+
+    views = _pontos_views(12)
+
+    def hard(view):
+        return choose_action(view, "hard", random.Random(3), budget_ms=20, clock=lambda: 0.0)
+
+    monkeypatch.setattr(search, "FIVES_MARGIN", 1e9)
+    assert all(hard(v) == choose_action(v, "medium", random.Random(0)) for v in views)
+    monkeypatch.setattr(search, "FIVES_MARGIN", -1e9)
+    assert any(hard(v) != choose_action(v, "medium", random.Random(0)) for v in views)
+
+
+def test_clearly_better_is_a_paired_difference_over_its_standard_error(monkeypatch):
+    from bots import search
+    from bots.search import _clearly_better
+
+    monkeypatch.setattr(search, "FIVES_MARGIN", 1.0)
+    # Candidate 1 beats 0 by 1 a deal on each of 4 deals: no spread, clearly better.
+    assert _clearly_better([0.0, 4.0], [0.0, 4.0, 4.0], 1)
+    # By +3 and -1 twice each: mean 1, sample sd 2.31, standard error 1.15.
+    assert not _clearly_better([0.0, 4.0], [0.0, 20.0, 4.0], 1)
+    assert not _clearly_better([0.0, 4.0], [0.0, 4.0, 1.0], 1)  # one deal proves nothing

@@ -10,6 +10,10 @@ private duel waits for it. Kinds:
 * ``waiting``: duelo; seat 0 opened, seat 1 to play and away for five minutes.
 * ``bend``: sem_monte; four tiles on one side of the line, seat 0 to play.
 * ``pickoff``: arena; a blocked tie and a pick-off picked twice (a tie, then not).
+* ``spinner``: pontos for two; seat 0 opened 5-5 (the spinner), 4-5, 0-5 and 2-4
+  followed on ends B, A and B, so the spinner's sides C and D are open (5) while
+  A and B show 0 and 2; seat 0 holds 3-5 alone, which fits C or D only and
+  scores 5 there (0 + 2 + 3).
 
 ``python -m tests.browser.rules_tables layout CODE`` prints the current round's
 stored bends.
@@ -26,12 +30,17 @@ from typing import Any
 from domino_site.guests import GUEST_COOKIE, GUEST_SALT
 
 
-def _room(preset: str) -> tuple[Any, list[str]]:
+def _room(preset: str, options: dict | None = None) -> tuple[Any, list[str]]:
     from rooms import services
 
     tokens = [secrets.token_urlsafe(18) for _ in range(2)]
     room = services.room_create(
-        user=None, guest_token=tokens[0], name="Mesa", preset=preset, visibility="private"
+        user=None,
+        guest_token=tokens[0],
+        name="Mesa",
+        preset=preset,
+        options=options,
+        visibility="private",
     )
     services.seat_take(room=room, index=1, guest_token=tokens[1], name="Bia")
     # Seat 0 connected meanwhile (a channel its page replaces): the test
@@ -99,6 +108,17 @@ def build(kind: str) -> dict[str, Any]:
         _act(room, 0, {"type": "pass"})
         for index, position in ((0, 0), (1, 1), (0, 2), (1, 3)):
             _act(room, index, {"type": "pick", "index": position})
+    elif kind == "spinner":
+        room, tokens = _room("pontos", {"seats": 2})
+        hands = [["5-5", "0-5", "3-5"], ["4-5", "2-4", "1-1"]]
+        _start(room, hands, 0, boneyard=["0-0", "6-6", "1-6"])
+        for index, tile, end in (
+            (0, "5-5", None),
+            (1, "4-5", "B"),
+            (0, "0-5", "A"),
+            (1, "2-4", "B"),
+        ):
+            _act(room, index, {"type": "play", "tile": tile, "end": end})
     else:
         raise SystemExit(f"unknown kind {kind}")
     signer = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT)

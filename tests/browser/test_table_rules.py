@@ -8,6 +8,7 @@ seat, the log's last move after an adjustment, and axe-core's accessibility scan
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -331,3 +332,57 @@ def test_axe_finds_nothing_serious_on_the_table_and_its_result(
         assert not [v for v in found if v["impact"] in ("serious", "critical")], found
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------------- issue 41: the spinner
+
+
+def _centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _on_side_c(page: Page, tile: str) -> None:
+    """``tile`` lies on the spinner's side C: across the row from 5-5, above it."""
+    sx, sy = _centre(page, '[data-board] [data-link="5-5"]')
+    tx, ty = _centre(page, f'[data-board] [data-link="{tile}"]')
+    spinner = page.locator('[data-board] [data-link="5-5"]').bounding_box()
+    assert spinner
+    assert abs(tx - sx) < spinner["width"] and ty < sy - spinner["height"] / 2, (sx, sy, tx, ty)
+
+
+def test_a_pontos_tile_goes_on_the_spinners_side_c_at_the_table_and_in_the_replay(
+    rules_table, server_url: str, artifacts
+) -> None:
+    """docs/rules.md, "The game of points": the spinner's sides C and D open once
+    both its line sides hold a tile; 3-5 fits only there, the person chooses C
+    among C and D, the ends add up to 5 (0 + 2 + 3) and the replay draws it so."""
+    code, (me,) = rules_table("spinner")
+    for width, height, name in ((390, 844, "phone"), (1280, 800, "desktop")):
+        me.set_viewport_size({"width": width, "height": height})
+        board = me.locator("[data-board] svg.chain")
+        # (the sides' sentence is a new msgid: English until the catalog has it)
+        expect(board).to_have_attribute(
+            "aria-label", re.compile(r"4 pedras, ponta A mostra 0, ponta B mostra 2\. .*C.*5.*D.*5")
+        )
+        marks = me.locator("[data-board] .end-mark .end-letter")
+        expect(marks).to_have_text(["A", "B", "C", "D"])
+        me.screenshot(path=artifacts / f"spinner-open-{name}.png")
+    me.locator(f'{HAND}[data-tile="3-5"]').click()
+    targets = me.locator("[data-board] [data-end]")
+    expect(targets).to_have_count(2)
+    assert sorted(targets.evaluate_all("els => els.map(e => e.dataset.end)")) == ["C", "D"]
+    me.screenshot(path=artifacts / "spinner-choose-desktop.png")
+    me.locator('[data-board] [data-end="C"]').click()
+    expect(me.locator(RESULT)).to_be_visible()
+    expect(me.locator("[data-log]")).to_contain_text("3-5")
+    _on_side_c(me, "3-5")
+    me.screenshot(path=artifacts / "spinner-played-desktop.png")
+    me.set_viewport_size({"width": 390, "height": 844})
+    me.goto(f"{server_url}/r/{code}/rounds/1/?match=1")
+    me.keyboard.press("End")
+    expect(me.locator("[data-move-text]")).to_contain_text("3-5")
+    expect(me.locator("[data-move-text]")).to_contain_text("C")
+    _on_side_c(me, "3-5")
+    me.screenshot(path=artifacts / "spinner-replay-phone.png")

@@ -26,7 +26,8 @@ def test_end_is_optional():
         {"type": "play"},
         {"type": "play", "tile": "3-7"},
         {"type": "play", "tile": 35},
-        {"type": "play", "tile": "3-5", "end": "C"},
+        {"type": "play", "tile": "3-5", "end": "E"},
+        {"type": "play", "tile": "3-5", "end": "c"},
         {"type": "play", "tile": "3-5", "version": "7"},
         {"type": "play", "tile": "3-5", "version": True},
         {"type": "pick", "index": -1},
@@ -41,6 +42,12 @@ def test_end_is_optional():
 def test_malformed_messages_are_refused(msg):
     with pytest.raises(BadMessage):
         parse_message(msg)
+
+
+def test_a_play_may_name_a_spinners_side():
+    """Ends C and D exist at a spinner table only: the engine refuses them elsewhere."""
+    for end in "ABCD":
+        assert parse_message({"type": "play", "tile": "3-5", "end": end}).fields["end"] == end
 
 
 def test_the_ref_is_kept_on_a_refusal():

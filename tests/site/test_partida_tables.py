@@ -91,8 +91,8 @@ def test_the_rules_pages_follow_the_partida_and_points_knobs():
     assert "worth double" in text(partida.replace(redeal_worth_double=True))
     assert "six doubles win" in text(partida.replace(doubles_prizes=True))
     pontos = PRESETS["pontos"]
-    assert "multiple of 5" in text(pontos) and "spinner" not in text(pontos)
-    assert "spinner" in text(pontos.replace(spinner=True))
+    assert "multiple of 5" in text(pontos) and "spinner" in text(pontos)
+    assert "spinner" not in text(pontos.replace(spinner=False))
     assert "no bonuses" not in text(pontos) and "no bonuses" in text(PRESETS["parceria"])
 
 
@@ -106,3 +106,34 @@ def test_the_snapshot_carries_the_points_made_and_the_bonus_only_at_those_tables
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     state = room_state(room=fresh(room), viewer=seat(room, 0))
     assert not {"made", "bonus"} & set(state["round"])
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "code"),
+    [("pontos", {"seats": 2}, None), ("duelo", {}, "malformed")],
+)
+def test_a_play_on_end_c_is_taken_at_a_spinner_table_only(make_user, clock, preset, options, code):
+    """The socket passes ends C and D on (rooms/messages.py); the engine takes
+    them once a spinner's sides are open and refuses them elsewhere."""
+    from games.errors import ServiceError
+    from tests.site.helpers import set_deal
+
+    ana, bia = make_user("ana"), make_user("bia")
+    room = services.room_create(user=ana, name="Mesa", preset=preset, options=options, now=clock())
+    services.seat_take(room=room, index=1, user=bia, now=clock())
+    services.match_start(room=fresh(room), actor=seat(room, 0), now=clock())
+    set_deal(fresh(room), hands=[["5-5", "0-5", "3-5"], ["4-5", "2-4", "1-1"]], boneyard=["6-6"])
+    for index, tile, end in ((0, "5-5", None), (1, "4-5", "B"), (0, "0-5", "A"), (1, "2-4", "B")):
+        action = {"type": "play", "tile": tile, "end": end}
+        services.action_apply(room=fresh(room), seat_index=index, action=action, version=None)
+    c_play = {"type": "play", "tile": "3-5", "end": "C"}
+    if code is None:
+        services.action_apply(room=fresh(room), seat_index=0, action=c_play, version=None)
+        state = room_state(room=fresh(room), viewer=seat(room, 0))["round"]
+        assert state["ends"] == {"A": 0, "B": 2, "C": 3, "D": 5}
+        chain = state["chain"]
+        assert chain[-1] == {"tile": "3-5", "seat": 0, "end": "C", "exposed": 3}
+    else:
+        with pytest.raises(ServiceError) as refused:
+            services.action_apply(room=fresh(room), seat_index=0, action=c_play, version=None)
+        assert refused.value.code == code

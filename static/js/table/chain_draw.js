@@ -2,11 +2,12 @@
 // controls of "ajustar a fila", the centre message and the tie-break pick-off.
 
 import { chainSVG, markerPoint } from "../board.js";
-import { endLinks } from "../chain_layout.js";
+import { endLinks, innermost } from "../chain_layout.js";
 import { css, html, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
 import { pickReveals } from "../pickreveal.js";
+import { sidesLabel } from "./moves.js";
 import { $, isDbl, isMyTurn, legal, legalEnds, seatName, setState, snap, state, t } from "./state.js";
 import { bendableLinks, bendPoints, bendTarget } from "./table-rules.js";
 
@@ -18,7 +19,7 @@ export function renderBoard() {
   const rect = board.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
   const targets = state.selected ? legalEnds(state.selected) : [];
-  const { svg, lay, box } = chainSVG(chain, aspect, { hot: targets, label: chainLabel(), bends: r?.layout ?? {} });
+  const { svg, lay, box } = chainSVG(chain, aspect, { hot: targets, label: chainLabel(), bends: r?.layout ?? {}, ends: r?.ends });
   const ends = chain.length ? endButtons(lay, box, rect, targets) : nothing;
   const adjust = state.adjusting && canAdjust() ? [bendPoints(lay, box, rect), adjustButtons(lay, box, rect, aspect)] : nothing;
   render(html`${svg}${ends}${adjust}${centerMessage()}${pickOff()}`, board);
@@ -30,7 +31,7 @@ function endButtons(lay, box, rect, targets) {
   const ox = (rect.width - box.w * scale) / 2;
   const oy = (rect.height - box.h * scale) / 2;
   return targets
-    .filter((end) => end === "A" || end === "B")
+    .filter((end) => lay.ends[end]) // A, B, and a spinner's C and D once open
     .map((end) => {
       const e = lay.ends[end];
       const p = markerPoint(e);
@@ -44,12 +45,13 @@ function endButtons(lay, box, rect, targets) {
 function chainLabel() {
   const r = snap().round;
   if (!r || !r.chain?.length) return t("The table is empty.");
-  return ngettext(
+  const label = ngettext(
     "Table: %(n)s tile, end A shows %(a)s, end B shows %(b)s.",
     "Table: %(n)s tiles, end A shows %(a)s, end B shows %(b)s.",
     r.chain.length,
     { a: r.ends?.A, b: r.ends?.B },
   );
+  return label + sidesLabel(r.ends, t);
 }
 
 function centerMessage() {
@@ -104,7 +106,7 @@ function bendable(end) {
   const chain = snap().round.chain;
   const at = endLinks(chain)[end];
   if (!at) return null;
-  const inner = [...chain.keys()].filter((i) => i > 0 && i < at && chain[i].end === chain[at].end).pop() ?? 0;
+  const inner = [...chain.keys()].filter((i) => i > 0 && i < at && chain[i].end === chain[at].end).pop() ?? innermost(chain, end);
   return isDbl(chain[at].tile) || isDbl(chain[inner].tile) ? null : at;
 }
 
@@ -133,12 +135,13 @@ function adjustButtons(lay, box, rect, aspect) {
   const scale = Math.min(rect.width / box.w, rect.height / box.h);
   const ox = (rect.width - box.w * scale) / 2;
   const oy = (rect.height - box.h * scale) / 2;
-  return ["A", "B"].map((end) => {
+  return ["A", "B", "C", "D"].map((end) => {
+    if (!lay.ends[end]) return nothing; // C and D: a spinner's sides, once open
     const at = bendTarget(end, bendable(end)); // the tile chosen on the line, or the outermost
     if (at === null) return nothing;
     // The way the line runs into that tile: the line as it was before it, bends kept.
     const before = Object.fromEntries(Object.entries(layout).filter(([i]) => Number(i) < at));
-    const tip = chainSVG(chain.slice(0, at), aspect, { bends: before }).lay.ends[end];
+    const tip = chainSVG(chain.slice(0, at), aspect, { bends: before, ends: r.ends }).lay.ends[end];
     const d = [tip.dx, tip.dy];
     const dirs = { left: [d[1], -d[0]], straight: d, right: [-d[1], d[0]] };
     const current = layout[String(at)] ?? "straight";

@@ -35,17 +35,32 @@ export function moveText(entry, name, t, other = entry.type) {
 }
 
 // A draw or a pass names the numbers the seat lacks: once when both ends show
-// the same number ("no 6", not "no 6, no 6").
+// the same number ("no 6", not "no 6, no 6"); at a spinner's four ends, every
+// number they show ("none of 0, 3, 5").
 function missing(ends, name, t, verb) {
-  const same = ends.A === ends.B;
+  const numbers = [...new Set(Object.values(ends))];
+  if (numbers.length > 2) {
+    const list = numbers.join(", ");
+    return verb === "drew"
+      ? t("%(name)s drew a tile (none of %(numbers)s)", { name, numbers: list })
+      : t("%(name)s passed (none of %(numbers)s)", { name, numbers: list });
+  }
+  const b = numbers.length > 1 ? numbers[1] : ends.B;
+  const same = numbers.length === 1;
   if (verb === "drew") {
     return same
-      ? t("%(name)s drew a tile (no %(a)s)", { name, a: ends.A })
-      : t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: ends.A, b: ends.B });
+      ? t("%(name)s drew a tile (no %(a)s)", { name, a: numbers[0] })
+      : t("%(name)s drew a tile (no %(a)s, no %(b)s)", { name, a: numbers[0], b });
   }
   return same
-    ? t("%(name)s passed (no %(a)s)", { name, a: ends.A })
-    : t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: ends.A, b: ends.B });
+    ? t("%(name)s passed (no %(a)s)", { name, a: numbers[0] })
+    : t("%(name)s passed (no %(a)s, no %(b)s)", { name, a: numbers[0], b });
+}
+
+// A spinner's open sides in the chain's accessible name (table and replay).
+export function sidesLabel(ends, t) {
+  if (ends?.C === undefined || ends?.C === null) return "";
+  return " " + t("The spinner's end C shows %(c)s, end D shows %(d)s.", { c: ends.C, d: ends.D });
 }
 
 // How a round of the partida was won, with what it scored (pt-BR "Batida de carroça! +2"):

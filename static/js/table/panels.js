@@ -16,6 +16,7 @@ import {
   BOT_LEVELS,
   can,
   isMyTurn,
+  legalEnds,
   levelName,
   mySeat,
   page,
@@ -50,8 +51,11 @@ export function renderActions() {
   let status = "";
   if (r && !r.result && s.room.status === "playing") {
     if (isMyTurn()) {
+      const ends = state.selected ? legalEnds(state.selected) : [];
       status = state.selected
-        ? t("Choose the end: A or B.")
+        ? ends.every((end) => end === "A" || end === "B")
+          ? t("Choose the end: A or B.")
+          : t("Choose the end: %(ends)s.", { ends: ends.join(", ") }) // a spinner's C and D
         : can("draw")
           ? t("Nothing fits: draw a tile.")
           : can("pass")

@@ -9,6 +9,7 @@
 // * the competitive / friendly marker and the rated marker's tooltip;
 // * "Regras desta mesa" with this table's own options.
 
+import { innermost } from "../chain_layout.js";
 import { css, html, nothing, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { can, isDbl, mySeat, page, seatName, setState, snap, state, t } from "./state.js";
@@ -143,7 +144,7 @@ export function bendableLinks(chain) {
   const out = [];
   for (let at = 1; at < chain.length; at += 1) {
     const end = chain[at].end;
-    let inner = 0;
+    let inner = innermost(chain, end); // the first tile, or a spinner for its sides
     for (let i = at - 1; i > 0; i -= 1) {
       if (chain[i].end === end) {
         inner = i;
