@@ -158,7 +158,9 @@ class Bench:
         cookie = self.pool.domino[0].spec.cookies[2]
         await self.lobby.open(self.args.lobby, self.args.lobby_bare, self.fleet.daphnes, cookie)
         if analysis_installed():
-            self.probe = AnalysisProbe(self.fleet.daphnes, cookie, self.args.open_every)
+            self.probe = AnalysisProbe(
+                self.fleet.daphnes, cookie, self.args.open_every, self.args.whatif_every
+            )
 
     async def main(self) -> None:
         args = self.args

@@ -72,6 +72,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="lobby sockets that never send a view (their page comes whole; default 2)",
     )
     parser.add_argument(
+        "--whatif-every",
+        type=float,
+        default=0.0,
+        help="one person asks the replay's what-if every this many seconds (0: never)",
+    )
+    parser.add_argument(
         "--open-every",
         type=float,
         default=15.0,
@@ -126,7 +132,7 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     if args.without:
         argv += ["--without", args.without]
     argv += ["--lobby", str(args.lobby), "--lobby-bare", str(args.lobby_bare)]
-    argv += ["--open-every", str(args.open_every)]
+    argv += ["--open-every", str(args.open_every), "--whatif-every", str(args.whatif_every)]
     if args.relay_bytes is not None:
         argv += ["--relay-bytes", str(args.relay_bytes)]
     if args.hosts_layout:

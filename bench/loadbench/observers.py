@@ -12,14 +12,23 @@
   ``--open-every`` seconds it opens the replay page of the newest finished
   round without analysis (as a logged-in watcher, over HTTP) and notes how
   long until that round's analysis is written.
+* `WhatIfProbe`: every ``--whatif-every`` seconds, one person (the same
+  logged-in watcher) asks the replay's what-if (`POST /api/rooms/<code>/rounds/
+  <n>/whatif/?match=m`) at a random person's move of a random finished round,
+  as the replay page does; most positions are neither analysed nor cached, so
+  the server computes them below play, within the person's limit a minute
+  (past it: 429). It counts the answers by status and their latency.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import random
 import statistics
 import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -71,7 +80,10 @@ class LobbyMeter:
 class AnalysisProbe:
     """The analysis queue, sampled from the database (the bench's own Django)."""
 
-    def __init__(self, servers: list[Daphne], cookie: str | None, open_every: float) -> None:
+    def __init__(
+        self, servers: list[Daphne], cookie: str | None, open_every: float, whatif_every: float = 0
+    ) -> None:
+        self.whatif = WhatIfProbe(servers, cookie, whatif_every)
         self.servers = servers
         self.cookie = cookie
         self.open_every = open_every
@@ -83,6 +95,7 @@ class AnalysisProbe:
 
     def reset(self) -> None:
         self.depths, self.lags, self.opened, self.unanswered = [], [], [], 0
+        self.whatif.reset()
         from django.utils import timezone
 
         self.since = timezone.now()
@@ -90,7 +103,7 @@ class AnalysisProbe:
     async def watch(self, until: float) -> None:
         """Sample once a second, and open a replay every ``open_every`` s, until
         ``until`` (perf_counter)."""
-        opens: list[asyncio.Task] = []
+        opens: list[asyncio.Task] = [asyncio.create_task(self.whatif.watch(until))]
         next_open = time.perf_counter() + self.open_every / 2
         while time.perf_counter() < until:
             self.depths.append(await asyncio.to_thread(queue_depth))
@@ -102,7 +115,7 @@ class AnalysisProbe:
             _done, late = await asyncio.wait(opens, timeout=35)
             for task in late:
                 task.cancel()
-                self.unanswered += 1
+                self.unanswered += task is not opens[0]
         self.lags = await asyncio.to_thread(lags_since, self.since)
 
     async def _open_one(self) -> None:
@@ -134,6 +147,7 @@ class AnalysisProbe:
             "replay_to_analysis_p50": statistics.median(self.opened) if self.opened else None,
             "replays_opened": len(self.opened) + self.unanswered,
             "replays_unanswered": self.unanswered,
+            **self.whatif.figures(),
         }
 
 
@@ -189,3 +203,92 @@ def analysed(round_id: int) -> bool:
     from analysis.models import RoundAnalysis
 
     return RoundAnalysis.objects.filter(round_id=round_id).exists()
+
+
+class WhatIfProbe:
+    """One person asking the replay's what-if while the tables play."""
+
+    def __init__(self, servers: list[Daphne], cookie: str | None, every: float) -> None:
+        self.servers, self.cookie, self.every = servers, cookie or "", every
+        self.rng = random.Random(7)
+        self.reset()
+
+    def reset(self) -> None:
+        self.latencies: list[float] = []
+        self.statuses: dict[int, int] = {}
+
+    async def watch(self, until: float) -> None:
+        if not self.every:
+            return
+        tasks: list[asyncio.Task] = []
+        while time.perf_counter() < until:
+            await asyncio.sleep(self.every)
+            tasks.append(asyncio.create_task(self._ask()))
+        if tasks:
+            await asyncio.wait(tasks, timeout=35)
+
+    async def _ask(self) -> None:
+        found = await asyncio.to_thread(random_person_move, self.rng)
+        if found is None:
+            return
+        path, body = found
+        srv = self.servers[self.rng.randrange(len(self.servers))]
+        token = "b" * 32  # a CSRF token of our own, in the cookie and the header
+        request = urllib.request.Request(
+            srv.url(path),
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={
+                "Cookie": f"{self.cookie}; csrftoken={token}",
+                "X-CSRFToken": token,
+                "Content-Type": "application/json",
+            },
+        )
+        started = time.perf_counter()
+        status = await asyncio.to_thread(_status_of, request)
+        self.latencies.append(time.perf_counter() - started)
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def figures(self) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+        return {
+            "whatif_asked": len(lat),
+            "whatif_statuses": dict(sorted(self.statuses.items())),
+            "whatif_p50_ms": 1000 * percentile(lat, 0.5) if lat else None,
+            "whatif_p95_ms": 1000 * percentile(lat, 0.95) if lat else None,
+        }
+
+
+def _status_of(request: urllib.request.Request) -> int:
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            answer.read()
+            return answer.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except OSError:
+        return 0
+
+
+def random_person_move(rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+    """A finished round's what-if path and a person's move there (asked with
+    the action played: the position's every choice is what gets computed)."""
+    from django.db import close_old_connections
+
+    from games.models import Move, Round
+
+    close_old_connections()
+    ids = list(
+        Round.objects.filter(finished_at__isnull=False, result__isnull=False)
+        .order_by("-finished_at")
+        .values_list("pk", flat=True)[:200]
+    )
+    if not ids:
+        return None
+    rnd = Round.objects.select_related("room", "match").get(pk=rng.choice(ids))
+    moves = list(Move.objects.filter(round=rnd, by="person").values_list("seq", "action"))
+    if not moves:
+        return None
+    seq, action = rng.choice(moves)
+    path = f"/api/rooms/{rnd.room.code}/rounds/{rnd.number}/whatif/?match={rnd.match.number}"
+    return path, {"seq": seq, "action": action}

@@ -78,6 +78,11 @@ def describe(run: Run) -> str:
             f" {run.analysis_done} done, lag p50 {fmt(run.analysis_lag_p50, 1)}"
             f" max {fmt(run.analysis_lag_max, 1)} s"
         )
+    if run.whatif_asked:
+        parts.append(
+            f"what-if asked {run.whatif_asked} {run.whatif_statuses}"
+            f" p50 {fmt(run.whatif_p50_ms, 0)} p95 {fmt(run.whatif_p95_ms, 0)} ms"
+        )
     if run.replays_opened:
         parts.append(
             f"replay opened -> analysed p50 {fmt(run.replay_to_analysis_p50, 1)}"

@@ -76,6 +76,10 @@ class Run:
     replay_to_analysis_max: float | None = None
     replays_opened: int | None = None
     replays_unanswered: int | None = None
+    whatif_asked: int | None = None  # the replay's what-if asked by one person (--whatif-every)
+    whatif_statuses: dict | None = None
+    whatif_p50_ms: float | None = None
+    whatif_p95_ms: float | None = None
     analysis_drained_s: float | None = None  # after the run, until the queue was empty
     # CPU (% of one core) of each background process of the Procfile.
     background_cpu: dict = field(default_factory=dict)
@@ -102,6 +106,10 @@ ANALYSIS_FIGURES = (
     "replay_to_analysis_max",
     "replays_opened",
     "replays_unanswered",
+    "whatif_asked",
+    "whatif_statuses",
+    "whatif_p50_ms",
+    "whatif_p95_ms",
 )
 
 
