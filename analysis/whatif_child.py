@@ -14,8 +14,6 @@ Django here: the child imports only this, the pure what-if and the budget.
 from __future__ import annotations
 
 import multiprocessing
-import os
-import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -23,25 +21,12 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from analysis import whatif
-from domino_site.below_play import ASKED_SHARE, Budget, go_below_play
+from domino_site.below_play import ASKED_SHARE, Budget, start_child
 from games.engine import RuleSet
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _budget: Budget | None = None  # in the child: one budget across its requests
-
-
-def _start() -> None:
-    """The child's initializer: below play, and ending with its parent."""
-    go_below_play()
-    parent = os.getppid()
-    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
-
-
-def _end_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1)
-    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def paced_score(
@@ -71,7 +56,9 @@ def _the_pool() -> ProcessPoolExecutor:
         if _pool is None:
             # spawn: a fork of a threaded server may inherit held locks.
             _pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=start_child,
             )
         return _pool
 

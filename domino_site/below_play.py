@@ -23,7 +23,8 @@ processes, and ``SCHED_IDLE`` alone puts the process below every normal one.
 It is called once, at the start of the process that does such work: the
 analysis worker's pool process (``timers.apps``, for a worker that consumes
 only ``settings.DOMINO_BELOW_PLAY_QUEUES``) and the embedded server's
-analysis child (``timers.child``). tests/site/test_below_play.py holds the
+analysis child and the what-if's child (`start_child`, their initializer: it
+also ends the child with its server). tests/site/test_below_play.py holds the
 kernel to it: a CPU-bound process below play, pinned to the same core as a
 normal one started in a session of its own, gets almost nothing.
 """
@@ -32,6 +33,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -58,6 +61,22 @@ def go_below_play() -> list[str]:
         log.warning("SCHED_IDLE refused (%s): nice %d instead", exc, LOWEST_NICE)
         os.setpriority(os.PRIO_PROCESS, 0, LOWEST_NICE)
     return steps
+
+
+def start_child() -> None:
+    """A server's child process's initializer (the embedded analysis child,
+    the what-if child): below play, and ending itself when the server that
+    started it is gone (a killed server runs no clean-up, and its child would
+    otherwise stay behind)."""
+    go_below_play()
+    parent = os.getppid()
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _own_session() -> bool:

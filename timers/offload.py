@@ -22,10 +22,10 @@ from django.conf import settings
 from analysis import pacing, scoring
 from analysis.queue import waiting_jobs
 from analysis.services import analysis_drain
+from domino_site.below_play import start_child
 from puzzles import cutting
 from puzzles import pacing as puzzle_pacing
 from puzzles.services import puzzles_drain
-from timers import child
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
@@ -40,7 +40,7 @@ def _the_pool() -> ProcessPoolExecutor:
             _pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=child.start,
+                initializer=start_child,
             )
         return _pool
 
