@@ -23,6 +23,7 @@ from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
 from games.world import world
 from people.services import presence_sweep
+from puzzles.services import puzzles_waiting
 from quick.services import quick_pair
 from rooms.services import rooms_sweep, round_due_fire
 
@@ -45,19 +46,23 @@ def quick_pair_job(*, now: datetime | None = None) -> datetime | None:
     return quick_pair(now=now)
 
 
-def sweep(*, now: datetime | None = None) -> bool:
+def sweep(*, now: datetime | None = None) -> str | None:
     """The safety net: room expiry, disconnect grace, walkovers, every due action
     whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
-    queued, its bound), the presences of dead server processes' sockets. True
-    when analysis jobs wait: the runner wakes its analysis worker (a Celery
-    task, or a side job of the ticker)."""
+    queued, its bound), the presences of dead server processes' sockets. Says
+    what background work waits, for the runner to wake its analysis worker (a
+    Celery task, or a side job of the ticker) with: ``"analysis"`` while
+    analysis jobs wait, else ``"puzzles"`` while the puzzles have rounds to cut
+    or candidates to check (analyses first), else None."""
     now = now or world().now()
     rooms_sweep(now=now)
     arenas_sweep(now=now)
     presence_sweep(now=now)
     analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
     analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
-    return waiting_jobs()
+    if waiting_jobs():
+        return "analysis"
+    return "puzzles" if puzzles_waiting() else None
 
 
 #: Every job by name: an idempotent function of keyword arguments.

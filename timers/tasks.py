@@ -17,7 +17,6 @@ from typing import Any
 from celery import shared_task
 
 from analysis.tasks import analysis_next
-from puzzles.services import puzzles_waiting
 from puzzles.tasks import puzzles_next
 from timers import jobs
 
@@ -51,9 +50,10 @@ def sweep() -> None:
     anything waits (else, while the puzzles have rounds to cut or candidates to
     check, its ``puzzles.next``: analyses first), and a quick-match pairing pass
     (the people still waiting: windows widen, bots come)."""
-    if jobs.run("sweep"):
+    waiting = jobs.run("sweep")
+    if waiting == "analysis":
         analysis_next.apply_async()
-    elif puzzles_waiting():
+    elif waiting == "puzzles":
         puzzles_next.apply_async()
     jobs.run("quick_pair")
 

@@ -30,7 +30,6 @@ from django.conf import settings
 from domino_site.realtime.asyncdb import db_async
 from games.world import world
 from people.services import presence_forget_all
-from puzzles.services import puzzles_waiting
 from rooms.models import Seat
 from rooms.services import seat_disconnected
 from rooms.watchers import forget_all
@@ -48,9 +47,10 @@ def _fire_round(round_id: int, version: int, now: datetime) -> bool:
 
 
 def _sweep(now: datetime) -> None:
-    if jobs.run("sweep", now=now):  # analysis jobs wait: drain them
+    waiting = jobs.run("sweep", now=now)
+    if waiting == "analysis":  # analysis jobs wait: drain them
         ticker.submit(ANALYSIS_JOB, offload.drain_analyses)
-    elif puzzles_waiting():  # then the puzzles: cut and check, in the same side job's slot
+    elif waiting == "puzzles":  # then the puzzles: cut and check, in the same side job's slot
         ticker.submit(ANALYSIS_JOB, offload.drain_puzzles)
 
 

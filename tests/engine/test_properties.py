@@ -112,7 +112,7 @@ def expected_newer_points(rnd: Round, result: RoundResult, plain: list[int]) -> 
     points = [0] * rules.sides
     w = result.winner
     if rules.scoring == "fives":
-        points = fives_made(history, rules.side_of, rules.sides)
+        points = fives_made(history, rules.side_of, rules.sides, spinner=rules.spinner)
         if w is not None:
             points[w] += nearest_five(sum(plain) - plain[w])
         return tuple(points)

@@ -32,8 +32,14 @@ from games.engine import (
 
 
 def variants() -> dict[str, RuleSet]:
+    """Every preset and its tie-break and lock changes, the spinner's played
+    with two ends: this reference lays a line with two ends only; the
+    spinner's four are held to the move log's own count instead
+    (tests/engine/test_partida.py, `test_random_spinner_rounds_score_as_the_move_log_counts`,
+    and tests/engine/test_fives_count.py)."""
     rules = {}
     for key, preset in sorted(PRESETS.items()):
+        preset = preset.replace(spinner=False) if preset.spinner else preset
         rules[key] = preset
         for name, change in (("tiebreak", {"blocked_tie": "tiebreak"}), ("lock", {})):
             if name == "lock":

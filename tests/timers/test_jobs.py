@@ -25,7 +25,7 @@ def calls(monkeypatch):
     monkeypatch.setitem(jobs.JOBS, "round_due", fake("round_due", True))
     monkeypatch.setitem(jobs.JOBS, "arena_tick", fake("arena_tick", True))
     monkeypatch.setitem(jobs.JOBS, "quick_pair", fake("quick_pair"))
-    monkeypatch.setitem(jobs.JOBS, "sweep", fake("sweep", False))
+    monkeypatch.setitem(jobs.JOBS, "sweep", fake("sweep", None))
     return seen
 
 
