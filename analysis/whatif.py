@@ -67,9 +67,9 @@ def position_before(
         raise WhatIfError("seq_out_of_range")
     rnd = Round.replay(rules, deal, [])
     for seat, data, _by in moves[: seq - 1]:
-        rnd.apply(seat, action_from_dict(data))
+        rnd.apply(seat, action_from_dict(data, spinner=rules.spinner))
     seat, data, _by = moves[seq - 1]
-    played = action_from_dict(data)
+    played = action_from_dict(data, spinner=rules.spinner)
     if type(played) is Pick or rnd.turn != seat:
         raise WhatIfError("no_decision")
     return rnd, seat, played

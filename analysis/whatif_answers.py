@@ -81,7 +81,7 @@ def whatif_choices(*, inputs: Inputs) -> dict[int, dict[str, Any]]:
     rnd = Round.replay(inputs.rules, inputs.deal, [])
     found = {}
     for seq, (seat, data, _by) in enumerate(inputs.moves, start=1):
-        action = action_from_dict(data)
+        action = action_from_dict(data, spinner=inputs.rules.spinner)
         if type(action) is not Pick and rnd.turn == seat:
             try:
                 played = whatif.choice_index(rnd, seat, action)

@@ -205,7 +205,7 @@ def _all_tiles() -> list[Tile]:
 
 
 def _our_action(view: dict[str, Any], tile: Tile, left: bool) -> Action:
-    legal = [action_from_dict(d) for d in view["legal"]]
+    legal = [action_from_dict(d, spinner=True) for d in view["legal"]]
     wanted = None if view["ends"] is None else ("A" if left else "B")
     for action in legal:
         if type(action) is Play and action.tile == tile and action.end == wanted:

@@ -82,7 +82,7 @@ def position(
     """The round just before move ``seq`` (1-based) of the stored ``moves``."""
     rnd = Round.replay(rules, deal, [])
     for seat, data, _by in moves[: seq - 1]:
-        rnd.apply(seat, action_from_dict(data))
+        rnd.apply(seat, action_from_dict(data, spinner=rules.spinner))
     return rnd
 
 
@@ -120,7 +120,7 @@ def deep_check(
     decision = score_decision(
         rnd,
         seat,
-        action_from_dict(solution),
+        action_from_dict(solution, spinner=rules.spinner),
         seq,
         seed=seed,
         work=base * DEEP_FACTOR,

@@ -104,8 +104,9 @@ def themes_of(
 ) -> list[str]:
     """The themes of a puzzle (in `THEMES` order): ``solution`` and ``others``
     (the other candidates) as action dicts."""
-    best = action_from_dict(solution)
-    rest = [action_from_dict(o) for o in others]
+    # (stored actions, once legal: a spinner's ends C and D are taken)
+    best = action_from_dict(solution, spinner=True)
+    rest = [action_from_dict(o, spinner=True) for o in others]
     found = {
         "endgame": is_endgame(view),
         "blocking": is_blocking(view, best),
