@@ -496,6 +496,25 @@ def challenges_for(user: Any, now: datetime | None = None) -> list[Challenge]:
     return sorted([*mine, *invited], key=lambda c: (c.created_at, c.pk))
 
 
+#: How long a page still at the old table is sent on to its rematch's table.
+REMATCH_CATCH_UP = timedelta(seconds=60)
+
+
+def rematch_started_from(user: Any, code: str, now: datetime | None = None) -> str | None:
+    """The table of a rematch of the room ``code`` that ``user`` is in and that
+    started in the last minute, or None. The "Rematch" button posts a form, so
+    the offerer's page reloads: an answer quicker than that reload reaches no
+    socket of theirs, and their page, back at the old table, would stay."""
+    since = now_or(now) - REMATCH_CATCH_UP
+    rows = Challenge.objects.filter(
+        rematch_of__code=code.upper(), status=Challenge.Status.ACCEPTED, answered_at__gte=since
+    ).select_related("room")
+    for challenge in rows.order_by("-answered_at"):
+        if user.pk in everyone(challenge) and challenge.room is not None:
+            return reverse("rooms:table", args=[challenge.room.code])
+    return None
+
+
 def challenges_by(user: Any, now: datetime | None = None) -> list[Challenge]:
     """The challenges ``user`` made that still wait, the oldest first."""
     rows = pending(now).filter(challenger=user).select_related("challenged")

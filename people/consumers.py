@@ -52,9 +52,15 @@ def _open(user: Any, channel_name: str, code: str) -> list[dict[str, Any]]:
     """The socket's presence; its first frames: the person's friends, and each
     challenge waiting for their answer."""
     services.presence_open(user=user, channel_name=channel_name, room_code=table_of(user, code))
-    frames = [{"type": "friends", "friends": selectors.friends_with_presence(user)}]
+    frames: list[dict[str, Any]] = [
+        {"type": "friends", "friends": selectors.friends_with_presence(user)}
+    ]
     for challenge in challenges.challenges_for(user):
         frames.append({"type": "challenge", **challenges.challenge_frame(challenge)})
+    if code and (url := challenges.rematch_started_from(user, code)):
+        frames.append(
+            {"type": "challenge_started", "id": None, "room": url.split("/")[2], "url": url}
+        )
     return frames
 
 
