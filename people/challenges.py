@@ -496,18 +496,23 @@ def challenges_for(user: Any, now: datetime | None = None) -> list[Challenge]:
     return sorted([*mine, *invited], key=lambda c: (c.created_at, c.pk))
 
 
-#: How long a page still at the old table is sent on to its rematch's table.
-REMATCH_CATCH_UP = timedelta(seconds=60)
+#: How long after a challenge started a page that missed it is still sent there.
+CATCH_UP = timedelta(seconds=60)
 
 
-def rematch_started_from(user: Any, code: str, now: datetime | None = None) -> str | None:
-    """The table of a rematch of the room ``code`` that ``user`` is in and that
-    started in the last minute, or None. The "Rematch" button posts a form, so
-    the offerer's page reloads: an answer quicker than that reload reaches no
-    socket of theirs, and their page, back at the old table, would stay."""
-    since = now_or(now) - REMATCH_CATCH_UP
+def started_since(user: Any, since: datetime, now: datetime | None = None) -> str | None:
+    """The table of the newest challenge ``user`` is in that started after
+    ``since`` (when their page was rendered) and in the last minute, or None.
+    Sending a challenge or a rematch posts a form, so the challenger's page
+    reloads: an answer quicker than that reload reaches no socket of theirs,
+    and the page the live ``challenge_started`` would have moved stays. A page
+    rendered after the start was never owed the move (its person may have
+    left that table on purpose)."""
+    after = max(since, now_or(now) - CATCH_UP)
     rows = Challenge.objects.filter(
-        rematch_of__code=code.upper(), status=Challenge.Status.ACCEPTED, answered_at__gte=since
+        Q(challenger=user) | Q(challenged=user) | ~Q(invited=[]),
+        status=Challenge.Status.ACCEPTED,
+        answered_at__gt=after,
     ).select_related("room")
     for challenge in rows.order_by("-answered_at"):
         if user.pk in everyone(challenge) and challenge.room is not None:

@@ -16,6 +16,7 @@ challenged person's ``challenge_accept`` and ``challenge_decline``.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -48,16 +49,27 @@ def table_of(user: Any, code: str) -> str:
     return room.code
 
 
-def _open(user: Any, channel_name: str, code: str) -> list[dict[str, Any]]:
-    """The socket's presence; its first frames: the person's friends, and each
-    challenge waiting for their answer."""
+def rendered_at(value: str) -> datetime | None:
+    """The page's ``?since=``: when the server rendered it (epoch ms), or None."""
+    try:
+        return datetime.fromtimestamp(int(value) / 1000, tz=UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def _open(
+    user: Any, channel_name: str, code: str, since: datetime | None = None
+) -> list[dict[str, Any]]:
+    """The socket's presence; its first frames: the person's friends, each
+    challenge waiting for their answer, and a challenge of theirs that started
+    after the page was rendered (``challenges.started_since``)."""
     services.presence_open(user=user, channel_name=channel_name, room_code=table_of(user, code))
     frames: list[dict[str, Any]] = [
         {"type": "friends", "friends": selectors.friends_with_presence(user)}
     ]
     for challenge in challenges.challenges_for(user):
         frames.append({"type": "challenge", **challenges.challenge_frame(challenge)})
-    if code and (url := challenges.rematch_started_from(user, code)):
+    if since is not None and (url := challenges.started_since(user, since)):
         frames.append(
             {"type": "challenge_started", "id": None, "room": url.split("/")[2], "url": url}
         )
@@ -81,7 +93,8 @@ class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
         user = self.user
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         code = (query.get("room") or [""])[0]
-        for frame in await db_async(_open)(user, self.channel_name, code):
+        since = rendered_at((query.get("since") or [""])[0])
+        for frame in await db_async(_open)(user, self.channel_name, code, since):
             await self.send_json(frame)
 
     async def disconnect(self, code: int) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.presets import PRESET_LABELS
+from games.world import now_or
 from people import challenges, moderation, selectors
 from people.models import Preferences, Report
 from rooms.models import MOVE_SECONDS_CHOICES
@@ -98,9 +99,11 @@ def actions(request: Any, person: Any) -> str:
 
 def boot(request: Any) -> str:
     """Every page's challenge toast, its words in the page's language."""
-    return render_to_string(
-        "people/_boot.html", {"presets": challenge_form_context()["presets"]}, request=request
-    )
+    context = {
+        "presets": challenge_form_context()["presets"],
+        "rendered_at": int(now_or(None).timestamp() * 1000),  # people.js's ?since=
+    }
+    return render_to_string("people/_boot.html", context, request=request)
 
 
 def on_page_parts(

@@ -17,9 +17,17 @@ let socket = null;
 
 const STATES = new Set(["online", "table", "offline"]);
 
-function tablePath() {
+// The socket's address: a table page says which table; every page says when the
+// server rendered it, so that a challenge of this person's that started since
+// (while the page was loading) still sends it on (challenge_started).
+function socketPath() {
+  const query = new URLSearchParams();
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)\/$/);
-  return m ? `/ws/people/?room=${encodeURIComponent(m[1])}` : "/ws/people/";
+  if (m) query.set("room", m[1]);
+  const rendered = toasts()?.dataset.renderedAt;
+  if (rendered) query.set("since", rendered);
+  const text = query.toString();
+  return text ? `/ws/people/?${text}` : "/ws/people/";
 }
 
 function labels() {
@@ -163,5 +171,5 @@ function onMessage(msg) {
 
 ready(() => {
   if (!document.body.hasAttribute("data-people")) return;
-  socket = openSocket(tablePath(), { onMessage });
+  socket = openSocket(socketPath(), { onMessage });
 });

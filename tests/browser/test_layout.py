@@ -105,7 +105,10 @@ AS_TURN_WITH_ONLY = """async (only) => {
   const {state, setState} = await import(new URL('table/state.js', base).href);
   const {renderActions} = await import(new URL('table/panels.js', base).href);
   const snap = state.snap;
-  const round = {...snap.round, legal: [{type: only}], boneyard_count: 14};
+  // A line that may bend, so that "Ajustar a fila" is in the bar too (the deal
+  // decides it at a real table): the bar's fullest case.
+  const chain = [{tile: '1-2', end: null}, {tile: '2-3', end: 'A'}, {tile: '1-4', end: 'B'}];
+  const round = {...snap.round, legal: [{type: only}], boneyard_count: 14, chain};
   const room = {...snap.room, rules: {...snap.room.rules, draw: only === 'draw'}};
   setState({snap: {...snap, room, round}});
   renderActions();

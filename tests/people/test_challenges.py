@@ -83,6 +83,46 @@ async def test_a_challenge_is_seen_live_accepted_and_both_are_seated_within_2_s(
     assert all("ana" not in str(frame) for frame in stranger.frames)
 
 
+def _ms(moment) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_reloading_while_its_challenge_starts_is_sent_on_when_it_connects(
+    live, django_user_model
+):
+    """docs/protocol.md, ``challenge_started``: sending a challenge posts a
+    form, so the challenger's page reloads; an answer quicker than that reaches
+    none of their sockets. The page, rendered before the start (``?since=``),
+    is sent on when it connects; a page rendered after the start is not."""
+    ana, bruno = await sync_to_async(_people)(django_user_model, "ana", "bruno")
+    challenge = await db_async(_send)(ana, bruno)
+    rendered = _ms(world().now())
+    room = await db_async(challenges.challenge_accept)(user=bruno, challenge_id=challenge.pk)
+    reloaded = await Page.open(ana, since=rendered)
+    await reloaded.next("friends")
+    sent_on = await reloaded.next("challenge_started")
+    assert (sent_on["room"], sent_on["url"]) == (room.code, f"/r/{room.code}/")
+    for later in (_ms(world().now()), None):  # a page rendered after, and one that says nothing
+        page = await Page.open(ana, since=later)
+        await page.next("friends")
+        assert await page.comm.receive_nothing(timeout=0.3)
+
+
+def test_a_start_is_caught_up_only_within_a_minute_and_only_for_its_people(make_user):
+    ana, bruno, caio = make_user("ana"), make_user("bruno"), make_user("caio")
+    challenge = _send(ana, bruno)
+    before = world().now()
+    room = challenges.challenge_accept(user=bruno, challenge_id=challenge.pk)
+    started = Challenge.objects.get(pk=challenge.pk).answered_at
+    url = f"/r/{room.code}/"
+    assert challenges.started_since(ana, before, now=started) == url
+    assert challenges.started_since(bruno, before, now=started + timedelta(seconds=59)) == url
+    assert challenges.started_since(ana, before, now=started + timedelta(seconds=61)) is None
+    assert challenges.started_since(caio, before, now=started) is None
+    assert challenges.started_since(ana, started, now=started) is None
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_waiting_challenge_shows_on_a_page_opened_later_and_a_decline_reaches_both(
     live, django_user_model

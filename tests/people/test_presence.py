@@ -8,6 +8,7 @@ at once; only friends hear of a presence; an anonymous socket is closed with
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -35,8 +36,9 @@ class Page:
         Player.open.append(self)  # type: ignore[arg-type]  # closed by the live fixture
 
     @classmethod
-    async def open(cls, user, room: str | None = None) -> Page:
-        path = f"/ws/people/?room={room}" if room else "/ws/people/"
+    async def open(cls, user, room: str | None = None, since: int | None = None) -> Page:
+        query = urlencode({k: v for k, v in {"room": room, "since": since}.items() if v})
+        path = f"/ws/people/?{query}" if query else "/ws/people/"
         page = cls(await sync_to_async(session_cookie)(user), path)
         connected, _ = await page.comm.connect(timeout=TIMEOUT)
         assert connected
