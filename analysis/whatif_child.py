@@ -13,19 +13,16 @@ Django here: the child imports only this, the pure what-if and the budget.
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from analysis import whatif
-from domino_site.below_play import ASKED_SHARE, Budget, start_child
+from domino_site.below_play import ASKED_SHARE, Budget, ChildPool
 from games.engine import RuleSet
 
-_lock = threading.Lock()
-_pool: ProcessPoolExecutor | None = None
+CHILD = ChildPool()
 _budget: Budget | None = None  # in the child: one budget across its requests
 
 
@@ -50,35 +47,18 @@ def paced_score(
     return values, best, cpu_ms
 
 
-def _the_pool() -> ProcessPoolExecutor:
-    global _pool
-    with _lock:
-        if _pool is None:
-            # spawn: a fork of a threaded server may inherit held locks.
-            _pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_child,
-            )
-        return _pool
-
-
 def submit(*args: Any) -> Future[tuple[list[float], int, int]]:
     """`paced_score` (its arguments) in the child; a child that died is
     replaced (here, or at the next request after `forget`)."""
-    pool = _the_pool()
+    pool = CHILD.get()
     try:
         return pool.submit(paced_score, *args)
     except BrokenProcessPool:
         forget(pool)
-        return _the_pool().submit(paced_score, *args)
+        return CHILD.get().submit(paced_score, *args)
 
 
 def forget(pool: ProcessPoolExecutor | None = None) -> None:
     """Drop the child's pool (``pool``, or whichever is current) after it
     broke: the next request starts a new child."""
-    global _pool
-    with _lock:
-        if _pool is not None and (pool is None or _pool is pool):
-            _pool.shutdown(wait=False, cancel_futures=True)
-            _pool = None
+    CHILD.forget(pool)

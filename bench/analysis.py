@@ -27,7 +27,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -37,25 +36,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis import scoring  # noqa: E402
-from bots.policies import choose_action  # noqa: E402
-from games.engine import PRESETS, Round  # noqa: E402
+from bench.bot_rounds import bot_round  # noqa: E402
+from games.engine import PRESETS  # noqa: E402
 
 RULES = PRESETS["parceria"]
-LEVELS = ("hard", "medium", "easy", "medium")
-
-
-def play(seed: int) -> tuple[dict, list[tuple[int, dict, str]], list[str]]:
-    """One bot-played round: its deal, its moves (all marked as a person's), the seat levels."""
-    rng = random.Random(seed)
-    levels = [LEVELS[(seat + seed) % 4] for seat in range(4)]
-    rnd = Round.deal(RULES, rng)
-    moves = []
-    while not rnd.is_over:
-        seat = rnd.turn
-        action = choose_action(rnd.view(seat), levels[seat], rng)
-        rnd.apply(seat, action)
-        moves.append((seat, rnd.history[-1][1].to_dict(), "person"))
-    return rnd.initial, moves, levels
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -76,7 +60,7 @@ def main() -> None:
     noise = []
     full_cpu, agree, same_best, compared = [], 0, 0, 0
     for n in range(args.rounds):
-        deal, moves, levels = play(1000 + n)
+        deal, moves, levels = bot_round(RULES, 1000 + n)
         started = time.process_time()
         decisions = scoring.score_round(RULES, deal, moves, seed=n, work=work)
         four.append(time.process_time() - started)

@@ -25,7 +25,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -35,26 +34,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis import scoring  # noqa: E402
-from bots.policies import choose_action  # noqa: E402
-from games.engine import PRESETS, Round, RuleSet  # noqa: E402
+from bench.bot_rounds import bot_round  # noqa: E402
+from games.engine import PRESETS  # noqa: E402
 from puzzles import cutting  # noqa: E402
 from puzzles.themes import THEMES, themes_of  # noqa: E402
-
-LEVELS = ("hard", "medium", "easy", "medium")
-
-
-def play(rules: RuleSet, seed: int) -> tuple[dict, list[tuple[int, dict, str]]]:
-    """One bot-played round: its deal and moves (all marked as a person's)."""
-    rng = random.Random(seed)
-    levels = [LEVELS[(seat + seed) % len(LEVELS)] for seat in range(rules.seats)]
-    rnd = Round.deal(rules, rng)
-    moves = []
-    while not rnd.is_over:
-        seat = rnd.turn
-        action = choose_action(rnd.view(seat), levels[seat], rng)
-        rnd.apply(seat, action)
-        moves.append((seat, rnd.history[-1][1].to_dict(), "person"))
-    return rnd.initial, moves
 
 
 def main() -> None:
@@ -78,7 +61,7 @@ def main() -> None:
     kept_gaps: list[float] = []
     wall = time.monotonic()
     for n in range(args.rounds):
-        deal, moves = play(rules, 5000 + n)
+        deal, moves, _levels = bot_round(rules, 5000 + n)
         started = time.process_time()
         scored = scoring.score_round(rules, deal, moves, seed=scoring.round_seed("bench", n))
         analysis_cpu += time.process_time() - started

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -34,23 +33,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis import scoring, whatif  # noqa: E402
-from bots.policies import choose_action  # noqa: E402
+from bench.bot_rounds import bot_round  # noqa: E402
 from games.engine import PASS, PRESETS, Round  # noqa: E402
 
 RULES = PRESETS["parceria"]
-LEVELS = ("hard", "medium", "easy", "medium")
-
-
-def play(seed: int) -> tuple[dict, list[tuple[int, dict, str]]]:
-    rng = random.Random(seed)
-    levels = [LEVELS[(seat + seed) % 4] for seat in range(4)]
-    rnd = Round.deal(RULES, rng)
-    moves = []
-    while not rnd.is_over:
-        seat = rnd.turn
-        rnd.apply(seat, choose_action(rnd.view(seat), levels[seat], rng))
-        moves.append((seat, rnd.history[-1][1].to_dict(), "person"))
-    return rnd.initial, moves
 
 
 def answer(rnd: Round, seat: int, action, values: list[float], best: int) -> str:
@@ -89,7 +75,7 @@ def main() -> None:
     answered: list[float] = []
     forced: list[float] = []
     for r in range(args.rounds):
-        deal, moves = play(1000 + r)
+        deal, moves, _levels = bot_round(RULES, 1000 + r)
         seed = scoring.round_seed("bench", 1, r)
         for seq in range(1, len(moves) + 1):
             rnd, seat, played = whatif.position_before(RULES, deal, moves, seq)

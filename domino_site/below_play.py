@@ -32,10 +32,12 @@ normal one started in a session of its own, gets almost nothing.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,34 @@ def start_child() -> None:
     go_below_play()
     parent = os.getppid()
     threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+class ChildPool:
+    """A server's one child process below play (`start_child`), started on
+    first use; after it broke, `forget` drops it and the next `get` starts a
+    new one. Spawned, not forked: a fork of a threaded server may inherit
+    held locks."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=start_child,
+                )
+            return self._pool
+
+    def forget(self, pool: ProcessPoolExecutor | None = None) -> None:
+        """Drop ``pool`` (or whichever is current) if it is still the one."""
+        with self._lock:
+            if self._pool is not None and (pool is None or self._pool is pool):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
 
 
 def _end_with(parent: int) -> None:

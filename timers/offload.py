@@ -11,9 +11,6 @@ writing stay here. In production the Celery worker does the whole job.
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -22,43 +19,21 @@ from django.conf import settings
 from analysis import pacing, scoring
 from analysis.queue import waiting_jobs
 from analysis.services import analysis_drain
-from domino_site.below_play import start_child
+from domino_site.below_play import ChildPool
 from puzzles import cutting
 from puzzles import pacing as puzzle_pacing
 from puzzles.services import puzzles_drain
 
-_lock = threading.Lock()
-_pool: ProcessPoolExecutor | None = None
-
-
-def _the_pool() -> ProcessPoolExecutor:
-    global _pool
-    with _lock:
-        if _pool is None:
-            # spawn: a fork of a process with threads may inherit held locks;
-            # below play (domino_site.below_play): the sockets come first.
-            _pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_child,
-            )
-        return _pool
-
-
-def _forget(pool: ProcessPoolExecutor) -> None:
-    global _pool
-    with _lock:
-        if _pool is pool:
-            _pool = None
+CHILD = ChildPool()
 
 
 def score_in_child(*args: Any, **kwargs: Any) -> tuple[list[scoring.Decision], int]:
     """`analysis.pacing.paced_score_round` in the child process."""
-    pool = _the_pool()
+    pool = CHILD.get()
     try:
         return pool.submit(pacing.paced_score_round, *args, **kwargs).result()
     except BrokenProcessPool:
-        _forget(pool)  # the next job starts a new child; the sweeper retries this one
+        CHILD.forget(pool)  # the next job starts a new child; the sweeper retries this one
         raise
 
 
@@ -71,11 +46,11 @@ def drain_analyses() -> int:
 
 def check_in_child(*args: Any, **kwargs: Any) -> cutting.Verdict:
     """`puzzles.pacing.paced_deep_check` (a puzzle's deeper check) in the child process."""
-    pool = _the_pool()
+    pool = CHILD.get()
     try:
         return pool.submit(puzzle_pacing.paced_deep_check, *args, **kwargs).result()
     except BrokenProcessPool:
-        _forget(pool)
+        CHILD.forget(pool)
         raise
 
 

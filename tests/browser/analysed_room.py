@@ -24,18 +24,36 @@ def build(analysed: bool = True) -> dict[str, Any]:
     from analysis.models import AnalysisJob  # (models: after django.setup() in __main__)
     from analysis.services import round_analyse  # (as above)
     from domino_site.guests import GUEST_COOKIE, GUEST_SALT  # (as above)
-    from games.engine import PASS  # (as above)
     from rooms import services  # (as above)
-    from rooms.errors import ServiceError  # (as above)
-    from rooms.services.base import seats_of  # (as above)
-    from tests.analysis.planted import BLUNDER, HANDS, SCRIPT  # (as above)
-    from tests.site.helpers import current, set_deal  # (as above)
+    from tests.site.helpers import current  # (as above)
 
     tokens = [secrets.token_urlsafe(18) for _ in range(2)]
     room = services.room_create(
         user=None, guest_token=tokens[0], name="Análise", preset="sem_monte", visibility="private"
     )
     services.seat_take(room=room, index=1, guest_token=tokens[1], name="P2")
+    play_planted_round(room)
+    if analysed:
+        assert round_analyse(round_id=current(room).pk, work=2000) is not None
+    else:  # the queue dropped it (its end's job may have been made, or not yet)
+        AnalysisJob.objects.update_or_create(
+            round=current(room),
+            defaults={"state": AnalysisJob.State.DROPPED, "priority": AnalysisJob.Priority.IDLE},
+        )
+    signer = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT)
+    return {"code": room.code, "cookie": {"name": GUEST_COOKIE, "value": signer.sign(tokens[0])}}
+
+
+def play_planted_round(room: Any) -> None:
+    """Start the match of ``room`` (two seats taken), deal the planted hands and
+    play the planted round to its end, seat 0's blunder included."""
+    from games.engine import PASS
+    from rooms import services
+    from rooms.errors import ServiceError
+    from rooms.services.base import seats_of
+    from tests.analysis.planted import BLUNDER, HANDS, SCRIPT
+    from tests.site.helpers import current, set_deal
+
     # Seat 0 connected meanwhile (a channel its page replaces): the test
     # server's sweeper pauses a game nobody is connected to, and the plays
     # below would be refused as paused if a sweep came between them.
@@ -57,15 +75,6 @@ def build(analysed: bool = True) -> dict[str, Any]:
         except ServiceError:
             if action["type"] != "pass":
                 raise
-    if analysed:
-        assert round_analyse(round_id=current(room).pk, work=2000) is not None
-    else:  # the queue dropped it (its end's job may have been made, or not yet)
-        AnalysisJob.objects.update_or_create(
-            round=current(room),
-            defaults={"state": AnalysisJob.State.DROPPED, "priority": AnalysisJob.Priority.IDLE},
-        )
-    signer = signing.get_cookie_signer(salt=GUEST_COOKIE + GUEST_SALT)
-    return {"code": room.code, "cookie": {"name": GUEST_COOKIE, "value": signer.sign(tokens[0])}}
 
 
 if __name__ == "__main__":

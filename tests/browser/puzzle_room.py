@@ -22,15 +22,14 @@ def build() -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from analysis.services import round_analyse  # (models: after django.setup() in __main__)
-    from games.engine import PASS, action_from_dict  # (as above)
+    from games.engine import action_from_dict  # (as above)
     from puzzles import cutting  # (as above)
     from puzzles import services as puzzles
     from puzzles.models import Puzzle  # (as above)
     from rooms import services  # (as above)
-    from rooms.errors import ServiceError  # (as above)
-    from rooms.services.base import seats_of  # (as above)
-    from tests.analysis.planted import BEST, BLUNDER, DECISION_SEQ, HANDS, SCRIPT  # (as above)
-    from tests.site.helpers import current, set_deal  # (as above)
+    from tests.analysis.planted import BEST, DECISION_SEQ  # (as above)
+    from tests.browser.analysed_room import play_planted_round
+    from tests.site.helpers import current  # (as above)
 
     tag = secrets.token_hex(3)
     password = secrets.token_urlsafe(12)
@@ -41,24 +40,7 @@ def build() -> dict[str, Any]:
         user=users[0], name=f"Mesa de origem {tag}", preset="sem_monte", visibility="public"
     )
     services.seat_take(room=room, index=1, user=users[1])
-    services.seat_connected(room=room, index=0, channel_name="held!0")
-    services.match_start(room=room, actor=seats_of(room)[0])
-    set_deal(room, HANDS, opener=0)
-    planned = [(i, {"type": "play", "tile": t, "end": e}) for i, t, e in SCRIPT]
-    planned.append((0, BLUNDER.to_dict()))
-    while (rnd := current(room)).finished_at is None:
-        eng = rnd.engine()
-        turn = eng.turn
-        if eng.legal_actions(turn) == [PASS]:
-            action = PASS.to_dict()
-        else:
-            index, action = planned.pop(0)
-            assert index == turn
-        try:
-            services.action_apply(room=room, seat_index=turn, action=action, version=None)
-        except ServiceError:
-            if action["type"] != "pass":
-                raise
+    play_planted_round(room)
     analysis = round_analyse(round_id=current(room).pk, work=300)
     assert analysis is not None
     # The planted decision made clearly the best (its stored values: 5-5 on B

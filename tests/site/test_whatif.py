@@ -197,7 +197,7 @@ def test_a_child_that_died_is_replaced(make_user, clock, client, settings):
     room, ana, _ = _finished(make_user, clock, analysed=False)
     client.force_login(ana)
     assert _ask(client, room, {"seq": PASS_SEQ, "action": {"type": "pass"}}).status_code == 200
-    pid = whatif_child._the_pool().submit(os.getpid).result()
+    pid = whatif_child.CHILD.get().submit(os.getpid).result()
     os.kill(pid, signal.SIGKILL)
     time.sleep(0.5)
     body = {"seq": DECISION_SEQ, "action": BEST.to_dict()}
