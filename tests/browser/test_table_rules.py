@@ -369,10 +369,18 @@ def test_a_pontos_tile_goes_on_the_spinners_side_c_at_the_table_and_in_the_repla
         marks = me.locator("[data-board] .end-mark .end-letter")
         expect(marks).to_have_text(["A", "B", "C", "D"])
         me.screenshot(path=artifacts / f"spinner-open-{name}.png")
+    me.set_viewport_size({"width": 360, "height": 640})
     me.locator(f'{HAND}[data-tile="3-5"]').click()
     targets = me.locator("[data-board] [data-end]")
     expect(targets).to_have_count(2)
     assert sorted(targets.evaluate_all("els => els.map(e => e.dataset.end)")) == ["C", "D"]
+    # On the smallest phone's board C and D stand a finger apart, not on each other.
+    c, d = (_centre(me, f'[data-board] [data-end="{end}"]') for end in "CD")
+    size = me.locator('[data-board] [data-end="C"]').bounding_box()
+    assert size and ((c[0] - d[0]) ** 2 + (c[1] - d[1]) ** 2) ** 0.5 >= size["width"], (c, d)
+    me.screenshot(path=artifacts / "spinner-choose-phone.png")
+    me.set_viewport_size({"width": 1280, "height": 800})
+    expect(targets).to_have_count(2)
     me.screenshot(path=artifacts / "spinner-choose-desktop.png")
     me.locator('[data-board] [data-end="C"]').click()
     expect(me.locator(RESULT)).to_be_visible()

@@ -30,16 +30,48 @@ function endButtons(lay, box, rect, targets) {
   const scale = Math.min(rect.width / box.w, rect.height / box.h);
   const ox = (rect.width - box.w * scale) / 2;
   const oy = (rect.height - box.h * scale) / 2;
-  return targets
+  const spots = targets
     .filter((end) => lay.ends[end]) // A, B, and a spinner's C and D once open
     .map((end) => {
-      const e = lay.ends[end];
-      const p = markerPoint(e);
-      const left = ox + (p.x - box.x) * scale;
-      const top = oy + (p.y - box.y) * scale;
-      const label = t("End %(end)s (%(n)s)", { end, n: e.value });
-      return html`<button type="button" class="end-target" data-end=${end} ${css(`left: ${left.toFixed(1)}px; top: ${top.toFixed(1)}px;`)} aria-label=${label} title=${label}>${end}</button>`;
+      const p = markerPoint(lay.ends[end]);
+      return { end, value: lay.ends[end].value, x: ox + (p.x - box.x) * scale, y: oy + (p.y - box.y) * scale };
     });
+  spreadApart(spots, rect);
+  return spots.map(({ end, value, x, y }) => {
+    const label = t("End %(end)s (%(n)s)", { end, n: value });
+    return html`<button type="button" class="end-target" data-end=${end} ${css(`left: ${x.toFixed(1)}px; top: ${y.toFixed(1)}px;`)} aria-label=${label} title=${label}>${end}</button>`;
+  });
+}
+
+// The end buttons keep a finger's size (2.9rem): on a small board two ends can
+// lie closer than that (a spinner's C and D on a phone), so each pair too close
+// is pushed apart along the line between them, inside the board; where the
+// board is too short (or narrow) for that, across it.
+function spreadApart(spots, rect) {
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const gap = 3.3 * rem; // the button and its ring
+  for (let round = 0; round < 6; round += 1) {
+    for (const [i, a] of spots.entries()) {
+      for (const b of spots.slice(i + 1)) {
+        const dx = b.x - a.x;
+        const dy = b.y - a.y;
+        const apart = Math.hypot(dx, dy);
+        if (apart >= gap) continue;
+        const [lx, ly] = apart > 0.5 ? [dx / apart, dy / apart] : [0, 1];
+        const along = round < 3; // then across: the separation's sides add up in squares
+        const [ux, uy] = along ? [lx, ly] : [-ly, lx];
+        const push = (along ? gap - apart : Math.sqrt(gap * gap - apart * apart)) / 2;
+        a.x -= ux * push;
+        a.y -= uy * push;
+        b.x += ux * push;
+        b.y += uy * push;
+      }
+    }
+    for (const spot of spots) {
+      spot.x = Math.min(Math.max(spot.x, gap / 2), rect.width - gap / 2);
+      spot.y = Math.min(Math.max(spot.y, gap / 2), rect.height - gap / 2);
+    }
+  }
 }
 
 function chainLabel() {
