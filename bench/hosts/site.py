@@ -208,27 +208,38 @@ class Site:
         return {path.stem: path.stat().st_size for path in self.dir.glob("*.log")}
 
     def exceptions(self, since: dict[str, int] | None = None) -> dict[str, list[str]]:
-        """The exception lines ending each traceback logged by every process
-        (from the offsets ``since``, by log name): ``{log: [line, ...]}``."""
+        """The exceptions logged by every process (from the offsets ``since``, by
+        log name), one line a traceback chain: the lines ending its tracebacks,
+        the first cause first, joined by " -> " (``{log: [chain, ...]}``)."""
         found: dict[str, list[str]] = {}
         for path in self.dir.glob("*.log"):
             with open(path, "rb") as log:
                 log.seek((since or {}).get(path.stem, 0))
                 lines = log.read().decode(errors="replace").splitlines()
-            ends = []
-            inside = False
-            for line in lines:
-                if line.startswith("Traceback") or "Exception inside application" in line:
-                    inside = True
-                elif inside and line and not line[0].isspace() and not line.startswith("During"):
-                    if not line.startswith("The above"):
-                        ends.append(line[:300])
-                        inside = False
-            if ends:
-                found[path.stem] = ends
+            if chains := _chains(lines):
+                found[path.stem] = chains
         return found
 
     def tail(self, name: str, chars: int = 3000) -> str:
         with contextlib.suppress(OSError):
             return self.log(name).read_text(errors="replace")[-chars:]
         return ""
+
+
+def _chains(lines: list[str]) -> list[str]:
+    """Each traceback chain's ending lines (a "During handling of the above
+    exception" or "The above exception was the direct cause" joins the next
+    traceback to the chain before it)."""
+    chains: list[list[str]] = []
+    inside = joined = False
+    for line in lines:
+        if line.startswith("Traceback") or "Exception inside application" in line:
+            if not joined:
+                chains.append([])
+            inside, joined = True, False
+        elif inside and line and not line[0].isspace():
+            chains[-1].append(line[:300])
+            inside = False
+        elif not inside and line.startswith(("During handling", "The above exception")):
+            joined = bool(chains)
+    return [" -> ".join(chain) for chain in chains if chain]
