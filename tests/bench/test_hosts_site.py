@@ -11,23 +11,23 @@ from bench.hosts.site import _chains
 BEAT_DURING_A_CUT = """\
 [2026-12-05 01:10:00] beat: Sending due task rooms-sweep (rooms.sweep)
 Traceback (most recent call last):
-  File "kombu/connection.py", line 1, in _acquire
+  File "<kombu connection>", line 1, in _acquire
 IndexError: pop from empty list
 
 During handling of the above exception, another exception occurred:
 
 Traceback (most recent call last):
-  File "redis/connection.py", line 2, in connect
+  File "<redis connection>", line 2, in connect
 redis.exceptions.TimeoutError: Timeout connecting to server
 
 The above exception was the direct cause of the following exception:
 
 Traceback (most recent call last):
-  File "celery/beat.py", line 3, in apply_entry
+  File "<celery beat>", line 3, in apply_entry
 celery.beat.SchedulingError: Couldn't apply scheduled task rooms-sweep: Timeout connecting to server
 [2026-12-05 01:10:05] beat: Sending due task rooms-sweep (rooms.sweep)
 Traceback (most recent call last):
-  File "rooms/tasks.py", line 4, in sweep
+  File "<the sweep task>", line 4, in sweep
 ValueError: not a connection
 """
 
