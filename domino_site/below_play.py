@@ -37,8 +37,13 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +99,17 @@ class ChildPool:
                     initializer=start_child,
                 )
             return self._pool
+
+    def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``call(*args, **kwargs)`` in the child, waited for. A child that
+        died raises ``BrokenProcessPool`` here, and the next call starts a new
+        one (the caller's safety net retries the work)."""
+        pool = self.get()
+        try:
+            return pool.submit(call, *args, **kwargs).result()
+        except BrokenProcessPool:
+            self.forget(pool)
+            raise
 
     def forget(self, pool: ProcessPoolExecutor | None = None) -> None:
         """Drop ``pool`` (or whichever is current) if it is still the one."""

@@ -11,7 +11,6 @@ writing stay here. In production the Celery worker does the whole job.
 
 from __future__ import annotations
 
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
@@ -29,12 +28,9 @@ CHILD = ChildPool()
 
 def score_in_child(*args: Any, **kwargs: Any) -> tuple[list[scoring.Decision], int]:
     """`analysis.pacing.paced_score_round` in the child process."""
-    pool = CHILD.get()
-    try:
-        return pool.submit(pacing.paced_score_round, *args, **kwargs).result()
-    except BrokenProcessPool:
-        CHILD.forget(pool)  # the next job starts a new child; the sweeper retries this one
-        raise
+    return CHILD.run(
+        pacing.paced_score_round, *args, **kwargs
+    )  # a broken child: the sweeper retries
 
 
 def drain_analyses() -> int:
@@ -46,12 +42,7 @@ def drain_analyses() -> int:
 
 def check_in_child(*args: Any, **kwargs: Any) -> cutting.Verdict:
     """`puzzles.pacing.paced_deep_check` (a puzzle's deeper check) in the child process."""
-    pool = CHILD.get()
-    try:
-        return pool.submit(puzzle_pacing.paced_deep_check, *args, **kwargs).result()
-    except BrokenProcessPool:
-        CHILD.forget(pool)
-        raise
+    return CHILD.run(puzzle_pacing.paced_deep_check, *args, **kwargs)
 
 
 def drain_puzzles() -> int:
