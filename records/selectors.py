@@ -251,11 +251,37 @@ class MatchLine:
         return self.match.room.is_private
 
 
+def shown_matches(
+    lines: Sequence[MatchLine], *, may_see_rounds: Callable[[Any], bool]
+) -> list[MatchLine]:
+    """The recent matches a viewer is shown, newest first, at most
+    `RECENT_MATCHES` of ``lines`` (newest first): a public room's to anyone (its
+    code, name and replays where ``may_see_rounds(room)``, else its name and
+    round count), a private room's only to those who may see that room (who sat
+    at it, and admins: the rooms' rule, asked through ``may_see_rounds``),
+    finished or in play; to anyone else it is not there at all, neither its
+    score nor its time (docs/site.md, "Accounts, records, ranking")."""
+    seen: dict[int, bool] = {}
+    shown: list[MatchLine] = []
+    for line in lines:
+        room = line.match.room
+        if room.pk not in seen:
+            seen[room.pk] = may_see_rounds(room)
+        line.visible = seen[room.pk]
+        if line.private and not line.visible:
+            continue
+        shown.append(line)
+        if len(shown) == RECENT_MATCHES:
+            break
+    return shown
+
+
 def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
     """The profile of ``person``: matches played, won and lost, rounds, dominoes,
     average points a round, favourite preset, rating and its history, experience,
     and the recent matches. A recent match shows its code, name and replay links
-    only where ``may_see_rounds(room)`` (the viewer's right, decided by rooms).
+    only where ``may_see_rounds(room)`` (the viewer's right, decided by rooms),
+    and a private room's match only there (`shown_matches`).
 
     ``by_preset``: the same statistics and the preset's own rating for each
     preset played (`PresetStats`); ``made``: the carroças, lá-e-lôs and cruzadas
@@ -313,20 +339,17 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
             )
     partida = [p.made for p in per_preset.values() if p.made is not None]
     presets = Counter(line.match.room.preset for line in lines.values())
-    recent = sorted(lines.values(), key=lambda line: line.match.created_at, reverse=True)
-    recent = recent[:RECENT_MATCHES]
+    recent = shown_matches(
+        sorted(lines.values(), key=lambda line: line.match.created_at, reverse=True),
+        may_see_rounds=may_see_rounds,
+    )
     changes = {
         row.match_id: row
         for row in RatingChange.objects.filter(
             user=person, preset=ALL_PRESETS, match_id__in=[line.match.pk for line in recent]
         )
     }
-    seen: dict[int, bool] = {}
     for line in recent:
-        room = line.match.room
-        if room.pk not in seen:
-            seen[room.pk] = may_see_rounds(room)
-        line.visible = seen[room.pk]
         change = changes.get(line.match.pk)
         if change is not None:
             line.rating = {

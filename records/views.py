@@ -51,8 +51,8 @@ def ranking(request: HttpRequest) -> HttpResponse:
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """``/players/<username>/``: record, rating and its history, the same per
     preset (with the carroças, lá-e-lôs and cruzadas made at a partida table),
-    recent matches (a private room's without code or links for whoever did not
-    sit at it), and the parts of the apps above (`records.signals.profile_parts`)."""
+    recent matches (a private room's only for whoever may see that room:
+    `records.selectors.shown_matches`), and the parts of the apps above (`records.signals.profile_parts`)."""
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
         raise Http404(_("There is no player with this name."))

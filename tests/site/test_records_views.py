@@ -151,7 +151,7 @@ def test_a_round_in_play_is_refused_to_those_who_may_see_it_and_unknown_to_other
 def test_a_profile_hides_a_private_room_from_who_did_not_sit_at_it(client, tables):
     private, public = tables["private"], tables["public"]
     html = client.get("/players/host/").content.decode()
-    assert "data-private-room" in html
+    assert "data-match-line" not in html  # not there at all (test_profile_private_matches.py)
     assert private.code not in html and "Mesa secreta" not in html
     assert "/rounds/" not in html
 
