@@ -14,6 +14,7 @@ from .validators import (
     CONFUSABLE_NAME,
     confusable_with,
     validate_encodable,
+    validate_not_reserved,
     validate_visible_text,
 )
 
@@ -21,7 +22,7 @@ from .validators import (
 class SignupForm(UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["username"].validators.append(validate_visible_text)
+        self.fields["username"].validators += [validate_visible_text, validate_not_reserved]
         for name in ("password1", "password2"):
             self.fields[name].validators.append(validate_encodable)
 

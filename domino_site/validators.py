@@ -8,7 +8,11 @@ zero-width joiner and the emoji variation selector only inside emoji), no
 marks stacked past two on one letter (Zalgo text spills over the lines around
 it), and a new username whose confusable skeleton (Unicode TR39: ``аlice``
 with a Cyrillic ``а`` against ``alice``; taken under NFKC, small capitals as
-their letters: ``ᴀlice``) matches an existing account is refused.
+their letters: ``ᴀlice``) matches an existing account is refused. The names a
+moderator's name reset gives (``player-<id>``, `reset_names`) are nobody's to
+take: a name of that form, in any case or confusable with one (``PLAYER-7``,
+``pIayer-7``, ``player‐７``), is refused at sign-up and at a rename
+(`validate_not_reserved`).
 
 A JSON body may carry a lone surrogate (``"\\ud800"``): a valid Python string
 that no UTF-8 encoder accepts, so the database, the password hasher or the
@@ -36,6 +40,10 @@ CONTROL_CHARACTERS = _("Use letters, digits, spaces and punctuation only.")
 INVISIBLE_CHARACTERS = _("Names may not hold invisible or direction-changing characters.")
 CONFUSABLE_NAME = _("This name looks like the name of another player: choose another one.")
 STACKED_MARKS = _("A letter may carry two accents or marks at most.")
+RESERVED_NAME = _(
+    "Names like “player-123” are kept for the names the moderators give: choose another one."
+)
+RESERVED_PREFIX = "player-"  # a name reset's: player-<id> (people.moderation)
 
 ZERO_WIDTH_JOINER = "\u200d"  # between emoji (👨‍👩‍👧): allowed
 EMOJI_PRESENTATION = "\ufe0f"  # VS16, after an emoji's base (❤️, 1️⃣): allowed
@@ -205,3 +213,45 @@ def confusable_with(name: str, existing: Iterable[str]) -> str | None:
     """The first of ``existing`` whose skeletons meet ``name``'s, or None."""
     mine = skeletons(name)
     return next((other for other in existing if mine & skeletons(other)), None)
+
+
+# ------------------------------------------------------------------ reserved names
+
+
+@cache
+def _reserved_skeleton() -> re.Pattern[str]:
+    """``player-<digits>[-<digits>]`` as its skeletons read (`skeletons`): the
+    prefix's, then the digits' and the hyphen's confusable classes."""
+    prefixes = "|".join(re.escape(p) for p in sorted(skeletons(RESERVED_PREFIX)))
+    digits = "".join(sorted(set().union(*(skeletons(d) for d in "0123456789"))))
+    hyphens = "|".join(re.escape(h) for h in sorted(skeletons("-")))
+    number = f"[{re.escape(digits)}]+"
+    return re.compile(f"(?:{prefixes}){number}(?:(?:{hyphens}){number})?")
+
+
+RESERVED_FOLDED = re.compile(r"player-\d+(?:-\d+)?")  # \d: any script's digits
+
+
+def reserved_name(name: str) -> bool:
+    """Whether ``name`` is, or looks like, a name a name reset gives
+    (``player-<id>``, or ``player-<id>-<n>`` when that one was taken): in any
+    case, under NFKC, without invisible characters, in any script's digits, or
+    confusable with one (TR39 skeletons, as `confusable_with`).
+
+    >>> [reserved_name(n) for n in ("player-7", "Player-12", "pIayer-7", "player-7-2")]
+    [True, True, True, True]
+    >>> [reserved_name(n) for n in ("player", "player-one", "player_7", "players-7")]
+    [False, False, False, False]
+    """
+    folded = "".join(ch for ch in _folded(name).casefold() if not _invisible(ch))
+    if RESERVED_FOLDED.fullmatch(folded):
+        return True
+    pattern = _reserved_skeleton()
+    return any(pattern.fullmatch(skeleton) for skeleton in skeletons(name))
+
+
+def validate_not_reserved(value: object) -> None:
+    """Refuse a name of the name resets' form (`reserved_name`): for user names
+    chosen by their owner (sign-up, the rename after a reset)."""
+    if isinstance(value, str) and reserved_name(value):
+        raise ValidationError(RESERVED_NAME, code="reserved")

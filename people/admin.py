@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from domino_site.admin_base import ReadOnlyMixin
 from people import moderation
+from people.errors import PeopleError
 from people.models import Block, Challenge, FriendRequest, Friendship, Presence, Report, Sanction
 
 
@@ -57,16 +58,22 @@ class PresenceAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 def _act(modeladmin, request, queryset, kind: str, days: int | None = None) -> None:
+    """Each open report's sanction; one refused (`people.errors.PeopleError`)
+    changes nothing and is told, the others go on."""
     done = 0
     for report in queryset.filter(status=Report.Status.OPEN).select_related("reported"):
-        moderation.sanction_apply(
-            user=report.reported,
-            kind=kind,
-            reason=str(report.get_reason_display()),
-            by=request.user,
-            report=report,
-            days=days,
-        )
+        try:
+            moderation.sanction_apply(
+                user=report.reported,
+                kind=kind,
+                reason=str(report.get_reason_display()),
+                by=request.user,
+                report=report,
+                days=days,
+            )
+        except PeopleError as refused:
+            modeladmin.message_user(request, refused.message, messages.ERROR)
+            continue
         done += 1
     modeladmin.message_user(
         request,

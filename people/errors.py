@@ -26,6 +26,7 @@ CODES = frozenset(
         "bad_report",  # no such reason or action
         "no_reset",  # a new name without a name reset
         "bad_name",  # the new name is refused (the form's reason)
+        "reset_failed",  # staff's name reset found no free name (the admin's message)
     }
 )
 

@@ -14,19 +14,28 @@ as it refuses a cool-down.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from domino_site.validators import CONFUSABLE_NAME, confusable_with, validate_visible_text
+from domino_site.validators import (
+    CONFUSABLE_NAME,
+    RESERVED_PREFIX,
+    confusable_with,
+    reserved_name,
+    validate_not_reserved,
+    validate_visible_text,
+)
 from games.models import Match
 from games.world import now_or
 from people.errors import PeopleError
@@ -35,6 +44,7 @@ from records.models import RoundPlayer
 from records.rulebook import ActiveCooldown
 
 FOR_GOOD = datetime(9999, 12, 31, tzinfo=UTC)  # a suspension's end, for good
+RESET_TRIES = 20  # names tried, each in its own savepoint, before a reset gives up
 
 
 def _shared_match(a: Any, b: Any, room: Any = None) -> Match | None:
@@ -101,7 +111,8 @@ def sanction_apply(
     now: datetime | None = None,
 ) -> Sanction:
     """Staff (``by``) act on ``user``: a warning, a name reset (the account is
-    renamed ``player-<id>`` at once and the player picks a new name), or a
+    renamed ``player-<id>`` at once, or the first free of `reset_names`, and
+    the player picks a new name), or a
     suspension from rated play for ``days`` (None: for good). Logged, with the
     report it answers (then handled)."""
     now = now_or(now)
@@ -113,11 +124,41 @@ def sanction_apply(
     if kind == Sanction.Kind.NAME_RESET:
         account = get_user_model().objects.select_for_update().get(pk=user.pk)
         sanction.old_name = account.username
-        account.username = f"player-{account.pk}"
-        account.save(update_fields=["username"])
+        _rename_to_a_reset_name(account)
     sanction.save()
     _close(report, by, now, Report.Status.HANDLED)
     return sanction
+
+
+def reset_names(account: Any) -> Iterator[str]:
+    """The names a reset may give ``account``, in order: ``player-<id>``, then
+    ``player-<id>-2``, ``-3``... skipping each that another account holds in
+    any case or looks like (`confusable_with`). Nobody may take such a name
+    (`domino_site.validators.validate_not_reserved`), but an account may hold
+    one from before that rule, or from an admin's hand."""
+    names = get_user_model().objects.exclude(pk=account.pk).values_list("username", flat=True)
+    near = [name for name in names if reserved_name(name)]  # only these can clash
+    held = {name.casefold() for name in near}
+    base = f"{RESERVED_PREFIX}{account.pk}"
+    for n in itertools.count(1):
+        name = base if n == 1 else f"{base}-{n}"
+        if name.casefold() not in held and not confusable_with(name, near):
+            yield name
+
+
+def _rename_to_a_reset_name(account: Any) -> None:
+    """Rename ``account`` to the first of `reset_names` the database takes (each
+    try in a savepoint: an account created meanwhile under that name makes the
+    next one tried, never a failed reset). ``reset_failed`` after `RESET_TRIES`."""
+    for name in itertools.islice(reset_names(account), RESET_TRIES):
+        try:
+            with transaction.atomic():
+                account.username = name
+                account.save(update_fields=["username"])
+            return
+        except IntegrityError:
+            continue
+    raise PeopleError("reset_failed", _("The name could not be reset: try again."))
 
 
 @transaction.atomic
@@ -178,9 +219,10 @@ def sanctions_of(user: Any) -> list[Sanction]:
 
 
 def name_to_pick(user: Any) -> bool:
-    """``user``'s name was reset and they have not picked a new one yet."""
+    """``user``'s name was reset and they have not picked a new one yet: it is
+    still a reset's name (`reset_names`), which nobody may pick."""
     return (
-        user.username == f"player-{user.pk}"
+        reserved_name(user.username)
         and Sanction.objects.filter(user=user, kind=Sanction.Kind.NAME_RESET).exists()
     )
 
@@ -192,7 +234,7 @@ class RenameForm(forms.Form):
     username = forms.CharField(
         label=gettext_lazy("New name"),
         max_length=150,
-        validators=[UnicodeUsernameValidator(), validate_visible_text],
+        validators=[UnicodeUsernameValidator(), validate_visible_text, validate_not_reserved],
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:

@@ -1,0 +1,135 @@
+"""A moderator's name reset never fails and never clashes (docs/site.md,
+"Reports and moderation"): the names a reset gives (``player-<id>``) are
+nobody's to take, at sign-up or at the rename after a reset, in any case or
+in a look-alike spelling; an account that holds such a name from before (or
+in another case, or in a look-alike) only moves the reset to the next free
+name (``player-<id>-2``), never to an error page, and the offensive name goes
+at once."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from people import moderation
+from people.models import Report, Sanction
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "dominó-secreto-42"
+
+
+def _client(user) -> Client:
+    client = Client(REMOTE_ADDR="203.0.113.7")
+    client.force_login(user)
+    return client
+
+
+def _reset_through_the_admin(staff, report: Report):
+    """The admin's "Reset the reported players' names" on ``report``, as staff
+    click it (errors are raised, not turned into a 500 page, by the test client)."""
+    response = _client(staff).post(
+        "/admin/people/report/",
+        {"action": "reset_name", "_selected_action": [report.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    return [str(m) for m in response.context["messages"]]
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_superuser("staff", password="x")
+
+
+@pytest.mark.parametrize(
+    "squatted",
+    [
+        "player-{pk}",  # taken before the rule (an admin's hand, or sign-up then)
+        "Player-{pk}",  # another case: the reset made player-2 beside Player-2
+        "pIayer-{pk}",  # a capital I for the l: the same name to the eye
+    ],
+)
+def test_a_name_reset_moves_on_when_its_name_is_held_by_another_account(
+    make_user, django_user_model, staff, squatted
+):
+    ana, rude = make_user("ana"), make_user("rude-word")
+    squatter = django_user_model.objects.create_user(squatted.format(pk=rude.pk), password="x")
+    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+
+    assert _reset_through_the_admin(staff, report) == ["1 report handled."]
+
+    rude.refresh_from_db()
+    squatter.refresh_from_db()
+    assert rude.username == f"player-{rude.pk}-2"  # the offensive name is gone
+    assert squatter.username == squatted.format(pk=rude.pk)  # theirs untouched
+    usernames = [
+        name.casefold() for name in django_user_model.objects.values_list("username", flat=True)
+    ]
+    assert len(usernames) == len(set(usernames))  # no two alike in any case
+    sanction = Sanction.objects.get()
+    assert (sanction.kind, sanction.old_name, sanction.by) == ("name_reset", "rude-word", staff)
+    report.refresh_from_db()
+    assert report.status == Report.Status.HANDLED
+    # The player is asked for a new name on their own profile, and picks one.
+    own = _client(rude).get(f"/players/{rude.username}/").content.decode()
+    assert 'data-form="rename"' in own
+    answer = _client(rude).post("/moderation/name/", {"username": "gentil"})
+    assert answer["Location"] == "/players/gentil/"
+
+
+def test_a_second_reset_of_a_reset_name_keeps_it(make_user, staff):
+    ana, rude = make_user("ana"), make_user("rude-word")
+    for _ in range(2):
+        report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+        assert _reset_through_the_admin(staff, report) == ["1 report handled."]
+    rude.refresh_from_db()
+    assert rude.username == f"player-{rude.pk}"  # its own, not a clash with itself
+
+
+RESERVED_SPELLINGS = [
+    "player-{n}",
+    "PLAYER-{n}",
+    "Player-{n}",
+    "pIayer-{n}",  # capital I for l
+    "p1ayer-{n}",  # digit 1 for l
+    "рlayer-{n}",  # Cyrillic р
+    "player-{n}-2",  # the reset's next name
+    "player‐{n}",  # U+2010 hyphen
+    "ｐｌａｙｅｒ-{n}",  # fullwidth
+]
+
+
+@pytest.mark.parametrize("spelling", RESERVED_SPELLINGS)
+def test_a_reset_name_cannot_be_registered_at_sign_up(django_user_model, spelling):
+    name = spelling.format(n=django_user_model.objects.count() + 7)
+    data = {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+    response = Client(REMOTE_ADDR="203.0.113.9").post(
+        "/accounts/signup/", data, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200  # the form again, with the reason
+    assert "kept for the names the moderators give" in response.content.decode()
+    assert not django_user_model.objects.exists()
+
+
+def test_names_near_the_reset_form_may_still_be_registered(django_user_model):
+    for n, name in enumerate(["player", "player-one", "players-7", "the-player-7"]):
+        data = {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+        response = Client(REMOTE_ADDR=f"203.0.113.{20 + n}").post("/accounts/signup/", data)
+        assert response.status_code == 302, name
+    assert django_user_model.objects.count() == 4
+
+
+@pytest.mark.parametrize("spelling", ["player-{n}", "PLAYER-{n}", "pIayer-{n}", "player-{own}"])
+def test_a_reset_name_cannot_be_picked_at_the_rename_after_a_reset(make_user, staff, spelling):
+    ana, rude = make_user("ana"), make_user("rude-word")
+    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+    _reset_through_the_admin(staff, report)
+    rude.refresh_from_db()
+    name = spelling.format(n=rude.pk + 50, own=rude.pk)
+    answer = _client(rude).post("/moderation/name/", {"username": name}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == [
+        "Names like “player-123” are kept for the names the moderators give: choose another one."
+    ]
+    rude.refresh_from_db()
+    assert rude.username == f"player-{rude.pk}"
