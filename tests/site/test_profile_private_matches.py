@@ -117,3 +117,36 @@ def test_a_private_match_hidden_from_the_profile_leaves_room_for_the_ten_latest_
     lines = _lines(_profile(host_matches, "stranger"))
     assert len(lines) == 1 and "Mesa aberta" in lines[0]
     assert len(_lines(_profile(host_matches, "friend"))) == RECENT_MATCHES
+
+
+def test_a_private_arena_is_on_the_profile_only_for_who_may_see_it(django_user_model):
+    """The arenas' part of the profile closes the same hole: a private arena
+    running (its live rank and score) or over is listed only to whoever may
+    see it (`arenas.selectors.arena_visible`: its creator, its players,
+    admins)."""
+    from datetime import timedelta
+
+    from arenas import services as arenas
+    from tests.site.conftest import T0
+
+    a, b, stranger = (
+        django_user_model.objects.create_user(n, password="pw") for n in ("a", "b", "stranger")
+    )
+    admin = django_user_model.objects.create_superuser("admin", "a@example.com", "x")
+    arena = arenas.arena_create(
+        name="Noite secreta", preset="duelo", starts_at=T0, minutes=30,
+        visibility="private", created_by=a, now=T0 - timedelta(hours=1),
+    )  # fmt: skip
+    for i, user in enumerate((a, b)):
+        arenas.arena_join(arena=arena, user=user, ip_hash=f"ip{i}", now=T0 - timedelta(minutes=1))
+    arenas.arena_tick(arena=arena, now=T0)
+    arena.players.filter(user=b).update(matches=1, score=2)  # a match of it played
+    line = f'data-arena-line="{arena.pk}"'
+    for viewer, sees in ((None, False), (stranger, False), (a, True), (b, True), (admin, True)):
+        client = Client()
+        if viewer is not None:
+            client.force_login(viewer)
+        page = client.get("/players/b/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "data-profile-arenas" in page
+        assert (line in page) is sees, viewer
+        assert ("Private arena" in page) is sees, viewer
