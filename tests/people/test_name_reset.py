@@ -133,3 +133,31 @@ def test_a_reset_name_cannot_be_picked_at_the_rename_after_a_reset(make_user, st
     ]
     rude.refresh_from_db()
     assert rude.username == f"player-{rude.pk}"
+
+
+def test_a_name_taken_between_the_check_and_the_write_moves_the_reset_on(
+    make_user, django_user_model, staff, monkeypatch
+):
+    """An account created under the chosen name after the check (a race) fails
+    that write only, in its savepoint; the next name is taken."""
+    ana, rude = make_user("ana"), make_user("rude-word")
+    django_user_model.objects.create_user("raced", password="x")
+    monkeypatch.setattr(moderation, "reset_names", lambda account: iter(["raced", "next-free"]))
+    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+    assert _reset_through_the_admin(staff, report) == ["1 report handled."]
+    rude.refresh_from_db()
+    assert rude.username == "next-free"
+
+
+def test_a_reset_that_finds_no_free_name_is_told_to_staff_and_changes_nothing(
+    make_user, django_user_model, staff, monkeypatch
+):
+    ana, rude = make_user("ana"), make_user("rude-word")
+    monkeypatch.setattr(moderation, "reset_names", lambda account: iter(["ana"] * 50))
+    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+    told = _reset_through_the_admin(staff, report)
+    assert told == ["The name could not be reset: try again.", "0 reports handled."]
+    rude.refresh_from_db()
+    report.refresh_from_db()
+    assert rude.username == "rude-word" and report.status == Report.Status.OPEN
+    assert not Sanction.objects.exists()
