@@ -8,11 +8,11 @@ zero-width joiner and the emoji variation selector only inside emoji), no
 marks stacked past two on one letter (Zalgo text spills over the lines around
 it), and a new username whose confusable skeleton (Unicode TR39: ``аlice``
 with a Cyrillic ``а`` against ``alice``; taken under NFKC, small capitals as
-their letters: ``ᴀlice``) matches an existing account is refused. The names a
-moderator's name reset gives (``player-<id>``, `reset_names`) are nobody's to
-take: a name of that form, in any case or confusable with one (``PLAYER-7``,
-``pIayer-7``, ``player‐７``), is refused at sign-up and at a rename
-(`validate_not_reserved`).
+their letters: ``ᴀlice``) matches an existing account is refused. The names
+a moderator's name reset gives (``player-<id>``:
+`people.moderation.reset_names`) are nobody's to take: a name of that form,
+in any case or confusable with one (``PLAYER-7``, ``pIayer-7``,
+``player‐７``), is refused at sign-up and at a rename (`validate_not_reserved`).
 
 A JSON body may carry a lone surrogate (``"\\ud800"``): a valid Python string
 that no UTF-8 encoder accepts, so the database, the password hasher or the
