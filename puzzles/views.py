@@ -5,7 +5,6 @@ you), ``/problemas/<id>/``, ``/problemas/diario/`` (the day's), the answer
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -14,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from domino_site.jsonbody import BadJSON, bad_json_response, request_json
 from games.world import world
 from puzzles import selectors, services
 from puzzles.errors import PuzzleError
@@ -77,9 +77,9 @@ def answer(request: HttpRequest, puzzle_id: int) -> JsonResponse:
     """``POST /problemas/<id>/resposta/`` with ``{"action": {...}}``: whether it
     is the best move, the solution and the ratings (docs/protocol.md)."""
     try:
-        body = json.loads(request.body or b"null")
-    except ValueError:
-        body = None
+        body = request_json(request)
+    except BadJSON:
+        return bad_json_response("bad_action")
     data = body.get("action") if isinstance(body, dict) else None
     try:
         result = services.puzzle_try(puzzle_id=puzzle_id, user=_user(request), answer=data)
