@@ -391,6 +391,12 @@ SOLO_TABLES_PER_ADDRESS = int(os.environ.get("SOLO_TABLES_PER_ADDRESS") or 4)
 # Accounts signed up per address and window.
 SIGNUP_LIMIT_PER_ADDRESS = int(os.environ.get("SIGNUP_LIMIT_PER_ADDRESS") or 5)
 SIGNUP_WINDOW = timedelta(hours=1)
+# An established account (records.rulebook.established_account): signed up at
+# least this many days ago AND with at least this many rated matches. Only its
+# first try of a puzzle moves the puzzle's rating (docs/site.md, "Puzzles"):
+# throwaway accounts cannot push a puzzle's rating (docs/decisions.md).
+ESTABLISHED_ACCOUNT_DAYS = int(os.environ.get("ESTABLISHED_ACCOUNT_DAYS") or 7)
+ESTABLISHED_ACCOUNT_MATCHES = int(os.environ.get("ESTABLISHED_ACCOUNT_MATCHES") or 5)
 # Joins and leaves of one arena per person and window: each sends the standings
 # to every watcher (arenas.limits).
 ARENA_TOGGLES = int(os.environ.get("ARENA_TOGGLES") or 6)

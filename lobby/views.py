@@ -5,7 +5,6 @@ create-room form validates with the engine's `RuleSet` (`rooms.forms`)."""
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any
 
@@ -20,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from domino_site.client_ip import request_ip_hash
 from domino_site.guests import guest_token_of, remember_guest
+from domino_site.jsonbody import BadJSON, request_json
 from lobby import page_strings as lobby_strings
 from lobby.listing import NO_CLOCK, PAGE_SIZE, BadView, View
 from lobby.selectors import lobby_count, lobby_entries
@@ -190,8 +190,8 @@ def _posted(request: HttpRequest, wants_json: bool) -> dict | None:
     if not wants_json:
         return request.POST
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, RecursionError):  # a deeply nested body is a bad message, not a 500
+        data = request_json(request, empty={})
+    except BadJSON:  # not JSON, or nested too deep: a bad message, not a 500
         return None
     if not isinstance(data, dict):
         return None

@@ -21,7 +21,10 @@ class PuzzlePlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(PuzzleTry)
 class PuzzleTryAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("user", "puzzle", "correct", "rating_before", "rating_after", "created_at")
+    list_display = (
+        "user", "guest_key", "puzzle", "correct", "rated", "moved_puzzle", "rating_before",
+        "rating_after", "created_at",
+    )  # fmt: skip
 
 
 @admin.register(DailyPuzzle)

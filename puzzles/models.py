@@ -114,16 +114,27 @@ class PuzzlePlayer(models.Model):
 
 
 class PuzzleTry(models.Model):
-    """A player's first answer to a puzzle: the one that counts (later answers
-    to the same puzzle are checked and shown, never stored)."""
+    """A person's first answer to a puzzle, stored before its answer is shown to
+    them (docs/site.md, "Puzzles"): an account's (``user``) or a guest's (the
+    keyed digest of the guest cookie's token, ``guest_key``), with the keyed
+    hash of the address it came from. Later answers to the same puzzle are
+    checked and shown, never stored. ``rated``: it moved the player's rating;
+    ``moved_puzzle``: it moved the puzzle's (an established account's, the
+    first from its address)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    guest_key = models.CharField(_("guest"), max_length=32, blank=True, default="")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
+    ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
     action = models.JSONField(_("answer"))
     correct = models.BooleanField(_("correct"))
     rated = models.BooleanField(_("rated"), default=True)
-    rating_before = models.IntegerField(_("rating before"))
-    rating_after = models.IntegerField(_("rating after"))
+    established = models.BooleanField(_("established account"), default=False)
+    moved_puzzle = models.BooleanField(_("moved the puzzle's rating"), default=False)
+    rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
+    rating_after = models.IntegerField(_("rating after"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
@@ -131,11 +142,26 @@ class PuzzleTry(models.Model):
         verbose_name_plural = _("puzzle tries")
         ordering = ("-created_at", "-id")
         constraints = [
-            models.UniqueConstraint(fields=("user", "puzzle"), name="puzzletry_once"),
+            models.UniqueConstraint(
+                fields=("user", "puzzle"),
+                condition=models.Q(user__isnull=False),
+                name="puzzletry_once",
+            ),
+            models.UniqueConstraint(
+                fields=("guest_key", "puzzle"),
+                condition=~models.Q(guest_key=""),
+                name="puzzletry_guest_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_key=""),
+                name="puzzletry_someone",
+            ),
         ]
+        indexes = [models.Index(fields=("puzzle", "ip_hash"), name="puzzletry_address")]
 
     def __str__(self) -> str:
-        return f"{self.user_id} on {self.puzzle_id}: {self.correct}"
+        who = self.user_id if self.user_id is not None else f"guest {self.guest_key[:6]}"
+        return f"{who} on {self.puzzle_id}: {self.correct}"
 
 
 class DailyPuzzle(models.Model):

@@ -31,6 +31,7 @@ PUZZLE: tuple[str, ...] = (
     _("you had tried this puzzle before"),
     _("log in to get a puzzle rating"),
     _("your own positions are not rated"),
+    _("its answer had been shown on this browser or connection before"),
     _("Puzzle rating: %(r)s"),
     _("Streak: %(n)s"),
     _("Next puzzle"),

@@ -13,13 +13,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from analysis.models import RoundAnalysis
+from domino_site.guests import guest_key
 from games.engine import Action, IllegalAction, Play, RuleSet, action_from_dict
 from games.models import Move
 from games.models import Round as RoundRow
@@ -32,6 +34,7 @@ from puzzles.ratings import shown_rating
 from puzzles.themes import themes_of
 from records import rating
 from records.models import RoundPlayer
+from records.rulebook import established_account
 from rooms.models import Room
 
 #: What runs a deeper check: `puzzles.pacing.paced_deep_check`'s signature
@@ -219,6 +222,13 @@ def _same(puzzle: Puzzle, action: Action, best: Action) -> bool:
     return ends.get(action.end or "A") == ends.get(best.end or "A")
 
 
+#: Why a try did not move the player's own rating (`TryResult.unrated`).
+UNRATED_GUEST = "guest"  # not signed in
+UNRATED_TRAINING = "training"  # one's own position
+UNRATED_TRIED = "tried_before"  # not the first try
+UNRATED_SEEN = "seen"  # the answer was shown to this browser or address before
+
+
 @dataclass(frozen=True)
 class TryResult:
     correct: bool
@@ -229,11 +239,15 @@ class TryResult:
     streak: int | None
     solution: dict[str, Any]
     options: list[dict[str, Any]]
+    puzzle_rated: bool = False
+    unrated: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "correct": self.correct,
             "rated": self.rated,
+            "unrated": self.unrated,
+            "puzzle_rated": self.puzzle_rated,
             "rating_before": self.rating_before,
             "rating_after": self.rating_after,
             "puzzle_rating": self.puzzle_rating,
@@ -243,16 +257,36 @@ class TryResult:
         }
 
 
-def puzzle_try(*, puzzle_id: int, user: Any, answer: Any) -> TryResult:
-    """``user`` (None: a guest) answers ``answer`` (an action dict) to the puzzle.
+def puzzle_try(
+    *,
+    puzzle_id: int,
+    user: Any,
+    answer: Any,
+    guest_token: str | None = None,
+    ip_hash: str = "",
+    now: datetime | None = None,
+) -> TryResult:
+    """``user`` (None: a guest, known by ``guest_token``, the guest cookie's)
+    answers ``answer`` (an action dict) to the puzzle from the address whose
+    keyed hash is ``ip_hash`` (docs/site.md, "Puzzles").
 
-    Only a signed-in player's first answer to a public puzzle counts: it is
-    stored, and rates the player against the puzzle as a duel (openskill,
-    `records.rating.rate`: the winner first), as Lichess rates a puzzle try;
-    the streak grows with a correct one and falls to 0 with a wrong one. Any
-    later answer to the same puzzle (a second POST of the same, a retry) is
-    checked and changes nothing; so is a guest's, and one to a training
-    position. A refused answer (`PuzzleError`) changes nothing."""
+    A person's first answer is stored (`PuzzleTry`: the account's, or the
+    guest's by `guest_key`) before the solution is in the result: nobody is
+    told it before their own first try is recorded. Any later answer of the
+    same person is checked, shown, and changes nothing; so is a refused one
+    (`PuzzleError`: nothing is stored or shown).
+
+    The first try of a signed-in player to a published puzzle rates the player
+    against the puzzle as a duel (openskill, `records.rating.rate`: the winner
+    first), as Lichess rates a puzzle try, and moves the streak, unless the
+    answer had been shown before to this browser (its guest cookie's try) or
+    to a guest or a new account from this address (``unrated`` = ``seen``).
+    The puzzle's own rating moves only on such a try by an established account
+    (`records.rulebook.established_account`), and once per address: a second
+    account from an address whose try moved it leaves it as it is."""
+    if user is None and not guest_token:
+        raise ValueError("a guest's try is recorded by the guest cookie's token: give one")
+    key = guest_key(guest_token) or ""
     with transaction.atomic():
         player = None
         if user is not None:
@@ -263,36 +297,57 @@ def puzzle_try(*, puzzle_id: int, user: Any, answer: Any) -> TryResult:
             raise PuzzleError("not_found", _("There is no such puzzle."))
         action = parse_answer(puzzle, answer)
         correct = is_solution(puzzle, action)
-        rated = (
-            player is not None
-            and puzzle.state == Puzzle.State.PUBLISHED
-            and puzzle.owner_id is None
-            and not PuzzleTry.objects.filter(user=user, puzzle=puzzle).exists()
+        tries = PuzzleTry.objects.filter(puzzle=puzzle)
+        mine = tries.filter(user=user) if user is not None else tries.filter(guest_key=key)
+        first = not mine.exists()
+        public = puzzle.state == Puzzle.State.PUBLISHED and puzzle.owner_id is None
+        before = after = shown_rating(player.mu) if player is not None else None
+        unrated: str | None = None
+        if user is None:
+            unrated = UNRATED_GUEST
+        elif not public:
+            unrated = UNRATED_TRAINING
+        elif not first:
+            unrated = UNRATED_TRIED
+        elif _seen(tries, key, ip_hash):
+            unrated = UNRATED_SEEN
+        rated = unrated is None and player is not None
+        established = established_account(user=user, now=now)
+        moves = (
+            rated
+            and established
+            and bool(ip_hash)
+            and not tries.filter(ip_hash=ip_hash, moved_puzzle=True).exists()
         )
-        before = after = None
-        if player is not None:
-            before = after = shown_rating(player.mu)
         if rated and player is not None:
             me = rating.Skill(player.mu, player.sigma)
             it = rating.Skill(puzzle.mu, puzzle.sigma)
-            (mine,), (its,) = rating.rate([[me], [it]], ranks=[0, 1] if correct else [1, 0])
-            player.mu, player.sigma = mine.mu, mine.sigma
+            (mine_after,), (its,) = rating.rate([[me], [it]], ranks=[0, 1] if correct else [1, 0])
+            player.mu, player.sigma = mine_after.mu, mine_after.sigma
             player.tries += 1
             player.streak = player.streak + 1 if correct else 0
             player.best_streak = max(player.best_streak, player.streak)
             player.save(update_fields=["mu", "sigma", "tries", "streak", "best_streak"])
-            puzzle.mu, puzzle.sigma = its.mu, its.sigma
-            puzzle.tries += 1
-            puzzle.solved += int(correct)
-            puzzle.save(update_fields=["mu", "sigma", "tries", "solved"])
             after = shown_rating(player.mu)
+            if moves:
+                puzzle.mu, puzzle.sigma = its.mu, its.sigma
+                puzzle.tries += 1
+                puzzle.solved += int(correct)
+                puzzle.save(update_fields=["mu", "sigma", "tries", "solved"])
+        if first:
             PuzzleTry.objects.create(
                 user=user,
+                guest_key="" if user is not None else key,
                 puzzle=puzzle,
+                ip_hash=ip_hash,
                 action=action.to_dict(),
                 correct=correct,
-                rating_before=before or 0,
-                rating_after=after,
+                rated=rated,
+                established=established,
+                moved_puzzle=moves,
+                rating_before=before if rated else None,
+                rating_after=after if rated else None,
+                created_at=now_or(now),
             )
         return TryResult(
             correct=correct,
@@ -303,7 +358,18 @@ def puzzle_try(*, puzzle_id: int, user: Any, answer: Any) -> TryResult:
             streak=player.streak if player is not None else None,
             solution=puzzle.solution,
             options=puzzle.options,
+            puzzle_rated=moves,
+            unrated=unrated,
         )
+
+
+def _seen(tries: Any, key: str, ip_hash: str) -> bool:
+    """Whether the answer was shown before to the guest this browser was (its
+    cookie's try), or to a guest or a new account from this address."""
+    seen = Q(guest_key=key) if key else Q(pk__in=[])
+    if ip_hash:
+        seen |= Q(ip_hash=ip_hash, established=False)
+    return bool(tries.filter(seen).exists())
 
 
 def _may_try(puzzle: Puzzle, user: Any) -> bool:

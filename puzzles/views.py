@@ -5,7 +5,7 @@ you), ``/problemas/<id>/``, ``/problemas/diario/`` (the day's), the answer
 
 from __future__ import annotations
 
-import json
+import secrets
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -14,6 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from domino_site.client_ip import request_ip_hash
+from domino_site.guests import guest_token_of, remember_guest
+from domino_site.jsonbody import BadJSON, bad_json_response, request_json
 from games.world import world
 from puzzles import selectors, services
 from puzzles.errors import PuzzleError
@@ -75,17 +78,33 @@ def daily(request: HttpRequest) -> HttpResponse:
 @require_POST
 def answer(request: HttpRequest, puzzle_id: int) -> JsonResponse:
     """``POST /problemas/<id>/resposta/`` with ``{"action": {...}}``: whether it
-    is the best move, the solution and the ratings (docs/protocol.md)."""
+    is the best move, the solution and the ratings (docs/protocol.md). A guest
+    is known by the guest cookie (set here when the browser had none): their
+    try is recorded by it before the solution is shown to them."""
     try:
-        body = json.loads(request.body or b"null")
-    except ValueError:
-        body = None
+        body = request_json(request)
+    except BadJSON:
+        return bad_json_response("bad_action")
     data = body.get("action") if isinstance(body, dict) else None
+    user = _user(request)
+    token = guest_token_of(request.COOKIES)
+    fresh = None
+    if user is None and token is None:
+        token = fresh = secrets.token_urlsafe(18)
     try:
-        result = services.puzzle_try(puzzle_id=puzzle_id, user=_user(request), answer=data)
+        result = services.puzzle_try(
+            puzzle_id=puzzle_id,
+            user=user,
+            answer=data,
+            guest_token=token,
+            ip_hash=request_ip_hash(request),
+        )
     except PuzzleError as exc:
         return JsonResponse({"error": exc.code, "message": exc.message}, status=exc.status)
-    return JsonResponse(result.to_dict())
+    response = JsonResponse(result.to_dict())
+    if fresh is not None:
+        remember_guest(response, request, fresh)
+    return response
 
 
 @require_POST

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -37,7 +38,7 @@ from django.utils.translation import gettext as _
 from games.errors import ServiceError
 from games.models import Match, Move
 from games.world import now_or
-from records.models import Cooldown, MatchLineup
+from records.models import ALL_PRESETS, Cooldown, MatchLineup, Rating
 from records.signals import rated_restriction
 
 # A person's pauses at a match at stake: this much in all, per match.
@@ -344,3 +345,22 @@ def charged_for_leaving(
         if side_of(seat.index) != mine and seat.kind == "human" and gone(seat)
     }
     return away or {leaver.index}
+
+
+# ---------------------------------------------------------------------- established accounts
+
+
+def established_account(*, user: Any, now: datetime | None = None) -> bool:
+    """An account old enough and with enough rated matches to be trusted where
+    a new one would be a throwaway (a puzzle's rating: docs/site.md, "Puzzles"):
+    signed up at least ``ESTABLISHED_ACCOUNT_DAYS`` ago and with at least
+    ``ESTABLISHED_ACCOUNT_MATCHES`` rated matches (settings). A guest never is."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    days = int(getattr(settings, "ESTABLISHED_ACCOUNT_DAYS", 7))
+    matches = int(getattr(settings, "ESTABLISHED_ACCOUNT_MATCHES", 5))
+    if user.date_joined > now_or(now) - timedelta(days=days):
+        return False
+    if matches <= 0:
+        return True
+    return Rating.objects.filter(user=user, preset=ALL_PRESETS, matches__gte=matches).exists()

@@ -10,7 +10,6 @@ loop goes on serving sockets; the database is read in a thread."""
 from __future__ import annotations
 
 import asyncio
-import json
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_POST
 from analysis import whatif_answers as answers
 from analysis import whatif_child
 from analysis.whatif import WhatIfError
+from domino_site.jsonbody import BadJSON, request_json
 from replays.analysis_requests import person_of
 from replays.views import person_of_request, round_for_api
 
@@ -83,8 +83,8 @@ def _question(request: HttpRequest, code: str, number: int) -> Any:
     user, token = person_of_request(request)
     inputs = answers.whatif_inputs(rnd=rnd)
     try:
-        data = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+        data = request_json(request)
+    except BadJSON:
         return _refused("bad_request")
     try:
         seq, action = answers.parse_request(data, inputs.rules)

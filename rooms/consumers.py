@@ -21,7 +21,6 @@ socket's channel (``seat.replaced``).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import weakref
@@ -33,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
+from domino_site.jsonbody import BadJSON, parse
 from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter
 from domino_site.realtime.listening import CLOSE_FLOOD
@@ -201,8 +201,8 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             await self._send_error("bad_message", _("Messages are JSON text up to 4 KiB."))
             return
         try:
-            cmd = parse_message(json.loads(text_data))
-        except (ValueError, RecursionError):
+            cmd = parse_message(parse(text_data))
+        except BadJSON:  # not JSON, or nested too deep (docs/protocol.md)
             await self._send_error("bad_message", _("Messages are JSON objects."))
             return
         except BadMessage as exc:

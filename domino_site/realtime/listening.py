@@ -16,13 +16,13 @@ A subclass names its handlers in `handlers` and the text of its refusal in
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
+from domino_site.jsonbody import BadJSON, parse
 from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter, error_message
 
 CLOSE_FLOOD = 4008
@@ -45,15 +45,10 @@ def parse_frame(text: str | None) -> dict[str, Any] | None:
     if text is None or len(text.encode()) > MAX_FRAME_BYTES:
         return None
     try:
-        msg = json.loads(text, parse_constant=_not_json)
-    except (ValueError, RecursionError):
+        msg = parse(text)  # the site's one parser: never raises anything else
+    except BadJSON:
         return None
     return msg if isinstance(msg, dict) else None
-
-
-def _not_json(name: str) -> Any:
-    """``NaN``, ``Infinity`` and ``-Infinity``: Python's extensions, not JSON."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class ListeningSocket(AsyncJsonWebsocketConsumer):

@@ -125,7 +125,13 @@ function resultTemplate() {
   let rating;
   if (r.rated) rating = html`<p data-rating-change>${t("Your rating: %(before)s → %(after)s", { before: r.rating_before, after: r.rating_after })}</p>`;
   else {
-    const why = !boot.signed_in ? t("log in to get a puzzle rating") : boot.puzzle.training ? t("your own positions are not rated") : t("you had tried this puzzle before");
+    const reasons = {
+      guest: t("log in to get a puzzle rating"),
+      training: t("your own positions are not rated"),
+      tried_before: t("you had tried this puzzle before"),
+      seen: t("its answer had been shown on this browser or connection before"),
+    };
+    const why = reasons[r.unrated] || (!boot.signed_in ? reasons.guest : boot.puzzle.training ? reasons.training : reasons.tried_before);
     rating = html`<p class="hint" data-unrated>${t("Not rated: %(why)s", { why })}</p>`;
   }
   const options = r.options.map((o) => html`<li data-option-value=${o.value}>${actionText(o)}: <strong>${o.value > 0 ? "+" : ""}${num(o.value)}</strong></li>`);

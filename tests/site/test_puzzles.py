@@ -234,10 +234,13 @@ def test_the_backlog_of_candidates_is_bounded(make_user, clock, monkeypatch):
 # ------------------------------------------------------------------ tries and ratings
 
 
-def test_a_wrong_then_a_right_try_moves_the_ratings(make_user, clock):
+def test_a_wrong_then_a_right_try_moves_the_ratings(make_user, clock, settings):
+    settings.ESTABLISHED_ACCOUNT_DAYS = settings.ESTABLISHED_ACCOUNT_MATCHES = 0  # everyone is
     _room, puzzle, _ana, _bruno = _published(make_user, clock)
     eva = make_user("eva")
-    wrong = services.puzzle_try(puzzle_id=puzzle.pk, user=eva, answer=BLUNDER.to_dict())
+    wrong = services.puzzle_try(
+        puzzle_id=puzzle.pk, user=eva, answer=BLUNDER.to_dict(), ip_hash="eva's"
+    )
     assert not wrong.correct and wrong.rated and wrong.rating_after < wrong.rating_before == 1500
     assert wrong.solution == BEST.to_dict() and wrong.streak == 0
     puzzle.refresh_from_db()
@@ -251,7 +254,9 @@ def test_a_wrong_then_a_right_try_moves_the_ratings(make_user, clock):
     assert player.tries == 1 and player.streak == 0
     # Another player solves it: their rating rises, the puzzle's falls.
     flor = make_user("flor")
-    solved = services.puzzle_try(puzzle_id=puzzle.pk, user=flor, answer=BEST.to_dict())
+    solved = services.puzzle_try(
+        puzzle_id=puzzle.pk, user=flor, answer=BEST.to_dict(), ip_hash="flor's"
+    )
     assert solved.correct and solved.rated and solved.rating_after > 1500 and solved.streak == 1
     assert solved.puzzle_rating < wrong.puzzle_rating
     assert selectors.tries_of(user=flor)[0]["correct"] is True
@@ -311,7 +316,10 @@ def test_a_guest_gets_an_answer_and_no_rating(make_user, clock, client):
     )
     body = reply.json()
     assert reply.status_code == 200 and body["correct"] and not body["rated"]
-    assert body["rating_after"] is None and not PuzzleTry.objects.exists()
+    assert body["rating_after"] is None and body["unrated"] == "guest"
+    # Recorded by the guest cookie (docs/site.md, "Puzzles"), rating nobody.
+    (recorded,) = PuzzleTry.objects.all()
+    assert recorded.user is None and recorded.guest_key and not recorded.rated
 
 
 def test_the_daily_puzzle_is_the_same_all_day(make_user, clock):
@@ -402,7 +410,8 @@ def test_the_replay_offers_the_blunderer_their_position(make_user, clock, client
     result = services.puzzle_try(
         puzzle_id=puzzle.pk, user=ana, answer={"type": "play", "tile": "6-5", "end": "A"}
     )
-    assert result.correct and not result.rated and not PuzzleTry.objects.exists()
+    assert result.correct and not result.rated and result.unrated == "training"
+    assert not PuzzleTry.objects.get().rated  # recorded, rating nothing
     assert not services.puzzle_try(puzzle_id=puzzle.pk, user=ana, answer=BLUNDER.to_dict()).correct
     # Nobody else may open it, and it is never a public puzzle.
     client.force_login(bruno)
