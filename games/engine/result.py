@@ -40,7 +40,8 @@ class RoundResult:
     (blocked), or ``"doubles"`` (a hand of six doubles won the match at the deal,
     ``wins_match``); ``carry`` is what a blocked round passes on to the next one.
     Under ``fives`` scoring ``made`` is per side, the points made by plays during
-    the round (already in ``points``). These four are None, 0, False and () in
+    the round (already in ``points``); a round whose play took a side to the
+    match's target ends there, with ``reason`` ``"target"`` (no count of the hands). These four are None, 0, False and () in
     every other table, and written by `to_dict` only when set::
 
         >>> result = RoundResult("domino", 0, 0, (3, 0), (0, 5), ((), ()), 0, how="la_e_lo")
