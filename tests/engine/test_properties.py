@@ -23,7 +23,7 @@ from games.engine import (
     Tile,
     hand_value,
 )
-from tests.engine.scoring_oracle import fives_made, first_to_reach, nearest_five, way_of_winning
+from tests.engine.scoring_oracle import first_to_reach, fives_made, nearest_five, way_of_winning
 
 TILE_TEXT = re.compile(r"^[0-6]-[0-6]$")
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
