@@ -632,7 +632,9 @@ class Round:
             if self._scores is not None:
                 self._initial["scores"] = list(self._scores)
         return {
-            k: (list(map(list, v)) if k in ("hands", "redeals") else list(v) if k == "scores" else v)
+            k: (
+                list(map(list, v)) if k in ("hands", "redeals") else list(v) if k == "scores" else v
+            )
             for k, v in self._initial.items()
         }
 
@@ -964,9 +966,9 @@ class Round:
         points = [0] * len(plain)
         scoring = rules.scoring
         how: str | None = None
-        carry = 0
+        carry = carried = 0
         if scoring == "how_won":
-            how, carry = self._score_how_won(points, winner, reason)
+            how, carry, carried = self._score_how_won(points, winner, reason)
         elif winner is not None:
             if reason == "blocked" and rules.blocked_points == "difference":
                 points[winner] = sum(counted) - 2 * counted[winner]  # two sides only
@@ -999,15 +1001,19 @@ class Round:
             carry,
             reason == "doubles",
             tuple(made) if made is not None else (),
+            carried,
         )
         self.turn = None
         self.is_over = True
 
-    def _score_how_won(self, points: list[int], winner: int | None, reason: str) -> tuple[str, int]:
+    def _score_how_won(
+        self, points: list[int], winner: int | None, reason: str
+    ) -> tuple[str, int, int]:
         """Fill ``points`` as the partida scores (docs/rules.md, "How a round is
-        won"); how the round was won, and what it carries to the next round."""
+        won"); how the round was won, what it carries to the next round, and
+        what of the winner's points the blocked rounds before carried to it."""
         rules = self.rules
-        carry = 0
+        carry = carried = 0
         if reason == "doubles":
             how = "doubles"
         else:
@@ -1019,13 +1025,14 @@ class Round:
             if winner is None:  # blocked under "carry", or a drawn block: it passes on
                 carry = self._bonus + (rules.closed_round == "carry")
             else:
-                doubled = bool(self._redeals) and rules.redeal_worth_double
-                points[winner] = (value + self._bonus) * (2 if doubled else 1)
+                times = 2 if self._redeals and rules.redeal_worth_double else 1
+                points[winner] = (value + self._bonus) * times
+                carried = self._bonus * times
         if rules.doubles_prizes:
             for seat, count in self._redeals:
                 if count == 5:
                     points[rules.side_of(seat)] += 1
-        return how, carry
+        return how, carry, carried
 
     def _how_won(self) -> str:
         """How the last play won the round: ``"simples"`` (the tile fitted one end),

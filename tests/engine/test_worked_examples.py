@@ -247,6 +247,8 @@ def test_partida_two_blocked_rounds_in_a_row_add_up():
     third.apply(1, Play(T("5-5"), "B"))
     result = third.result
     assert (result.how, result.points, result.carry) == ("carroca", (0, 2 + 2), 0)
+    assert result.carried == 2 and result.to_dict()["carried"] == 2  # the 2 apart from the win's
+    assert "carried" not in first.to_dict()
     replayed = Round.replay(third.rules, third.initial, third.history)
     assert replayed.result == result
 
