@@ -1237,10 +1237,13 @@ class Round:
     def _scoring_view(self) -> dict[str, Any]:
         """The public facts of the newer scorings, only on their tables (the views of
         every other table stay as they were): a ``how_won`` round's ``bonus`` and
-        ``redeals``, a ``fives`` round's ``made`` (per side) and ``count``."""
+        ``redeals``, a ``fives`` round's ``made`` (per side) and ``count``, and its
+        ``scores`` when it was dealt with the match's (`deal`: the bots' rounds
+        rebuilt from a view stop at the target as this one does)."""
         if self._made is not None:
             spin = {} if self._spin is None else {"spin": list(self._spin)}
-            return {"made": list(self._made), "count": self.fives_count(), **spin}
+            scores = {} if self._scores is None else {"scores": list(self._scores)}
+            return {"made": list(self._made), "count": self.fives_count(), **spin, **scores}
         if self.rules.scoring == "how_won":
             return {"bonus": self._bonus, "redeals": [list(r) for r in self._redeals]}
         return {}
@@ -1314,6 +1317,8 @@ class Round:
         rnd._made = list(made) if made is not None else None
         spin = view.get("spin")
         rnd._spin = (spin[0], spin[1], spin[2], spin[3]) if spin is not None else None
+        scores = view.get("scores")
+        rnd._scores = tuple(scores) if scores is not None and made is not None else None
         return rnd
 
     def with_hands(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile] = ()) -> Round:

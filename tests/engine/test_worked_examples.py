@@ -342,6 +342,12 @@ def test_pontos_at_140_all_the_first_side_to_reach_150_wins_the_match_at_that_pl
     ]
     match, rnd = pontos_match_at((140, 140), hands)
     assert rnd.turn == 0 and rnd.initial["scores"] == [140, 140]
+    # A bot's round rebuilt from the public view stops at the same play.
+    view = rnd.view(1)
+    assert view["scores"] == [140, 140]
+    guess = Round.from_view(view, [rnd.hand(s) for s in range(4)], rnd.to_dict()["boneyard"])
+    guess.apply(0, Play(T("5-5")))
+    assert guess.result.reason == "target" and guess.result.winner == 0
     rnd.apply(0, Play(T("5-5")))
     result = rnd.result
     assert rnd.is_over and result.reason == "target" and result.winner == 0
