@@ -287,6 +287,11 @@ def _goal(rules: RuleSet) -> list[str]:
                           "wins the match.",
                           "Points add up from round to round; the first side to reach %(n)s points "
                           "wins the match.", rules.target or 0) % {"n": rules.target}]  # fmt: skip
+        if rules.scoring == "fives":
+            lines.append(
+                _("The first side to reach the match's target wins it at once: a play that "
+                  "takes a side there ends the round, and the hands are not counted.")
+            )  # fmt: skip
     elif rules.goal == "best_of":
         lines = [_("Best of %(n)s rounds: the first to win %(k)s rounds wins the series.")
                  % {"n": rules.rounds, "k": (rules.rounds or 1) // 2 + 1}]  # fmt: skip

@@ -149,6 +149,12 @@ TABLE: tuple[str, ...] = (
     _("Nobody could play: the lowest sum scores."),
     _("Made by plays: %(terms)s"),
     _("%(name)s also scores the opponents' pips, rounded to the nearest 5: +%(n)s"),
+    # The game of points stopped at the match's target (docs/rules.md, "The game of points").
+    _("The match's target is reached!"),
+    _(
+        "%(name)s reached the match's target first: the round ends at that play, and the "
+        "hands are not counted."
+    ),
     _("the ends add up to %(n)s: +%(n)s"),
     _("%(name)s was dealt %(n)s doubles: every tile was dealt again"),
     _("%(name)s played their last tile."),

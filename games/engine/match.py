@@ -27,7 +27,10 @@ class Match:
 
     * ``points``: a side that reaches the target ends the match; under ``goat``
       scoring reaching it LOSES, and the winner is the side with the lowest
-      score (None if that is shared).
+      score (None if that is shared). Under ``fives`` scoring the rounds are
+      dealt with the match's scores, so the play that takes a side to the
+      target ends the round and the match there (``reason`` ``"target"``): the
+      first side to reach it wins, and two sides never pass it together.
     * ``best_of``: first side to win a majority of ``rounds`` (drawn rounds win
       nothing; if all ``rounds`` are played without a majority, the most wins,
       or None when shared).
@@ -72,6 +75,7 @@ class Match:
             order=order,
             tiebreak_order=tiebreak_order,
             redeal_orders=redeal_orders,
+            scores=self.scores,
         )
 
     def finish_round(self, result: RoundResult) -> None:
@@ -83,7 +87,9 @@ class Match:
         self.results.append(result)
         self.scores = tuple(s + p for s, p in zip(self.scores, result.points, strict=True))
         rules = self.rules
-        if result.wins_match:  # six doubles in a hand, where the rules say so
+        if result.wins_match or result.reason == "target":
+            # six doubles in a hand, where the rules say so; or, in the game of
+            # points, a play that took its side to the target (the round stopped there)
             self._end(result.winner)
         elif rules.goal == "single":
             self._end(result.winner)

@@ -38,10 +38,14 @@ class RoundResult:
     Under ``how_won`` scoring (docs/rules.md, "How a round is won") ``how`` says
     how: ``"simples"``, ``"carroca"``, ``"la_e_lo"``, ``"cruzada"``, ``"fechado"``
     (blocked), or ``"doubles"`` (a hand of six doubles won the match at the deal,
-    ``wins_match``); ``carry`` is what a blocked round passes on to the next one.
+    ``wins_match``); ``carry`` is what a blocked round passes on to the next one,
+    and ``carried`` the part of the winner's ``points`` that blocked rounds before
+    carried to this one (doubled with the round, ``redeal_worth_double``): a
+    lá-e-lô worth 3 after one blocked round scores 4, ``carried`` 1.
     Under ``fives`` scoring ``made`` is per side, the points made by plays during
-    the round (already in ``points``). These four are None, 0, False and () in
-    every other table, and written by `to_dict` only when set::
+    the round (already in ``points``); a round whose play took a side to the
+    match's target ends there, with ``reason`` ``"target"`` (no count of the hands). These four are None, 0, False and () in
+    every other table (``carried`` 0), and written by `to_dict` only when set::
 
         >>> result = RoundResult("domino", 0, 0, (3, 0), (0, 5), ((), ()), 0, how="la_e_lo")
         >>> data = result.to_dict()
@@ -62,6 +66,7 @@ class RoundResult:
     carry: int = 0
     wins_match: bool = False
     made: tuple[int, ...] = ()
+    carried: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -85,6 +90,8 @@ class RoundResult:
             data["wins_match"] = True
         if self.made:
             data["made"] = list(self.made)
+        if self.carried:
+            data["carried"] = self.carried
         return data
 
     @classmethod
@@ -106,4 +113,5 @@ class RoundResult:
             carry=data.get("carry", 0),
             wins_match=data.get("wins_match", False),
             made=tuple(data.get("made") or ()),
+            carried=data.get("carried", 0),
         )

@@ -207,7 +207,7 @@ class Round:
         "rules", "opener", "turn", "_hands", "_boneyard", "_deal", "_ends",
         "_mandatory", "_passes", "_history", "_result",
         "_first_of_match", "_initial", "_tiebreak_order", "_pick", "is_over",
-        "_nseats", "_lock", "_bonus", "_redeals", "_made", "_spin",
+        "_nseats", "_lock", "_bonus", "_redeals", "_made", "_spin", "_scores",
     )  # fmt: skip
 
     rules: RuleSet
@@ -235,6 +235,9 @@ class Round:
     # spinner tables: (the spinner's number or -1, its line sides still waiting for a
     # tile as bits A=1 B=2, the numbers at C and D or -1 while closed); else None
     _spin: tuple[int, int, int, int] | None
+    # fives with a points goal: the match's scores when the round was dealt (a play
+    # that takes a side to the target ends the round there); else None
+    _scores: tuple[int, ...] | None
 
     # ------------------------------------------------------------------ building
     def __init__(self) -> None:  # use deal / from_hands / from_dict
@@ -245,6 +248,7 @@ class Round:
         self._redeals = ()
         self._made = None
         self._spin = None
+        self._scores = None
 
     @classmethod
     def deal(
@@ -256,6 +260,7 @@ class Round:
         order: Sequence[Tile | str] | None = None,
         tiebreak_order: Sequence[Tile | str] | None = None,
         redeal_orders: Iterable[Sequence[Tile | str]] | None = None,
+        scores: Sequence[int] | None = None,
     ) -> Round:
         """Deal ``hand_size`` tiles to each seat in seat order, and pick the opener
         from ``rules`` and ``previous``.
@@ -272,6 +277,11 @@ class Round:
         of ``redeal_orders`` (a verifiable deal's: `FairDeal.redeal_orders`), else
         from ``rng``; with neither, a deal that must be made again is a
         ``ValueError``. ``initial["redeals"]`` says which seat held how many.
+
+        Under ``fives`` scoring with a points goal, ``scores`` are the match's
+        scores before this round (`Match.new_round` gives them): a play whose
+        points take a side to the target ends the round there (docs/rules.md,
+        "The game of points"); ``initial["scores"]`` keeps them for replays.
 
         >>> from games.engine import PRESETS, ALL_TILES
         >>> rnd = Round.deal(PRESETS["duelo"], order=ALL_TILES[::-1])
@@ -321,6 +331,8 @@ class Round:
         )  # fmt: skip
         if rules.scoring == "how_won":
             rnd._stake(previous, None, redeals)
+        elif scores is not None:
+            rnd._set_scores(scores)
         return rnd
 
     @classmethod
@@ -337,12 +349,14 @@ class Round:
         tiebreak_order: Sequence[Tile | str] | None = None,
         bonus: int | None = None,
         redeals: Sequence[Sequence[int]] = (),
+        scores: Sequence[int] | None = None,
     ) -> Round:
         """A round with the given hands; tiles in no hand and not in ``boneyard`` sleep.
 
         Under ``how_won`` scoring, ``bonus`` is what blocked rounds carried to this
         one (default: ``previous.carry``) and ``redeals`` the ``(seat, doubles)``
-        of the deals made again before these hands.
+        of the deals made again before these hands. Under ``fives`` scoring,
+        ``scores`` are the match's scores before this round (`Round.deal`).
 
         With ``opener=None`` the opener (and any mandatory tile) follows the rules
         and ``previous``; with an explicit ``opener`` the opening tile is free
@@ -384,7 +398,21 @@ class Round:
         )  # fmt: skip
         if rules.scoring == "how_won":
             rnd._stake(previous, bonus, [(seat, count) for seat, count in redeals])
+        elif scores is not None:
+            rnd._set_scores(scores)
         return rnd
+
+    def _set_scores(self, scores: Sequence[int]) -> None:
+        """Under ``fives`` scoring with a points goal, the match's scores before this
+        round: the round ends when a play takes a side to the target (elsewhere
+        the scores change nothing and are not kept)."""
+        rules = self.rules
+        if rules.scoring != "fives" or rules.goal != "points":
+            return
+        kept = tuple(scores)
+        if len(kept) != rules.sides or not all(type(s) is int and s >= 0 for s in kept):
+            raise ValueError(f"scores must be {rules.sides} points of 0 or more")
+        self._scores = kept
 
     def _stake(
         self, previous: RoundResult | None, bonus: int | None, redeals: list[tuple[int, int]]
@@ -433,6 +461,7 @@ class Round:
         rnd._redeals = ()
         rnd._made = [0] * rules.sides if rules.scoring == "fives" else None
         rnd._spin = _NO_SPINNER if rules.spinner else None
+        rnd._scores = None
         return rnd
 
     @classmethod
@@ -458,6 +487,7 @@ class Round:
             tiebreak_order=initial.get("tiebreak_order"),
             bonus=initial.get("bonus", 0),
             redeals=initial.get("redeals") or (),
+            scores=initial.get("scores"),
         )
         for seat, action in history:
             if isinstance(action, dict):
@@ -491,6 +521,7 @@ class Round:
         made = self._made
         new._made = None if made is None else made[:]
         new._spin = self._spin
+        new._scores = self._scores
         return new
 
     # ------------------------------------------------------------------ reading
@@ -598,8 +629,12 @@ class Round:
                 self._initial["bonus"] = self._bonus
             if self._redeals:
                 self._initial["redeals"] = [list(r) for r in self._redeals]
+            if self._scores is not None:
+                self._initial["scores"] = list(self._scores)
         return {
-            k: (list(map(list, v)) if k in ("hands", "redeals") else v)
+            k: (
+                list(map(list, v)) if k in ("hands", "redeals") else list(v) if k == "scores" else v
+            )
             for k, v in self._initial.items()
         }
 
@@ -705,6 +740,8 @@ class Round:
             self._passes = 0
             if self._made is not None:  # the game of points (and the spinner, only there)
                 self._after_fives_play(seat, action, ends)
+                if self.is_over:  # the play took its side to the match's target
+                    return
             if not hand or (self._lock and new_ends[0] == new_ends[1]):
                 self._after_special_play(seat, hand)
             else:
@@ -929,9 +966,9 @@ class Round:
         points = [0] * len(plain)
         scoring = rules.scoring
         how: str | None = None
-        carry = 0
+        carry = carried = 0
         if scoring == "how_won":
-            how, carry = self._score_how_won(points, winner, reason)
+            how, carry, carried = self._score_how_won(points, winner, reason)
         elif winner is not None:
             if reason == "blocked" and rules.blocked_points == "difference":
                 points[winner] = sum(counted) - 2 * counted[winner]  # two sides only
@@ -942,7 +979,8 @@ class Round:
             elif scoring == "series":
                 points[winner] = 1
             elif scoring == "fives":
-                points[winner] = _nearest_five(sum(plain) - plain[winner])
+                if reason != "target":  # the match was won by a play: no count of hands
+                    points[winner] = _nearest_five(sum(plain) - plain[winner])
             else:  # goat: penalties for every side but the winner's
                 points = [0 if s == winner else c for s, c in enumerate(counted)]
         made = self._made
@@ -963,15 +1001,19 @@ class Round:
             carry,
             reason == "doubles",
             tuple(made) if made is not None else (),
+            carried,
         )
         self.turn = None
         self.is_over = True
 
-    def _score_how_won(self, points: list[int], winner: int | None, reason: str) -> tuple[str, int]:
+    def _score_how_won(
+        self, points: list[int], winner: int | None, reason: str
+    ) -> tuple[str, int, int]:
         """Fill ``points`` as the partida scores (docs/rules.md, "How a round is
-        won"); how the round was won, and what it carries to the next round."""
+        won"); how the round was won, what it carries to the next round, and
+        what of the winner's points the blocked rounds before carried to it."""
         rules = self.rules
-        carry = 0
+        carry = carried = 0
         if reason == "doubles":
             how = "doubles"
         else:
@@ -983,13 +1025,14 @@ class Round:
             if winner is None:  # blocked under "carry", or a drawn block: it passes on
                 carry = self._bonus + (rules.closed_round == "carry")
             else:
-                doubled = bool(self._redeals) and rules.redeal_worth_double
-                points[winner] = (value + self._bonus) * (2 if doubled else 1)
+                times = 2 if self._redeals and rules.redeal_worth_double else 1
+                points[winner] = (value + self._bonus) * times
+                carried = self._bonus * times
         if rules.doubles_prizes:
             for seat, count in self._redeals:
                 if count == 5:
                     points[rules.side_of(seat)] += 1
-        return how, carry
+        return how, carry, carried
 
     def _how_won(self) -> str:
         """How the last play won the round: ``"simples"`` (the tile fitted one end),
@@ -1029,7 +1072,11 @@ class Round:
         if count % 5 == 0 and count:
             made = self._made
             assert made is not None
-            made[self.rules.side_of(seat)] += count
+            side = self.rules.side_of(seat)
+            made[side] += count
+            scores = self._scores
+            if scores is not None and scores[side] + made[side] >= (self.rules.target or 0):
+                self._finish(winner=side, reason="target")
 
     def fives_count(self) -> int:
         """The count of the open ends: each end's number, twice where the tile at
@@ -1190,10 +1237,13 @@ class Round:
     def _scoring_view(self) -> dict[str, Any]:
         """The public facts of the newer scorings, only on their tables (the views of
         every other table stay as they were): a ``how_won`` round's ``bonus`` and
-        ``redeals``, a ``fives`` round's ``made`` (per side) and ``count``."""
+        ``redeals``, a ``fives`` round's ``made`` (per side) and ``count``, and its
+        ``scores`` when it was dealt with the match's (`deal`: the bots' rounds
+        rebuilt from a view stop at the target as this one does)."""
         if self._made is not None:
             spin = {} if self._spin is None else {"spin": list(self._spin)}
-            return {"made": list(self._made), "count": self.fives_count(), **spin}
+            scores = {} if self._scores is None else {"scores": list(self._scores)}
+            return {"made": list(self._made), "count": self.fives_count(), **spin, **scores}
         if self.rules.scoring == "how_won":
             return {"bonus": self._bonus, "redeals": [list(r) for r in self._redeals]}
         return {}
@@ -1267,6 +1317,8 @@ class Round:
         rnd._made = list(made) if made is not None else None
         spin = view.get("spin")
         rnd._spin = (spin[0], spin[1], spin[2], spin[3]) if spin is not None else None
+        scores = view.get("scores")
+        rnd._scores = tuple(scores) if scores is not None and made is not None else None
         return rnd
 
     def with_hands(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile] = ()) -> Round:
@@ -1353,6 +1405,8 @@ class Round:
         rnd._made = list(made) if made is not None else None
         spin = data.get("spin")
         rnd._spin = (spin[0], spin[1], spin[2], spin[3]) if spin is not None else None
+        scores = rnd._initial.get("scores")
+        rnd._scores = tuple(scores) if scores is not None else None
         return rnd
 
     def __repr__(self) -> str:

@@ -7,7 +7,7 @@
 
 import { chainSVG } from "./board.js";
 import { html, keyed, nothing, render as draw, unsafeHTML } from "./lit.js";
-import { howText, moveText, sidesLabel } from "./table/moves.js";
+import { moveText, reasonText, sidesLabel } from "./table/moves.js";
 import { pickReveals } from "./pickreveal.js";
 import { tileSVG } from "./tiles.js";
 import { makeT, ngettext, ready } from "./util.js";
@@ -140,7 +140,7 @@ function renderResult(pos) {
   }
   const headline = res.winner === null || res.winner === undefined ? t("Round drawn: nobody scores.") : t("%(name)s won the round", { name: sideName(res.winner) });
   const points = (res.points ?? []).map((p, side) => html`<li><span>${sideName(side)}</span><strong>+${p}</strong></li>`);
-  draw(html`<h2>${headline}</h2><p class="reason">${howText(res, t) || (res.reason === "domino" ? t("Domino!") : t("Blocked game"))}</p><ul class="points">${points}</ul>`, box);
+  draw(html`<h2>${headline}</h2><p class="reason">${reasonText(res, t)}</p><ul class="points">${points}</ul>`, box);
 }
 
 // --- stepping -----------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The partida de 6 in a browser (docs/rules.md, "How a round is won"): a person
 plays alone against bots, on automatic, to the match's end; every round's
-result panel names how the round was won ("Batida de carroça!") and the
-scores climb to 6."""
+result panel names how the round was won ("Batida de carroça!"), says the
+points carried by a blocked round apart, lists no pips, and the scores climb
+to 6."""
 
 from __future__ import annotations
 
@@ -40,6 +41,12 @@ def test_a_partida_is_played_to_its_end_and_every_panel_names_how_it_was_won(
         reason = page.locator(REASON)
         how, words = reason.get_attribute("data-how"), reason.inner_text()
         assert how in HOW_WORDS and words.startswith(HOW_WORDS[how]), (how, words)
+        # After a blocked round the carried point is said apart from the win's own
+        # ("Lá-e-lô! +3, mais 1 do jogo fechado"); the pips, which do not count
+        # here, are not listed under the hands.
+        carried = bool(seen) and seen[-1] == "fechado" and how != "fechado"
+        assert carried == ("fechado" in words.lower() and how != "fechado"), (seen, how, words)
+        assert page.locator(f"{RESULT} .reveal-list > li > span.pips").count() == 0
         seen.append(how)
         if page.locator(f"{RESULT} [data-action=new_match]").count():
             break  # the match is over: its panel offers the next one

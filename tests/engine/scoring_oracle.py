@@ -49,6 +49,29 @@ def fives_made(
     return made
 
 
+def first_to_reach(
+    history: list[dict[str, Any]],
+    side_of: Any,
+    scores: tuple[int, ...],
+    target: int,
+    spinner: bool = False,
+) -> tuple[int, int] | None:
+    """The game of points in a match at ``scores``: the first play whose points
+    take its side to ``target``, as (its number among the plays, the side), or
+    None. Play points count the moment they are made (docs/rules.md, "The game
+    of points")."""
+    totals = list(scores)
+    for number, (entry, count) in enumerate(
+        zip(plays(history), counts(history, spinner), strict=True)
+    ):
+        if count and count % 5 == 0:
+            side = side_of(entry["seat"])
+            totals[side] += count
+            if totals[side] >= target:
+                return number, side
+    return None
+
+
 def counts(history: list[dict[str, Any]], with_spinner: bool = False) -> list[int]:
     """The count after each play of the log (with a spinner, the first double
     opens C and D once a tile lies on each of its line sides)."""

@@ -171,6 +171,7 @@ def test_a_carried_bonus_is_worth_double_after_a_redeal_when_the_table_says_so()
     rnd.apply(0, Play(T("0-3")))
     rnd.apply(1, Play(T("3-4"), "B"))
     assert rnd.result.points == (0, (1 + 1) * 2)
+    assert rnd.result.carried == 1 * 2  # what the blocked round carried, doubled with the round
 
 
 def test_a_match_of_the_partida_carries_blocked_rounds_from_round_to_round():

@@ -19,10 +19,11 @@ from games.engine import (
     Play,
     Round,
     RoundResult,
+    RuleSet,
     Tile,
     hand_value,
 )
-from tests.engine.scoring_oracle import fives_made, nearest_five, way_of_winning
+from tests.engine.scoring_oracle import first_to_reach, fives_made, nearest_five, way_of_winning
 
 TILE_TEXT = re.compile(r"^[0-6]-[0-6]$")
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -199,11 +200,52 @@ def test_whole_matches_end_and_round_trip(key, seed):
     for _ in range(100):
         if match.is_over:
             break
+        before = match.scores
         rnd = match.new_round(rng)
         while not rnd.is_over:
             seat = acting_seat(rnd, rng)
             rnd.apply(seat, rng.choice(rnd.legal_actions(seat)))
+        if rules.scoring == "fives":
+            check_first_to_reach(rnd, before)
         match.finish_round(rnd.result)
         assert Match.from_dict(json.loads(json.dumps(match.to_dict()))).to_dict() == match.to_dict()
     assert match.is_over
     assert sum(r.points[s] for r in match.results for s in range(rules.sides)) == sum(match.scores)
+    if rules.goal == "points" and rules.scoring != "goat":  # one side scores a round
+        assert match.winner is not None, "a match to a target never ends level"
+        assert match.scores[match.winner] == max(match.scores)
+        assert sum(score >= rules.target for score in match.scores) == 1
+
+
+def check_first_to_reach(rnd: Round, before: tuple[int, ...]) -> None:
+    """The game of points (docs/rules.md): the round stops at the first play that
+    takes a side to the target, won by that side, with no count of the hands."""
+    rules, result = rnd.rules, rnd.result
+    history = rnd.public_view()["history"]
+    reached = first_to_reach(history, rules.side_of, before, rules.target, rules.spinner)
+    if reached is None:
+        assert result.reason != "target"
+        return
+    number, side = reached
+    assert result.reason == "target" and result.winner == side
+    assert number == sum(1 for entry in history if entry["type"] == "play") - 1
+    made = fives_made(history, rules.side_of, rules.sides, spinner=rules.spinner)
+    assert list(result.points) == made == list(result.made)
+    assert Round.replay(rules, rnd.initial, rnd.history).to_dict() == rnd.to_dict()
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), spinner=st.booleans(), seats=st.sampled_from([2, 3, 4]))
+def test_a_pontos_match_is_won_by_the_first_side_to_reach_the_target(seed, spinner, seats):
+    rules = RuleSet.preset("pontos", seats=seats, target=50).replace(spinner=spinner)
+    rng = random.Random(seed)
+    match = Match(rules)
+    while not match.is_over:
+        before = match.scores
+        rnd = match.new_round(rng)
+        while not rnd.is_over:
+            rnd.apply(rnd.turn, rng.choice(rnd.legal_actions()))
+        check_first_to_reach(rnd, before)
+        match.finish_round(rnd.result)
+    assert match.winner is not None and match.scores[match.winner] >= 50
+    assert [s for s in match.scores if s >= 50] == [match.scores[match.winner]]

@@ -247,6 +247,8 @@ def test_partida_two_blocked_rounds_in_a_row_add_up():
     third.apply(1, Play(T("5-5"), "B"))
     result = third.result
     assert (result.how, result.points, result.carry) == ("carroca", (0, 2 + 2), 0)
+    assert result.carried == 2 and result.to_dict()["carried"] == 2  # the 2 apart from the win's
+    assert "carried" not in first.to_dict()
     replayed = Round.replay(third.rules, third.initial, third.history)
     assert replayed.result == result
 
@@ -314,3 +316,80 @@ def test_pontos_with_a_spinner_opens_four_ends_and_counts_them():
     result = rnd.result
     assert result.made == (10, 10 + 5 + 15)
     assert result.points == (10, 30 + 5)  # 1-2 and 2-2: 7 pips, rounded to 5
+
+
+def pontos_match_at(scores: tuple[int, int], hands: list[list[str]]) -> tuple[Match, Round]:
+    """A pontos match at ``scores`` whose next round is dealt ``hands`` (seat 0
+    opens: it went out last), through `Match.new_round` as the site deals."""
+    rules = PRESETS["pontos"]
+    match = Match(rules)
+    empty = ((),) * rules.seats
+    match.finish_round(RoundResult("domino", 0, 0, scores, (0,) * rules.seats, empty, 0))
+    dealt = [T(t) for hand in hands for t in hand]
+    order = dealt + [t for t in ALL_TILES if t not in dealt]
+    return match, match.new_round(order=order)
+
+
+def test_pontos_at_140_all_the_first_side_to_reach_150_wins_the_match_at_that_play():
+    # docs/rules.md, "The game of points": sides at 140/140; seat 0 opens 5-5 and
+    # scores 10. The round and the match end there: side 0 wins 150-140. (Played
+    # on, seat 1 would go out with 0-5 for 10 and a bonus rounded to 0: 150-150.)
+    hands = [
+        ["5-5", "0-0", "1-1", "2-2", "3-3"],
+        ["0-5", "1-6", "2-6", "3-6", "4-6"],
+        ["0-1", "1-2", "1-3", "1-4", "2-3"],
+        ["2-4", "3-4", "4-4", "0-6", "6-6"],
+    ]
+    match, rnd = pontos_match_at((140, 140), hands)
+    assert rnd.turn == 0 and rnd.initial["scores"] == [140, 140]
+    # A bot's round rebuilt from the public view stops at the same play.
+    view = rnd.view(1)
+    assert view["scores"] == [140, 140]
+    guess = Round.from_view(view, [rnd.hand(s) for s in range(4)], rnd.to_dict()["boneyard"])
+    guess.apply(0, Play(T("5-5")))
+    assert guess.result.reason == "target" and guess.result.winner == 0
+    rnd.apply(0, Play(T("5-5")))
+    result = rnd.result
+    assert rnd.is_over and result.reason == "target" and result.winner == 0
+    assert result.points == result.made == (10, 0)  # no count of the hands
+    assert rnd.legal_actions(1) == []
+    match.finish_round(result)
+    assert match.is_over and match.winner == 0 and match.scores == (150, 140)
+    replayed = Round.replay(rnd.rules, rnd.initial, rnd.history)
+    assert replayed.to_dict() == rnd.to_dict() == Round.from_dict(rnd.to_dict()).to_dict()
+
+
+def test_pontos_both_sides_would_pass_the_target_the_one_that_reached_it_first_wins():
+    # Side 0 at 130, side 1 at 140: seat 0 opens 5-5 (10: side 0 at 140); seat 1
+    # plays 0-5 on A (0 + the spinner's 10: side 1 at 150, first there). The round
+    # stops: seat 2's 0-3 for 15 and the end-of-round count never come.
+    hands = [
+        ["5-5", "1-1", "2-2", "3-3", "4-4"],
+        ["0-5", "1-6", "2-6", "3-6", "4-6"],
+        ["0-3", "1-2", "1-3", "1-4", "2-3"],
+        ["2-4", "3-4", "0-0", "0-6", "6-6"],
+    ]
+    match, rnd = pontos_match_at((130, 140), hands)
+    rnd.apply(0, Play(T("5-5")))
+    assert not rnd.is_over
+    rnd.apply(1, Play(T("0-5"), "A"))
+    assert rnd.result.reason == "target" and rnd.result.points == (10, 10)
+    match.finish_round(rnd.result)
+    assert match.is_over and match.winner == 1 and match.scores == (140, 150)
+
+
+def test_pontos_a_domino_short_of_the_target_still_counts_the_hands_and_can_win():
+    # Side 0 at 145: seat 2 opens 3-4 (7), seat 3 passes, seat 0 goes out with
+    # 4-6 on B (3 + 6 = 9: nothing); the others' pips (0-6 and 0-5, 11) round to
+    # 10: side 0 reaches 155 at the round's count and wins.
+    rules = PRESETS["pontos"]
+    rnd = Round.from_hands(
+        rules, hands=[["4-6"], ["0-6"], ["3-4", "1-1"], ["0-5"]], opener=2, scores=(145, 100)
+    )
+    rnd.apply(2, Play(T("3-4")))
+    rnd.apply(3, Pass())
+    rnd.apply(0, Play(T("4-6"), "B"))
+    assert rnd.result.reason == "domino" and rnd.result.points == (10, 0)
+    match = Match.from_dict({**Match(rules).to_dict(), "scores": [145, 100]})
+    match.finish_round(rnd.result)
+    assert match.is_over and match.winner == 0 and match.scores == (155, 100)

@@ -30,7 +30,7 @@ def _how(result: dict | None) -> str:
         ("carroca", [0, 2], "Domino with a double (carroça)! +2"),
         ("la_e_lo", [3, 0], "Either end (lá-e-lô)! +3"),
         ("cruzada", [0, 4], "A double on both ends (cruzada)! +4"),
-        ("simples", [0, 3], "Simple domino (batida simples)! +3"),  # with two rounds carried
+        ("simples", [0, 3], "Simple domino (batida simples)! +3"),
     ],
 )
 def test_how_a_round_was_won_and_what_it_scored(how, points, words):

@@ -80,3 +80,11 @@ def test_the_pages_follow_the_knobs_not_a_copy():
 def test_the_worked_example_is_scored_by_the_engine(key, points):
     example = worked_example(PRESETS[key])
     assert [row["points"] for row in example["scores"]] == points
+
+
+def test_the_game_of_points_page_says_the_target_wins_at_the_play_that_reaches_it():
+    # docs/rules.md, "The game of points": the first side to reach the target wins.
+    reached = "a play that takes a side there ends the round, and the hands are not counted"
+    assert reached in text(PRESETS["pontos"])
+    assert reached not in text(PRESETS["parceria"])
+    assert "O primeiro lado a chegar à meta da partida vence na hora" in page("/regras/pontos/")

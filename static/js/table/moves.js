@@ -4,6 +4,8 @@
 // over its own t(); what only one page shows stays with that page. The strings
 // are the table's (rooms/page_strings.py TABLE), which the replay page also gets.
 
+import { ngettext } from "../util.js";
+
 // `other`: the text of an entry of another type.
 export function moveText(entry, name, t, other = entry.type) {
   let text;
@@ -65,7 +67,9 @@ export function sidesLabel(ends, t) {
 
 // How a round of the partida was won, with what it scored (pt-BR "Batida de carroça! +2"):
 // the result panel's headline and the log's last line (docs/rules.md, "How a round
-// is won"). Empty for a table that scores otherwise.
+// is won"). The points blocked rounds carried to the round (`carried`) are said
+// apart from the win's own, as the rules page counts them: "Lá-e-lô! +3, mais 1
+// do jogo fechado". Empty for a table that scores otherwise.
 export function howText(res, t) {
   const words = {
     simples: t("Simple domino (batida simples)!"),
@@ -78,5 +82,19 @@ export function howText(res, t) {
   if (!words) return "";
   const w = res.winner;
   const points = w === null || w === undefined ? 0 : res.points?.[w] ?? 0;
-  return points ? `${words} +${points}` : words;
+  if (!points) return words;
+  const carried = Math.min(res.carried ?? 0, points);
+  if (!carried) return `${words} +${points}`;
+  const more = ngettext("plus %(n)s from the closed game", "plus %(n)s from the closed games", carried);
+  return `${words} +${points - carried}, ${more}`;
+}
+
+// How a round ended, in words: the partida's way of winning (`howText`), a
+// domino, a game of points stopped at the match's target, or a blocked game.
+export function reasonText(res, t) {
+  const how = howText(res, t);
+  if (how) return how;
+  if (res?.reason === "domino") return t("Domino!");
+  if (res?.reason === "target") return t("The match's target is reached!");
+  return t("Blocked game");
 }

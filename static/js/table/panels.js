@@ -9,7 +9,7 @@ import { backSVG, tileSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
 import { pickReveals } from "../pickreveal.js";
 import { adjustToggle } from "./chain_draw.js";
-import { howText, moveText } from "./moves.js";
+import { howText, moveText, reasonText } from "./moves.js";
 import { autoButton, boneyardPile, rulesHref, waitingNotice } from "./table-rules.js";
 import {
   $,
@@ -377,13 +377,14 @@ export function renderResult() {
     const shown = tiles.length
       ? unsafeHTML(tiles.map((tile) => tileSVG(tile, { className: "mini" })).join(""))
       : html`<span class="out">${t("no tiles left")}</span>`;
-    return html`<li><span class="who">${seatName(seat.index)}</span><span class="reveal">${shown}</span><span class="pips">${pipsText(res.pips?.[seat.index] ?? 0)}</span></li>`;
+    const pips = pipsCount(res, rules) ? html`<span class="pips">${pipsText(res.pips?.[seat.index] ?? 0)}</span>` : nothing;
+    return html`<li><span class="who">${seatName(seat.index)}</span><span class="reveal">${shown}</span>${pips}</li>`;
   });
   const points = (res.points ?? []).map((p, side) => html`<li><span>${sideName(side)}</span><strong>+${p}</strong></li>`);
   render(
     html`<div class="result-card" role="dialog" aria-labelledby="result-title">
     <h2 id="result-title">${headline}</h2>
-    <p class="reason" data-how=${res.how ?? ""}>${howText(res, t) || (res.reason === "domino" ? t("Domino!") : t("Blocked game"))}</p>
+    <p class="reason" data-how=${res.how ?? ""}>${reasonText(res, t)}</p>
     <ul class="reveal-list" tabindex="0" aria-label=${t("Every hand, revealed")}>${hands}</ul>
     ${pickReveals(s.round.pick_off, seatName, t)}
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
@@ -411,6 +412,14 @@ function replayLink() {
   if (!s.round?.over) return nothing;
   const url = `/r/${encodeURIComponent(s.room.code)}/rounds/${s.round.number}/?match=${s.match?.number ?? ""}`;
   return html`<p class="replay-link"><a href=${url} data-replay-link>${t("Watch the replay of this round")}</a></p>`;
+}
+
+// Whether the pips left in the hands count in this result: everywhere but in
+// the partida, where only a blocked round scored to the lower hand reads them
+// (docs/rules.md, "How a round is won"); there the panel shows no pips.
+export function pipsCount(res, rules) {
+  if (rules.scoring !== "how_won") return true;
+  return res.reason === "blocked" && rules.closed_round !== "carry"; // (lower_hand: the default, left out of the JSON)
 }
 
 // A count of pips in words ("0 pontos", "1 ponto"): the result panel's hands.
@@ -462,7 +471,9 @@ function explainFives(res) {
   const made = res.made ?? [];
   const lines = [t("Made by plays: %(terms)s", { terms: made.map((m, side) => `${sideName(side)} ${m}`).join(" · ") })];
   const w = res.winner;
-  if (w !== null && w !== undefined) {
+  if (res.reason === "target" && w !== null && w !== undefined) {
+    lines.push(t("%(name)s reached the match's target first: the round ends at that play, and the hands are not counted.", { name: sideName(w) }));
+  } else if (w !== null && w !== undefined) {
     const n = (res.points?.[w] ?? 0) - (made[w] ?? 0);
     lines.push(t("%(name)s also scores the opponents' pips, rounded to the nearest 5: +%(n)s", { name: sideName(w), n }));
   }
