@@ -17,6 +17,7 @@ how long to wait, and nothing is written or pushed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -39,9 +40,10 @@ def _free_at(times: Iterable[datetime], limit: int, window: timedelta) -> dateti
 
 
 def _wait(free_at: datetime, now: datetime) -> str:
-    """How long until ``free_at``, in the person's language ("9 minutes",
-    "23 hours, 5 minutes"): at least a minute."""
-    return timeuntil(max(free_at, now + timedelta(minutes=1)), now)
+    """How long until ``free_at``, in the person's language ("10 minutes",
+    "23 hours, 5 minutes"), rounded up to the minute: at least a minute."""
+    minutes = max(1, math.ceil((free_at - now).total_seconds() / 60))
+    return timeuntil(now + timedelta(minutes=minutes), now)
 
 
 def challenge_refusal(*, challenger: Any, challenged: Any, now: datetime) -> PeopleError | None:
