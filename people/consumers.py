@@ -133,7 +133,9 @@ class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
         try:
             await db_async(_answer)(self.user, msg, scope_ip_hash(self.scope))
         except PeopleError as exc:
-            await self.send_json({**error_message(exc.code, exc.message, msg.get("ref")), **exc.extra})
+            await self.send_json(
+                {**error_message(exc.code, exc.message, msg.get("ref")), **exc.extra}
+            )
 
     # -- from `people.events`, after a commit
     async def people_friends(self, event: dict) -> None:

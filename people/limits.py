@@ -90,9 +90,7 @@ def report_refusal(*, reporter: Any, reported: Any, now: datetime) -> PeopleErro
     since = now - window
     rows = list(
         Report.objects.filter(reporter=reporter)
-        .filter(
-            Q(created_at__gt=since) | Q(status=Report.Status.OPEN) | Q(handled_at__gt=since)
-        )
+        .filter(Q(created_at__gt=since) | Q(status=Report.Status.OPEN) | Q(handled_at__gt=since))
         .values_list("reported_id", "sent", "created_at")
     )
     times = [(row[0], at) for row in rows for at in _sent(row) if at > since]

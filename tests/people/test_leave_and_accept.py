@@ -66,9 +66,7 @@ def test_the_refusal_links_ones_table_and_the_page_leaves_it_and_accepts(make_us
         challenges.challenge_accept(user=bruno, challenge_id=challenge.pk)
     assert refused.value.code == "already_seated"
     assert refused.value.extra == {"room": table.code, "url": f"/r/{table.code}/"}
-    page = _client(bruno).post(
-        f"/challenges/{challenge.pk}/accept/", {"next": "/"}, follow=True
-    )
+    page = _client(bruno).post(f"/challenges/{challenge.pk}/accept/", {"next": "/"}, follow=True)
     assert _said(page) == [
         "You are in the middle of a match: finish it first, or leave it to accept."
     ]

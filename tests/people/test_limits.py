@@ -162,8 +162,7 @@ def test_reports_past_the_limit_are_refused_and_change_nothing(make_user, settin
         report(bruno, 2, "third")
     assert refused.value.code == "rate_limited"
     assert refused.value.message == (
-        "You reported bruno too often: wait 23\xa0hours, 58\xa0minutes before reporting "
-        "them again."
+        "You reported bruno too often: wait 23\xa0hours, 58\xa0minutes before reporting them again."
     )
     assert Report.objects.get().note == "second"  # the refusal changed nothing
     report(caio, 3)
