@@ -401,6 +401,16 @@ ESTABLISHED_ACCOUNT_MATCHES = int(os.environ.get("ESTABLISHED_ACCOUNT_MATCHES") 
 # to every watcher (arenas.limits).
 ARENA_TOGGLES = int(os.environ.get("ARENA_TOGGLES") or 6)
 ARENA_TOGGLE_WINDOW = timedelta(minutes=1)
+# Challenges (rematches included) a person sends per window, in all and to one
+# person: each is pushed to the challenged person's pages (people.limits).
+CHALLENGE_LIMIT = int(os.environ.get("CHALLENGE_LIMIT") or 20)
+CHALLENGE_LIMIT_PER_PERSON = int(os.environ.get("CHALLENGE_LIMIT_PER_PERSON") or 5)
+CHALLENGE_WINDOW = timedelta(minutes=float(os.environ.get("CHALLENGE_WINDOW_MINUTES") or 10))
+# Reports a person sends per window (a new one or an update of one still
+# open), in all and about one player: each is the moderators' work.
+REPORT_LIMIT = int(os.environ.get("REPORT_LIMIT") or 10)
+REPORT_LIMIT_PER_PERSON = int(os.environ.get("REPORT_LIMIT_PER_PERSON") or 3)
+REPORT_WINDOW = timedelta(hours=float(os.environ.get("REPORT_WINDOW_HOURS") or 24))
 
 # --- i18n -----------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from domino_site.realtime.fanout import deliver
 from games.models import Match
 from games.world import now_or
-from people import selectors
+from people import limits, selectors
 from people.errors import PeopleError
 from people.events import person_group
 from people.models import Challenge, Preferences
@@ -38,7 +38,7 @@ from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, Room, Seat
 from rooms.selectors import viewer_seat
 from rooms.services.bots import bot_add
 from rooms.services.flow import match_start
-from rooms.services.seating import seat_take
+from rooms.services.seating import seat_leave, seat_take
 from rooms.services.tables import room_create
 
 CHALLENGE_TTL = timedelta(minutes=5)  # a challenge nobody answered lapses
@@ -117,8 +117,10 @@ def challenge_send(
     are bots'. Refused: ``self``, ``blocked`` (a block either way, between any
     two of them), ``not_accepting`` (a setting), ``not_friends`` (an invited
     person who is not the challenger's friend), ``bad_challenge``, ``cooldown``
-    (a rated one while the challenger serves a cool-down). A new challenge
-    replaces the challenger's earlier one to the same person."""
+    (a rated one while the challenger serves a cool-down), ``rate_limited``
+    (too many challenges for now, in all or to this person: `people.limits`;
+    nothing is pushed). A new challenge replaces the challenger's earlier one
+    to the same person."""
     now = now_or(now)
     if challenger.pk == challenged.pk:
         raise PeopleError("self", _("You cannot challenge yourself."))
@@ -138,6 +140,9 @@ def challenge_send(
     )
     if competitive:
         _no_cooldown(challenger, now)
+    refusal = limits.challenge_refusal(challenger=challenger, challenged=challenged, now=now)
+    if refusal is not None:
+        raise refusal
     earlier = list(
         pending(now)
         .filter(challenger=challenger, challenged=challenged)
@@ -269,7 +274,12 @@ def _close(challenge: Challenge, status: str, now: datetime) -> None:
 
 @transaction.atomic
 def challenge_accept(
-    *, user: Any, challenge_id: Any, ip_hash: str = "", now: datetime | None = None
+    *,
+    user: Any,
+    challenge_id: Any,
+    ip_hash: str = "",
+    leave: str | None = None,
+    now: datetime | None = None,
 ) -> Room | None:
     """``user`` (the challenged, or an invited person) accepts. Once everyone
     invited has, a private table opens: the challenger at seat 0, the
@@ -278,7 +288,12 @@ def challenge_accept(
     (``challenge_started``) and the room is returned; before that, None.
     Refused: ``no_challenge``, ``blocked``, ``cooldown`` (a rated match while
     one of them serves a cool-down), ``already_seated`` (one of them plays a
-    match now: their page would leave it for the new table)."""
+    match now: their page would leave it for the new table; about ``user``'s
+    own table, with its ``room`` and ``url``).
+
+    ``leave``: the code of the table where ``user`` plays a match, which they
+    leave first, as its own page's "leave" does (`_leave_table`); the rest
+    as above, and a refusal leaves nothing."""
     now = now_or(now)
     ahead = _waiting_unlocked(challenge_id, now, user)
     _lock(ahead.challenger, user)  # the people first, then the challenge: as challenge_send
@@ -286,6 +301,8 @@ def challenge_accept(
     others = [uid for uid in everyone(challenge) if uid != user.pk]
     if selectors.kept_apart([user.pk, *others]):
         raise PeopleError("blocked", _("You cannot play with this player."))
+    if leave:
+        _leave_table(user, leave, now)
     _check_free(user, user, challenge.competitive, now)
     if user.pk == challenge.challenged_id:
         challenge.challenged_accepted, challenge.challenged_ip_hash = True, ip_hash or ""
@@ -314,16 +331,42 @@ def challenge_accept(
 
 def _check_free(person: Any, user: Any, competitive: bool, now: datetime) -> None:
     """``person`` may be sent to the new table now: not in a match, and for a
-    rated one not cooling down (``user`` reads their own sentence)."""
-    if seated_in_play(person) is not None:
+    rated one not cooling down (``user`` reads their own sentence, with the
+    link of their own table: they may go back to it, or leave it and accept)."""
+    code = seated_in_play(person)
+    if code is not None and person.pk == user.pk:
         raise PeopleError(
             "already_seated",
-            _("You are in the middle of a match: finish it first.")
-            if person.pk == user.pk
-            else _("%(name)s is in the middle of a match.") % {"name": person.username},
+            _("You are in the middle of a match: finish it first, or leave it to accept."),
+            extra={"room": code, "url": reverse("rooms:table", args=[code])},
+        )
+    if code is not None:
+        raise PeopleError(
+            "already_seated", _("%(name)s is in the middle of a match.") % {"name": person.username}
         )
     if competitive:
         _no_cooldown(person, now)
+
+
+def _leave_table(user: Any, code: str, now: datetime) -> None:
+    """``user`` leaves the table ``code`` where they play a match, through the
+    rooms' own leave (`rooms.services.seat_leave`, as the table page's
+    "leave"): during a round a bot plays the seat until the result, and
+    leaving a rated match at stake is the rulebook's forfeit
+    (`records.rulebook.charged_for_leaving`), its cool-down included. Only
+    the table `seated_in_play` names: any other code leaves nothing (the
+    refusal that follows names the table that holds them)."""
+    if not isinstance(code, str) or seated_in_play(user) != code.upper():
+        return
+    room = Room.objects.filter(code=code.upper()).first()
+    seat = viewer_seat(room=room, user=user, guest_token=None) if room else None
+    if room is None or seat is None:
+        return
+    try:
+        with transaction.atomic():
+            seat_leave(room=room, index=seat.index, actor=seat, now=now)
+    except ServiceError as exc:
+        raise PeopleError("already_seated", exc.message) from exc
 
 
 def _people_code(code: str) -> str:

@@ -10,7 +10,8 @@ friendship comes or goes, and each friend's presence as it changes
 (``presence``); the challenges made to the person (``challenge``, on connect
 and as they come), how they end (``challenge_gone``) and the table of an
 accepted one (``challenge_started``, to both). It answers ``ping``, and the
-challenged person's ``challenge_accept`` and ``challenge_decline``.
+challenged person's ``challenge_accept`` (``leave``: leave one's own table
+first) and ``challenge_decline``.
 """
 
 from __future__ import annotations
@@ -78,7 +79,13 @@ def _open(
 
 def _answer(user: Any, msg: dict[str, Any], ip_hash: str) -> None:
     if msg["type"] == "challenge_accept":
-        challenges.challenge_accept(user=user, challenge_id=msg.get("id"), ip_hash=ip_hash)
+        leave = msg.get("leave")
+        challenges.challenge_accept(
+            user=user,
+            challenge_id=msg.get("id"),
+            ip_hash=ip_hash,
+            leave=leave if isinstance(leave, str) else None,
+        )
     else:
         challenges.challenge_decline(user=user, challenge_id=msg.get("id"))
 
@@ -118,13 +125,17 @@ class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
         return _("This socket answers challenge_accept, challenge_decline and ping.")
 
     async def _answer(self, msg: dict[str, Any]) -> None:
-        """Accept or decline a challenge: ``id``. A refusal is an ``error``; what
+        """Accept or decline a challenge: ``id`` (and for an accept ``leave``, the
+        code of one's own table to leave first). A refusal is an ``error`` (with
+        ``room`` and ``url`` when one's own table holds one); what
         follows an answer comes to every page of both (``challenge_started``,
         ``challenge_gone``)."""
         try:
             await db_async(_answer)(self.user, msg, scope_ip_hash(self.scope))
         except PeopleError as exc:
-            await self.send_json(error_message(exc.code, exc.message, msg.get("ref")))
+            await self.send_json(
+                {**error_message(exc.code, exc.message, msg.get("ref")), **exc.extra}
+            )
 
     # -- from `people.events`, after a commit
     async def people_friends(self, event: dict) -> None:

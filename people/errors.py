@@ -2,10 +2,14 @@
 "Friends and blocks").
 
 A service that raises `PeopleError` has changed nothing. ``code`` is one of
-`CODES`; ``message`` is what the page shows the person.
+`CODES`; ``message`` is what the page shows the person; ``extra``, more
+fields of the socket's ``error`` (``already_seated`` about one's own table:
+its ``room`` and ``url``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 CODES = frozenset(
     {
@@ -21,9 +25,11 @@ CODES = frozenset(
         "bad_challenge",  # a preset or clock out of range
         "no_challenge",  # no such challenge waiting (answered, withdrawn, expired)
         "cooldown",  # a rated match while someone serves a cool-down
-        "already_seated",  # one of the two plays a match elsewhere
+        "already_seated",  # one of the two plays a match elsewhere (``room``: one's own)
+        "rate_limited",  # too many challenges or reports for now (people.limits)
         # reports and moderation (people.moderation)
         "bad_report",  # no such reason or action
+        "not_met",  # a report about someone one never shared a match or a table with
         "no_reset",  # a new name without a name reset
         "bad_name",  # the new name is refused (the form's reason)
         "reset_failed",  # staff's name reset found no free name (the admin's message)
@@ -32,8 +38,9 @@ CODES = frozenset(
 
 
 class PeopleError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, extra: dict[str, Any] | None = None) -> None:
         assert code in CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.extra = dict(extra or {})  # more fields of the socket's ``error`` (``room``, ``url``)

@@ -208,6 +208,9 @@ class Report(models.Model):
         related_name="+",
     )
     handled_at = models.DateTimeField(null=True, blank=True)
+    # When it was sent: made, then each update while open (the latest
+    # ``REPORT_LIMIT_PER_PERSON``, ISO): what `people.limits` counts.
+    sent = models.JSONField(_("sent at"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("report")

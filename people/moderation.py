@@ -38,10 +38,14 @@ from domino_site.validators import (
 )
 from games.models import Match
 from games.world import now_or
+from people import limits
+from people.challenges import table_people
 from people.errors import PeopleError
 from people.models import Report, Sanction
+from people.services import _lock
 from records.models import RoundPlayer
 from records.rulebook import ActiveCooldown
+from rooms.models import Seat
 
 FOR_GOOD = datetime(9999, 12, 31, tzinfo=UTC)  # a suspension's end, for good
 RESET_TRIES = 20  # names tried, each in its own savepoint, before a reset gives up
@@ -62,6 +66,18 @@ def _shared_match(a: Any, b: Any, room: Any = None) -> Match | None:
     return Match.objects.filter(pk=row).first() if row else None
 
 
+def _shared_table(a: Any, b: Any) -> Any:
+    """A room where both hold a person's seat now (a table not dealt yet), or None."""
+    theirs = Seat.objects.filter(user=b, kind=Seat.Kind.HUMAN).values("room_id")
+    seat = (
+        Seat.objects.filter(user=a, kind=Seat.Kind.HUMAN, room_id__in=theirs)
+        .select_related("room")
+        .order_by("-room__created_at")
+        .first()
+    )
+    return seat.room if seat is not None else None
+
+
 @transaction.atomic
 def report_make(
     *,
@@ -73,22 +89,42 @@ def report_make(
     now: datetime | None = None,
 ) -> Report:
     """``reporter`` reports ``reported`` (``reason``: a `Report.Reason`), the match
-    they played together attached. A report still open from the same person
-    about the same player is updated, not repeated. Refused: ``self``,
-    ``bad_report``."""
+    they played together attached (``room``: a table where both are seated,
+    whose latest match it is). A report still open from the same person about
+    the same player is updated, not repeated. Refused: ``self``,
+    ``bad_report``, ``not_met`` (the two never shared a match, and sit at no
+    table together: a report is about someone one played with),
+    ``rate_limited`` (too many reports for now, in all or about this player:
+    `people.limits`)."""
+    now = now_or(now)
     if reporter.pk == reported.pk:
         raise PeopleError("self", _("You cannot report yourself."))
     if reason not in Report.Reason.values:
         raise PeopleError("bad_report", _("Choose a reason for the report."))
     note = (note or "").strip()[:500]
+    if room is not None and reported not in table_people(user=reporter, room=room):
+        room = None  # only a table the two share
     match = _shared_match(reporter, reported, room)
+    if room is None and match is None:
+        room = _shared_table(reporter, reported)
+        if room is None:
+            raise PeopleError(
+                "not_met",
+                _("You can report only a player you played with (a match or a table you shared)."),
+            )
+        match = _shared_match(reporter, reported, room)
+    _lock(reporter, reported)
+    refusal = limits.report_refusal(reporter=reporter, reported=reported, now=now)
+    if refusal is not None:
+        raise refusal
     report = Report.objects.filter(
         reporter=reporter, reported=reported, status=Report.Status.OPEN
     ).first()
     if report is None:
-        report = Report(reporter=reporter, reported=reported, created_at=now_or(now))
+        report = Report(reporter=reporter, reported=reported, created_at=now)
     report.reason, report.note = reason, note
     report.match = match or report.match
+    limits.sent_now(report, now)
     report.save()
     return report
 

@@ -22,12 +22,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from games.presets import PRESET_LABELS
 from games.world import now_or
 from people import challenges, moderation, selectors
 from people.models import Preferences, Report
-from rooms.models import MOVE_SECONDS_CHOICES
+from rooms.models import MOVE_SECONDS_CHOICES, Room
 
 
 def on_profile_parts(
@@ -45,19 +46,36 @@ def on_profile_parts(
 
 def panel_context(user: Any) -> dict[str, Any]:
     """The owner's lists: friends (with presence), requests both ways, blocks,
-    challenges both ways and who may challenge them."""
+    challenges both ways (and the table that keeps them from accepting one)
+    and who may challenge them."""
+    challenges_in = [_shown(c) for c in challenges.challenges_for(user)]
     return {
         "friends": selectors.friends_with_presence(user),
         "incoming": selectors.incoming_requests(user),
         "outgoing": selectors.outgoing_requests(user),
         "blocked": selectors.blocked_by(user),
-        "challenges_in": [_shown(c) for c in challenges.challenges_for(user)],
+        "challenges_in": challenges_in,
+        "my_table": _my_table(user) if challenges_in else None,
         "challenges_out": [_shown(c) for c in challenges.challenges_by(user)],
         "preference": challenges.preference_of(user),
         "preference_choices": Preferences.Challenges.choices,
         "queue_partner": selectors.queue_partner_of(user),
         "sanctions": moderation.sanctions_of(user),
         "name_to_pick": moderation.name_to_pick(user),
+    }
+
+
+def _my_table(user: Any) -> dict[str, Any] | None:
+    """The table where ``user`` plays a match (a challenge cannot be accepted
+    from it: "Go to the table", or "Leave the table and accept"), or None."""
+    code = challenges.seated_in_play(user)
+    if code is None:
+        return None
+    room = Room.objects.filter(code=code).first()
+    return {
+        "code": code,
+        "url": reverse("rooms:table", args=[code]),
+        "rated": bool(room and room.rated),
     }
 
 

@@ -145,10 +145,15 @@ def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
 @login_required
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     """Accept: to the new table (everyone is sent there), or back while others
-    invited have not accepted yet; a refusal goes back."""
+    invited have not accepted yet; a refusal goes back (where the panel links
+    the table that holds the person, with "Leave the table and accept").
+    ``leave``: the code of one's own table, left first (`challenge_accept`)."""
     try:
         room = challenges.challenge_accept(
-            user=request.user, challenge_id=challenge_id, ip_hash=request_ip_hash(request)
+            user=request.user,
+            challenge_id=challenge_id,
+            ip_hash=request_ip_hash(request),
+            leave=request.POST.get("leave") or None,
         )
     except PeopleError as exc:
         messages.error(request, exc.message)
@@ -228,9 +233,7 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
     if person is None:
         raise Http404(_("There is no player with this name."))
     code = request.POST.get("room", "")
-    room = Room.objects.filter(code=code.upper()).first() if code else None
-    if room is not None and person not in challenges.table_people(user=request.user, room=room):
-        room = None  # only a table the two share
+    room = Room.objects.filter(code=code.upper()).first() if code else None  # shared: checked
     try:
         moderation.report_make(
             reporter=request.user,

@@ -140,6 +140,34 @@ function dropChallenge(id) {
   toasts()?.querySelector(`[data-challenge-id="${id}"]`)?.remove();
 }
 
+// Refused because one's own table holds a match (``room``, ``url``): its link,
+// and "leave the table and accept" (the table's own leave, then the accept).
+function offerLeave(toast, msg) {
+  toast.querySelector("[data-my-table]")?.remove();
+  if (msg.code !== "already_seated" || typeof msg.room !== "string" || typeof msg.url !== "string" || !msg.url.startsWith("/r/")) return;
+  const d = toasts()?.dataset || {};
+  const holder = document.createElement("p");
+  holder.dataset.myTable = msg.room;
+  const link = document.createElement("a");
+  link.href = msg.url;
+  link.dataset.action = "go-to-table";
+  link.textContent = d.labelGoToTable || msg.room;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "button small";
+  button.dataset.action = "challenge-leave-accept";
+  button.textContent = d.labelLeaveAccept || "";
+  button.addEventListener("click", () => {
+    for (const b of toast.querySelectorAll("button")) b.disabled = true;
+    const id = Number(toast.dataset.challengeId);
+    if (!socket?.send({ type: "challenge_accept", id, ref: id, leave: msg.room })) {
+      for (const b of toast.querySelectorAll("button")) b.disabled = false;
+    }
+  });
+  holder.append(link, " ", button);
+  toast.querySelector("[data-challenge-error]").after(holder);
+}
+
 function refused(msg) {
   const toast = toasts()?.querySelector(`[data-challenge-id="${msg.ref}"]`);
   if (!toast) return;
@@ -147,6 +175,7 @@ function refused(msg) {
   line.textContent = msg.message || "";
   line.hidden = false;
   for (const button of toast.querySelectorAll("button")) button.disabled = msg.code === "no_challenge";
+  offerLeave(toast, msg);
 }
 
 function onMessage(msg) {

@@ -15,7 +15,14 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.play import create_room, play_until_result, sign_up, unique, wait_for_table
+from tests.browser.play import (
+    create_room,
+    play_alone,
+    play_until_result,
+    sign_up,
+    unique,
+    wait_for_table,
+)
 from tests.browser.test_table_feel import SPY
 
 pytestmark = pytest.mark.browser
@@ -112,6 +119,48 @@ def _challenge_accepted_within_2_s(
     for table in (page, other):
         wait_for_table(table)
         expect(table.locator("[data-seat].kind-human")).to_have_count(2)
+
+
+def test_a_challenge_to_someone_playing_bots_links_their_table_and_leaves_it_to_accept(
+    page: Page, browser: Browser, server_url: str, artifacts: Path
+) -> None:
+    """bia plays alone against bots; ana's challenge pops up on bia's table
+    page. "Aceitar" is refused (a match of hers is in play) and the box shows
+    "Ir para a mesa" (her table) and "Sair da mesa e aceitar", which leaves it
+    (the table's own leave) and seats both at the challenge's table
+    (docs/site.md, "Challenges")."""
+    ana, bia = unique("ana"), unique("bia")
+    sign_up(page, server_url, ana)
+    other_context = browser.new_context(locale="pt-BR")
+    other = other_context.new_page()
+    sign_up(other, server_url, bia)
+    other.goto(server_url + "/")
+    play_alone(other, preset="duelo")
+    bots_table = urlsplit(other.url).path
+    page.goto(f"{server_url}/players/{bia}/")
+    form = page.locator('[data-form="challenge"]')
+    form.locator("select[name=preset]").select_option("duelo")
+    form.locator(f'[data-action="challenge"][data-person="{bia}"]').click()
+    toast = other.locator("[data-challenge-toast]")
+    expect(toast).to_contain_text(ana)
+    toast.locator('[data-action="challenge-accept"]').click()
+    expect(toast.locator("[data-challenge-error]")).to_contain_text(
+        "Você está no meio de uma partida"
+    )
+    link = toast.locator('[data-action="go-to-table"]')
+    expect(link).to_have_attribute("href", bots_table)
+    expect(link).to_have_text("Ir para a mesa")
+    other.screenshot(path=artifacts / "people-challenge-leave.png")
+    toast.locator('[data-action="challenge-leave-accept"]').click()
+    elsewhere = re.compile(
+        r".*/r/(?!" + re.escape(bots_table.strip("/").rsplit("/", 1)[-1]) + "/).*"
+    )
+    other.wait_for_url(elsewhere, wait_until="commit", timeout=5000)
+    page.wait_for_url(elsewhere, wait_until="commit", timeout=5000)
+    assert urlsplit(page.url).path == urlsplit(other.url).path
+    wait_for_table(other)
+    expect(other.locator("[data-seat].kind-human")).to_have_count(2)
+    other_context.close()
 
 
 def test_a_challenge_to_a_hidden_tab_notifies_only_who_opted_in(

@@ -99,6 +99,7 @@ def test_a_report_reaches_the_queue_and_a_suspension_is_refused_at_the_rated_tab
 def test_a_suspension_for_good_and_a_warning(make_user, django_user_model, clock):
     staff = django_user_model.objects.create_superuser("staff", password="x")
     ana, bruno = make_user("ana"), make_user("bruno")
+    _played(ana, bruno, clock())
     first = moderation.report_make(reporter=ana, reported=bruno, reason="collusion")
     _admin_action(staff, "warn", first)
     assert Sanction.objects.get().kind == "warning"
@@ -112,9 +113,10 @@ def test_a_suspension_for_good_and_a_warning(make_user, django_user_model, clock
     assert moderation.report_make(reporter=ana, reported=bruno, reason="other").pk != second.pk
 
 
-def test_a_name_reset_makes_the_player_pick_a_new_name(make_user, django_user_model):
+def test_a_name_reset_makes_the_player_pick_a_new_name(make_user, django_user_model, clock):
     staff = django_user_model.objects.create_superuser("staff", password="x")
     ana, rude = make_user("ana"), make_user("rude")
+    _played(ana, rude, clock())
     report = moderation.report_make(reporter=ana, reported=rude, reason="name")
     _admin_action(staff, "reset_name", report)
     rude.refresh_from_db()
