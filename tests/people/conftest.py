@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from domino_site.client_ip import ip_hash
+from rooms import services as rooms
+from rooms.models import Room, Seat
 from tests.realtime.conftest import live  # noqa: F401  (the sockets' fixture)
 from tests.site.conftest import (  # noqa: F401  (the services' fixtures)
     clock,
@@ -14,6 +17,7 @@ from tests.site.conftest import (  # noqa: F401  (the services' fixtures)
     rounds_replay_to_snapshot,
     seeded_world,
 )
+from tests.site.helpers import play_round
 
 
 @pytest.fixture(autouse=True)
@@ -23,3 +27,15 @@ def in_english(settings):
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+def played_together(ana, bruno, now) -> Room:
+    """A duelo table of ``ana``'s where ``bruno`` sat and one round was played
+    (two people who met: the report's rule, docs/site.md)."""
+    room = rooms.room_create(
+        user=ana, name="Mesa", preset="duelo", move_seconds=20, ip_hash=ip_hash("203.0.113.1")
+    )
+    rooms.seat_take(room=room, index=1, user=bruno, ip_hash=ip_hash("203.0.113.2"))
+    rooms.match_start(room=room, actor=Seat.objects.get(room=room, index=0), now=now)
+    play_round(Room.objects.get(pk=room.pk), now)
+    return Room.objects.get(pk=room.pk)

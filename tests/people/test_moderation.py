@@ -9,15 +9,14 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from domino_site.client_ip import ip_hash
 from people import moderation
 from people.errors import PeopleError
 from people.models import Report, Sanction
 from records import rulebook
 from rooms import services as rooms
 from rooms.errors import ServiceError
-from rooms.models import Room, Seat
-from tests.site.helpers import play_round
+from rooms.models import Seat
+from tests.people.conftest import played_together as _played
 
 pytestmark = pytest.mark.django_db
 
@@ -26,16 +25,6 @@ def _client(user) -> Client:
     client = Client(REMOTE_ADDR="203.0.113.7")
     client.force_login(user)
     return client
-
-
-def _played(ana, bruno, now) -> Room:
-    room = rooms.room_create(
-        user=ana, name="Mesa", preset="duelo", move_seconds=20, ip_hash=ip_hash("203.0.113.1")
-    )
-    rooms.seat_take(room=room, index=1, user=bruno, ip_hash=ip_hash("203.0.113.2"))
-    rooms.match_start(room=room, actor=Seat.objects.get(room=room, index=0), now=now)
-    play_round(Room.objects.get(pk=room.pk), now)
-    return Room.objects.get(pk=room.pk)
 
 
 def _admin_action(staff, action: str, report: Report):

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from people import moderation
 from people.models import Report, Sanction
+from tests.people.conftest import played_together
 
 pytestmark = pytest.mark.django_db
+
+
+def _report_name(ana, rude) -> Report:
+    """``ana`` reports ``rude``'s name, after a round together (a report needs
+    one: docs/site.md, "Reports and moderation")."""
+    played_together(ana, rude, timezone.now())
+    return moderation.report_make(reporter=ana, reported=rude, reason="name")
+
 
 PASSWORD = "dominó-secreto-42"
 
@@ -55,7 +65,7 @@ def test_a_name_reset_moves_on_when_its_name_is_held_by_another_account(
 ):
     ana, rude = make_user("ana"), make_user("rude-word")
     squatter = django_user_model.objects.create_user(squatted.format(pk=rude.pk), password="x")
-    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+    report = _report_name(ana, rude)
 
     assert _reset_through_the_admin(staff, report) == ["1 report handled."]
 
@@ -81,7 +91,7 @@ def test_a_name_reset_moves_on_when_its_name_is_held_by_another_account(
 def test_a_second_reset_of_a_reset_name_keeps_it(make_user, staff):
     ana, rude = make_user("ana"), make_user("rude-word")
     for _ in range(2):
-        report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+        report = _report_name(ana, rude)
         assert _reset_through_the_admin(staff, report) == ["1 report handled."]
     rude.refresh_from_db()
     assert rude.username == f"player-{rude.pk}"  # its own, not a clash with itself
@@ -123,7 +133,7 @@ def test_names_near_the_reset_form_may_still_be_registered(django_user_model):
 @pytest.mark.parametrize("spelling", ["player-{n}", "PLAYER-{n}", "pIayer-{n}", "player-{own}"])
 def test_a_reset_name_cannot_be_picked_at_the_rename_after_a_reset(make_user, staff, spelling):
     ana, rude = make_user("ana"), make_user("rude-word")
-    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+    report = _report_name(ana, rude)
     _reset_through_the_admin(staff, report)
     rude.refresh_from_db()
     name = spelling.format(n=rude.pk + 50, own=rude.pk)
@@ -143,7 +153,7 @@ def test_a_name_taken_between_the_check_and_the_write_moves_the_reset_on(
     ana, rude = make_user("ana"), make_user("rude-word")
     django_user_model.objects.create_user("raced", password="x")
     monkeypatch.setattr(moderation, "reset_names", lambda account: iter(["raced", "next-free"]))
-    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+    report = _report_name(ana, rude)
     assert _reset_through_the_admin(staff, report) == ["1 report handled."]
     rude.refresh_from_db()
     assert rude.username == "next-free"
@@ -154,7 +164,7 @@ def test_a_reset_that_finds_no_free_name_is_told_to_staff_and_changes_nothing(
 ):
     ana, rude = make_user("ana"), make_user("rude-word")
     monkeypatch.setattr(moderation, "reset_names", lambda account: iter(["ana"] * 50))
-    report = moderation.report_make(reporter=ana, reported=rude, reason="name")
+    report = _report_name(ana, rude)
     told = _reset_through_the_admin(staff, report)
     assert told == ["The name could not be reset: try again.", "0 reports handled."]
     rude.refresh_from_db()
