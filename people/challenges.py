@@ -327,7 +327,7 @@ def _check_free(person: Any, user: Any, competitive: bool, now: datetime) -> Non
 
 
 def _people_code(code: str) -> str:
-    return code if code in ("cooldown", "already_seated") else "no_challenge"
+    return code if code in ("cooldown", "already_seated", "blocked") else "no_challenge"
 
 
 def _no_cooldown(user: Any, now: datetime) -> None:

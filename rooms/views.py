@@ -173,7 +173,7 @@ def _invite_page(request: HttpRequest, token: str, user: Any, guest: str | None)
 
 
 def _invite_failed(request: HttpRequest, message: str, code: str) -> HttpResponse:
-    status = {"room_full": 409, "room_closed": 410}.get(code, 404)
+    status = {"room_full": 409, "room_closed": 410, "blocked": 403}.get(code, 404)
     return render(
         request, "rooms/invite_failed.html", {"message": message, "code": code}, status=status
     )
