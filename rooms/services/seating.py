@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from records import rulebook
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
-from rooms.signals import kept_apart
 from rooms.services.base import (
     actor_seat,
     bad,
@@ -48,6 +47,7 @@ from rooms.services.rounds import (
     forfeit_locked,
     walkover_locked,
 )
+from rooms.signals import kept_apart
 
 
 @room_command(lobby=True)
