@@ -23,14 +23,18 @@ class PeopleConfig(AppConfig):
 
     def ready(self) -> None:
         # (app loading: models are ready only now)
-        from people.moderation import on_rated_restriction
+        from people.moderation import on_rated_restriction, on_win_trading
         from people.pages import (
             on_chat_hidden,
             on_kept_apart,
             on_page_parts,
             on_profile_parts,
         )
-        from records.signals import profile_parts, rated_restriction  # (app loading, as above)
+        from records.signals import (  # (app loading, as above)
+            profile_parts,
+            rated_restriction,
+            win_trading,
+        )
         from rooms.signals import (  # (app loading, as above)
             chat_hidden,
             kept_apart,
@@ -42,3 +46,4 @@ class PeopleConfig(AppConfig):
         chat_hidden.connect(on_chat_hidden, dispatch_uid="people.chat_hidden")
         kept_apart.connect(on_kept_apart, dispatch_uid="people.kept_apart")
         rated_restriction.connect(on_rated_restriction, dispatch_uid="people.rated_restriction")
+        win_trading.connect(on_win_trading, dispatch_uid="people.win_trading")

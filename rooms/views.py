@@ -117,6 +117,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     )
     context["boot"]["autosit"] = request.GET.get("sit") == "1"
     context["rated"] = room.rated
+    context["unrated"] = snapshot["room"]["unrated"]  # said before the match starts
     context["competitive"] = room.competitive
     context["rules_href"] = rules_href(room.preset, room.options)
     context["page_parts"] = _page_parts("table", room=room, request=request)
