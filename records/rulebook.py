@@ -371,9 +371,11 @@ def scores_standings(match: Any) -> bool:
     """Whether an arena match's result earns points: only a lineup that could
     be rated does (every seat an account, no two at one address). A rated match
     that counted for nobody because someone never moved still scores (the
-    arena's walkover for absence)."""
+    arena's walkover for absence), and so does one past the pair limit (its
+    lineup could be rated: the limit is on ratings, not on an arena's points)."""
     row = MatchLineup.objects.filter(match=match).values_list("rated", "reason").first()
-    return row is not None and (row[0] or row[1] == MatchLineup.Reason.NO_MOVE)
+    could_be = (MatchLineup.Reason.NO_MOVE, MatchLineup.Reason.PAIR_LIMIT)
+    return row is not None and (row[0] or row[1] in could_be)
 
 
 # ---------------------------------------------------------------------- pauses

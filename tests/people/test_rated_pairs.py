@@ -21,6 +21,9 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
+from arenas import services as arenas
+from arenas.models import ArenaMatch, ArenaPlayer
+from domino_site.client_ip import ip_hash
 from games.world import world
 from people.models import Challenge, Report
 from records import rulebook
@@ -192,3 +195,31 @@ def test_ten_rated_matches_in_a_week_mostly_won_by_one_go_to_the_moderators_once
     detail = client.get(f"/admin/people/report/{report.pk}/change/").content.decode()
     for match in report.matches.all():
         assert f'href="/admin/games/match/{match.pk}/change/">#{match.pk} (' in detail
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_arena_match_past_the_pair_limit_scores_but_rates_nobody(make_user):
+    """The arena may pair the two again (its pairing knows no ratings' limit):
+    their match is not rated, and still earns its arena points."""
+    ana, bruno = make_user("ana"), make_user("bruno")
+    room = None
+    for _ in range(rulebook.PAIR_RATED_LIMIT):
+        room = (
+            _challenge(ana, ANA_IP, bruno, BRUNO_IP)
+            if room is None
+            else _rematch(room, ana, ANA_IP, bruno, BRUNO_IP)
+        )
+        _lose_on_purpose(room, winner=ana)
+    arena = arenas.arena_create(name="Noite", preset="duelo", starts_at=world().now(), minutes=60)
+    for user, address in ((ana, ANA_IP), (bruno, BRUNO_IP)):
+        arenas.arena_join(arena=arena, user=user, ip_hash=ip_hash(address))
+    arenas.arena_tick(arena=arena, now=world().now())
+    am = ArenaMatch.objects.get(arena=arena)
+    lineup = MatchLineup.objects.get(match=current(am.room).match)
+    assert (lineup.rated, lineup.reason) == (False, "pair_limit")
+    assert room_state(room=fresh(am.room), viewer=None)["room"]["unrated"] == "pair_limit"
+    _lose_on_purpose(am.room, winner=bruno)
+    arenas.arena_tick(arena=arena, now=world().now())
+    scores = dict(ArenaPlayer.objects.filter(arena=arena).values_list("user__username", "score"))
+    assert scores["bruno"] > 0 and scores["ana"] == 0
+    assert _rated_between(ana, bruno) == rulebook.PAIR_RATED_LIMIT
