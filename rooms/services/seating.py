@@ -213,13 +213,18 @@ def check_not_kept_apart(seats: Sequence[Seat], user: Any) -> None:
         return
     blocks: set[tuple[int, int]] = set()
     for _receiver, answer in kept_apart.send(sender=Room, user_ids={user.pk, *others}):
-        blocks |= set(answer or ())
+        blocks |= _block_pairs(answer)
     if any((user.pk, other) in blocks for other in others):
         raise ServiceError(
             "blocked", _("You blocked someone at this table: unblock them to sit here.")
         )
     if any((other, user.pk) in blocks for other in others):
         raise ServiceError("blocked", _("You cannot sit at this table."))
+
+
+def _block_pairs(answer: Any) -> set[tuple[int, int]]:
+    """A receiver's answer to `rooms.signals.kept_apart`: (blocker, blocked) pairs."""
+    return {(int(blocker), int(blocked)) for blocker, blocked in answer or ()}
 
 
 def give_back_locked(table: Table, seat: Seat) -> None:
