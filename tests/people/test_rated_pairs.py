@@ -25,6 +25,7 @@ from arenas import services as arenas
 from arenas.models import ArenaMatch, ArenaPlayer
 from domino_site.client_ip import ip_hash
 from games.world import world
+from people.challenges import challenge_frame
 from people.models import Challenge, Report
 from records import rulebook
 from records.models import ALL_PRESETS, MatchLineup, RatingChange
@@ -122,6 +123,7 @@ def test_a_pair_has_three_rated_results_a_day_and_the_table_says_so_before_it_st
     assert rulebook.PAIR_RATED_LIMIT == 3 and rulebook.PAIR_WINDOW == timedelta(hours=24)
     # in either order and on either side: a challenge each way, then a rematch
     room = _challenge(ana, ANA_IP, bruno, BRUNO_IP)
+    assert challenge_frame(Challenge.objects.get(room=room))["unrated"] is None
     assert fresh(room).rated and 'data-unrated role="note" hidden' in _page(ana, ANA_IP, room)
     _lose_on_purpose(room, winner=bruno)
     room = _challenge(bruno, BRUNO_IP, ana, ANA_IP)
@@ -130,8 +132,13 @@ def test_a_pair_has_three_rated_results_a_day_and_the_table_says_so_before_it_st
     assert fresh(room).rated
     _lose_on_purpose(room, winner=bruno)
     assert _rated_between(ana, bruno) == 3
-    # the fourth table is not rated, and says so before its match starts
-    room = _rematch(room, ana, ANA_IP, bruno, BRUNO_IP)
+    # the fourth table is not rated, and says so before its match starts: the
+    # offer already says it (the challenge frame), then the table
+    offered = _client(ana, ANA_IP).post(f"/rematch/{room.code}/")
+    assert offered.status_code == 302
+    offer = Challenge.objects.get(challenged=bruno, status=Challenge.Status.PENDING)
+    assert challenge_frame(offer)["unrated"] == "pair_limit" and offer.competitive
+    room = _accept(bruno, BRUNO_IP)
     lineup = MatchLineup.objects.get(match=current(room).match)
     assert not lineup.rated and lineup.reason == "pair_limit"
     assert not fresh(room).rated
