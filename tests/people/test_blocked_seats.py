@@ -19,9 +19,11 @@ from domino_site.client_ip import ip_hash
 from domino_site.realtime.asyncdb import db_async
 from games.errors import ServiceError
 from people import services
+from people.models import Challenge
 from rooms import services as rooms
 from rooms.models import Room, Seat
 from tests.realtime.conftest import Player, session_cookie
+from tests.site.helpers import play_round
 
 ANA_IP, BRUNO_IP, CAIO_IP = "203.0.113.10", "198.51.100.20", "192.0.2.30"
 
@@ -117,3 +119,23 @@ async def test_a_blocked_player_watches_a_public_table_but_cannot_sit_there(
     assert (await blocker.error())["code"] == "blocked"
     assert await db_async(_people_at)(theirs) == ["bruno"]
     assert host.state is not None and host.state["seats"][1]["kind"] == "empty"
+
+
+@pytest.mark.django_db
+def test_no_rematch_between_a_blocked_pair(make_user, clock):
+    """The rematch (and any challenge) between them is refused before any table
+    opens; one offered before the block is withdrawn by it."""
+    ana, bruno = make_user("ana"), make_user("bruno")
+    room = rooms.room_create(user=ana, name="Mesa", preset="duelo", ip_hash=ip_hash(ANA_IP))
+    rooms.seat_take(room=room, index=1, user=bruno, ip_hash=ip_hash(BRUNO_IP))
+    rooms.match_start(room=room, actor=Seat.objects.get(room=room, index=0), now=clock())
+    play_round(Room.objects.get(pk=room.pk), clock())  # a duelo is one round
+    offered = _client(ana, ANA_IP).post(f"/rematch/{room.code}/")
+    assert offered.status_code == 302
+    assert Challenge.objects.filter(status="pending").count() == 1
+    services.block(blocker=bruno, blocked=ana)
+    assert not Challenge.objects.filter(status="pending").exists()
+    answer = _client(ana, ANA_IP).post(f"/rematch/{room.code}/", follow=True)
+    assert "You cannot challenge this player." in [str(m) for m in answer.context["messages"]]
+    assert not Challenge.objects.filter(status="pending").exists()
+    assert Room.objects.count() == 1
