@@ -62,11 +62,11 @@ PAUSED_BY_PLAYER = "player"  # a pause from a person's budget (Room.paused_by)
 PAIR_RATED_LIMIT = 3
 PAIR_WINDOW = timedelta(hours=24)
 # Two people with this many rated matches between them within
-# `WIN_TRADING_WINDOW`, one of them winning `WIN_TRADING_SHARE` of them or
+# `WIN_TRADING_WINDOW`, one of them winning `WIN_TRADING_PERCENT` % of them or
 # more, go to the moderators' queue ("possible win trading").
 WIN_TRADING_MATCHES = 10
 WIN_TRADING_WINDOW = timedelta(days=7)
-WIN_TRADING_SHARE = 0.8
+WIN_TRADING_PERCENT = 80  # (an integer: 8 of 10 is exactly 80 %)
 
 
 # ---------------------------------------------------------------------- who counts
@@ -191,7 +191,7 @@ def pair_limit_reached(
 @dataclass(frozen=True)
 class WinTrading:
     """Two accounts whose rated matches within `WIN_TRADING_WINDOW` look like
-    one losing on purpose: ``winner`` won `WIN_TRADING_SHARE` or more of the
+    one losing on purpose: ``winner`` won `WIN_TRADING_PERCENT` % or more of the
     ``matches`` (ids, the oldest first) against ``loser``."""
 
     winner: int
@@ -204,7 +204,7 @@ def win_trading(
 ) -> list[WinTrading]:
     """The opposing pairs of this lineup with `WIN_TRADING_MATCHES` or more
     rated matches between them within `WIN_TRADING_WINDOW`, one of the two
-    having won `WIN_TRADING_SHARE` of them or more (docs/rated-play.md,
+    having won `WIN_TRADING_PERCENT` % of them or more (docs/rated-play.md,
     "Rated results between the same two people")."""
     found = []
     meetings = rated_meetings(opposing_pairs(users, side_of), since=now - WIN_TRADING_WINDOW)
@@ -213,7 +213,7 @@ def win_trading(
             continue
         for winner in sorted(pair):
             won = sum(1 for m in matches if m.winner == winner)
-            if won >= WIN_TRADING_SHARE * len(matches):
+            if won * 100 >= WIN_TRADING_PERCENT * len(matches):
                 (loser,) = pair - {winner}
                 found.append(WinTrading(winner, loser, tuple(m.match_id for m in matches)))
     return found

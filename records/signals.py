@@ -32,7 +32,7 @@ rated entry point.
 (`records.services.match_finished`), for each two of its people on opposite
 sides whose rated matches look like one losing on purpose
 (`records.rulebook.win_trading`: `WIN_TRADING_MATCHES` or more within
-`WIN_TRADING_WINDOW`, one of them winning `WIN_TRADING_SHARE` or more), with
+`WIN_TRADING_WINDOW`, one of them winning `WIN_TRADING_PERCENT` % or more), with
 ``winner_id``, ``loser_id``, ``match_ids`` (those matches) and ``now``. The
 people's moderation answers: one entry in the reports' queue per pair
 (`people.moderation.on_win_trading`). Sent again at every such result; the

@@ -168,7 +168,7 @@ def test_ten_rated_matches_in_a_week_mostly_won_by_one_go_to_the_moderators_once
     make_user, admin_user
 ):
     ana, bruno = make_user("ana"), make_user("bruno")
-    assert rulebook.WIN_TRADING_MATCHES == 10 and rulebook.WIN_TRADING_SHARE == 0.8
+    assert rulebook.WIN_TRADING_MATCHES == 10 and rulebook.WIN_TRADING_PERCENT == 80
     room = None
     played = 0
     winners = [bruno] * 8 + [ana] + [bruno] * 3  # bruno wins 8 of the first 10, 11 of 12

@@ -57,5 +57,5 @@ def test_the_rules_name_the_rulebooks_figures():
     )
     assert rulebook.PAIR_WINDOW.total_seconds() == 24 * 3600 and pair in text
     assert rulebook.WIN_TRADING_WINDOW.days == 7 and rulebook.WIN_TRADING_MATCHES == 10
-    assert f"winning {round(rulebook.WIN_TRADING_SHARE * 100)} % or more" in text
+    assert f"winning {rulebook.WIN_TRADING_PERCENT} % or more" in text
     assert "Ten rated matches between them within 7 days" in text
