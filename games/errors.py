@@ -5,7 +5,8 @@ socket's ``error`` body has one serialiser, `error_message`
 ``code`` is one of docs/protocol.md's codes (the engine's `IllegalAction` codes plus
 ``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
 ``paused``, ``stale``, ``rate_limited``, ``bad_message``, ``cooldown`` (with
-``until``), ``already_seated`` (with ``room``), ``analysis_limit`` and ``analysis_full``
+``until``), ``already_seated`` (with ``room``), ``blocked`` (a block, either
+way, between the person taking a seat and someone at the table), ``analysis_limit`` and ``analysis_full``
 (the analysis queue, `analysis.queue`)); ``reason`` narrows a
 ``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
 ``need_human``, ``invalid_rules``, ``bad_level``, ``login_required``,
@@ -36,6 +37,7 @@ SITE_CODES = frozenset(
         "bad_message",
         "cooldown",
         "already_seated",
+        "blocked",
         "analysis_limit",
         "analysis_full",
     }

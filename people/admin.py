@@ -5,12 +5,16 @@ Staff may delete such a row (a friendship or a block set in error); nothing
 is added here: requests and blocks are the players' own. The reports' queue
 and its actions (warn, reset a name, suspend from rated play for a week or
 for good, dismiss), each logged as a `Sanction` with who took it; the log
-itself, whose suspensions may be lifted and whose rows are never deleted."""
+itself, whose suspensions may be lifted and whose rows are never deleted.
+The site's own entries ("possible win trading", no reporter) link their
+rated matches."""
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.db.models import Case, When
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -113,10 +117,38 @@ class ReportAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """The queue: open reports first, the oldest first; each action is logged
     as a sanction with who took it."""
 
-    list_display = ("created_at", "reporter", "reported", "reason", "match", "status", "handled_by")
+    list_display = (
+        "created_at",
+        "reporter",
+        "reported",
+        "against",
+        "reason",
+        "match",
+        "status",
+        "handled_by",
+    )
     list_filter = ("status", "reason", "created_at")
     search_fields = ("reporter__username", "reported__username", "note")
     actions = [warn, reset_name, suspend_week, suspend_for_good, dismiss]
+    exclude = ("matches",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), "match_links"]
+
+    @admin.display(description=_("matches"))
+    def match_links(self, report: Report) -> str:
+        """The rated matches an automatic entry is about, each a link to the
+        match's page in the admin (its rounds, its moves)."""
+        links = [
+            format_html(
+                '<a href="{}">#{} ({})</a>',
+                reverse("admin:games_match_change", args=[match.pk]),
+                match.pk,
+                match.room.code,
+            )
+            for match in report.matches.select_related("room").order_by("pk")
+        ]
+        return format_html_join(", ", "{}", ((link,) for link in links)) or "-"
 
     def get_queryset(self, request):
         open_first = Case(When(status=Report.Status.OPEN, then=0), default=1)

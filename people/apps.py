@@ -12,8 +12,9 @@ class PeopleConfig(AppConfig):
     shows the friends) and the rooms (a presence at a table reads the room).
     The profile is the records' page and the table the rooms': the parts here
     answer `records.signals.profile_parts` and `rooms.signals.page_parts` (the
-    rematch offer), and a table socket's `rooms.signals.chat_hidden` (a blocked
-    account's phrases), connected below (`people.pages`).
+    rematch offer), a table socket's `rooms.signals.chat_hidden` (a blocked
+    account's phrases) and the seat-taking's `rooms.signals.kept_apart` (who
+    blocks whom at a table), connected below (`people.pages`).
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -22,16 +23,27 @@ class PeopleConfig(AppConfig):
 
     def ready(self) -> None:
         # (app loading: models are ready only now)
-        from people.moderation import on_rated_restriction
+        from people.moderation import on_rated_restriction, on_win_trading
         from people.pages import (
             on_chat_hidden,
+            on_kept_apart,
             on_page_parts,
             on_profile_parts,
         )
-        from records.signals import profile_parts, rated_restriction  # (app loading, as above)
-        from rooms.signals import chat_hidden, page_parts  # (app loading, as above)
+        from records.signals import (  # (app loading, as above)
+            profile_parts,
+            rated_restriction,
+            win_trading,
+        )
+        from rooms.signals import (  # (app loading, as above)
+            chat_hidden,
+            kept_apart,
+            page_parts,
+        )
 
         profile_parts.connect(on_profile_parts, dispatch_uid="people.profile_parts")
         page_parts.connect(on_page_parts, dispatch_uid="people.page_parts")
         chat_hidden.connect(on_chat_hidden, dispatch_uid="people.chat_hidden")
+        kept_apart.connect(on_kept_apart, dispatch_uid="people.kept_apart")
         rated_restriction.connect(on_rated_restriction, dispatch_uid="people.rated_restriction")
+        win_trading.connect(on_win_trading, dispatch_uid="people.win_trading")

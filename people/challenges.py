@@ -33,6 +33,7 @@ from people.events import person_group
 from people.models import Challenge, Preferences
 from people.services import _lock
 from records import rulebook
+from records.models import MatchLineup
 from rooms.errors import ServiceError
 from rooms.models import MOVE_SECONDS_CHOICES, QUICK_PRESETS, Room, Seat
 from rooms.selectors import viewer_seat
@@ -60,10 +61,26 @@ def challenge_frame(challenge: Challenge) -> dict[str, Any]:
         "preset": challenge.preset,
         "move_seconds": challenge.move_seconds,
         "rated": challenge.competitive,
+        # A rated one whose people are past the pair limit is played unrated:
+        # said before it is accepted (docs/rated-play.md, "The rulebook").
+        "unrated": _unrated(challenge),
         "rematch": challenge.rematch_of_id is not None,
         "invited": _invited_names(challenge),
         "until": (challenge.created_at + CHALLENGE_TTL).isoformat(),
     }
+
+
+def _unrated(challenge: Challenge) -> str | None:
+    """``pair_limit`` when a rated challenge's people, on their sides (the
+    challenger's side: seats 0 and 2, the challenged's: 1 and 3), are past the
+    rulebook's pair limit now; else None."""
+    if not challenge.competitive:
+        return None
+    users: list[int | None] = [challenge.challenger_id, challenge.challenged_id, None, None]
+    for invite in challenge.invited or []:
+        users[invite["seat"]] = invite["user"]
+    past = rulebook.pair_limit_reached(users=users, side_of=lambda i: i % 2, now=now_or(None))
+    return MatchLineup.Reason.PAIR_LIMIT if past else None
 
 
 def _invited_names(challenge: Challenge) -> list[str]:
@@ -370,7 +387,7 @@ def _leave_table(user: Any, code: str, now: datetime) -> None:
 
 
 def _people_code(code: str) -> str:
-    return code if code in ("cooldown", "already_seated") else "no_challenge"
+    return code if code in ("cooldown", "already_seated", "blocked") else "no_challenge"
 
 
 def _no_cooldown(user: Any, now: datetime) -> None:

@@ -174,12 +174,17 @@ class Challenge(models.Model):
 class Report(models.Model):
     """``reporter`` reports ``reported`` (docs/site.md, "Reports and
     moderation"), with a reason and the match they played together, if any.
-    The admin's queue: open reports, the oldest first."""
+    The admin's queue: open reports, the oldest first. An entry the site makes
+    itself has no ``reporter``: "possible win trading" (docs/rated-play.md,
+    "Rated results between the same two people"), ``reported`` the one who
+    won, ``against`` the one who lost, ``matches`` the rated matches between
+    them."""
 
     class Reason(models.TextChoices):
         STALLING = "stalling", _("Stalling")
         COLLUSION = "collusion", _("Collusion in parceria")
         NAME = "name", _("An offensive name")
+        WIN_TRADING = "win_trading", _("Possible win trading")
         OTHER = "other", _("Other")
 
     class Status(models.TextChoices):
@@ -188,15 +193,30 @@ class Report(models.Model):
         DISMISSED = "dismissed", _("Dismissed")
 
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="reports_made",
     )
     reported = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    against = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("against"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
     note = models.CharField(_("note"), max_length=500, blank=True, default="")
     match = models.ForeignKey(
         "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    matches = models.ManyToManyField(
+        "games.Match", verbose_name=_("matches"), blank=True, related_name="+"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField()
@@ -218,7 +238,7 @@ class Report(models.Model):
         indexes = [models.Index(fields=["status", "created_at"], name="people_report_queue")]
 
     def __str__(self) -> str:
-        return f"{self.reporter} → {self.reported}: {self.reason}"
+        return f"{self.reporter or '-'} → {self.reported}: {self.reason}"
 
 
 class Sanction(models.Model):

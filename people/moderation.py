@@ -43,6 +43,7 @@ from people.challenges import table_people
 from people.errors import PeopleError
 from people.models import Report, Sanction
 from people.services import _lock
+from records import rulebook
 from records.models import RoundPlayer
 from records.rulebook import ActiveCooldown
 from rooms.models import Seat
@@ -195,6 +196,60 @@ def _rename_to_a_reset_name(account: Any) -> None:
         except IntegrityError:
             continue
     raise PeopleError("reset_failed", _("The name could not be reset: try again."))
+
+
+@transaction.atomic
+def win_trading_reported(
+    *,
+    winner_id: int,
+    loser_id: int,
+    match_ids: list[int],
+    now: datetime | None = None,
+) -> Report | None:
+    """The site's own entry in the queue (docs/rated-play.md, "Rated results
+    between the same two people"): "possible win trading", ``winner_id`` the
+    one who won, ``loser_id`` the one who lost, the rated matches linked. One
+    per pair: an open entry of the two (either way round) gains the new
+    matches; once staff handled or dismissed one, none again within
+    `rulebook.WIN_TRADING_WINDOW` of it (they saw those matches)."""
+    now = now_or(now)
+    users = get_user_model().objects.select_for_update().filter(pk__in=[winner_id, loser_id])
+    list(users.order_by("pk"))  # the two rows locked: two results at once make one entry
+    pair = Q(reported_id=winner_id, against_id=loser_id) | Q(
+        reported_id=loser_id, against_id=winner_id
+    )
+    theirs = Report.objects.filter(pair, reason=Report.Reason.WIN_TRADING)
+    matches = list(Match.objects.filter(pk__in=match_ids).order_by("pk"))
+    report = theirs.filter(status=Report.Status.OPEN).order_by("created_at").first()
+    if report is not None:
+        report.matches.add(*matches)
+        return report
+    if theirs.filter(handled_at__gt=now - rulebook.WIN_TRADING_WINDOW).exists():
+        return None
+    report = Report.objects.create(
+        reporter=None,
+        reported_id=winner_id,
+        against_id=loser_id,
+        reason=Report.Reason.WIN_TRADING,
+        match=matches[-1] if matches else None,
+        created_at=now,
+    )
+    report.matches.set(matches)
+    return report
+
+
+def on_win_trading(
+    sender: Any,
+    *,
+    winner_id: int,
+    loser_id: int,
+    match_ids: list[int],
+    now: datetime | None = None,
+    **_: Any,
+) -> None:
+    """The records' news (`records.signals.win_trading`, after a rated
+    result's commit): two people look like trading wins."""
+    win_trading_reported(winner_id=winner_id, loser_id=loser_id, match_ids=match_ids, now=now)
 
 
 @transaction.atomic

@@ -152,6 +152,12 @@ def on_page_parts(
     return render_to_string("people/_table.html", context, request=request)
 
 
+def on_kept_apart(sender: Any, *, user_ids: Any, **_: Any) -> set[tuple[int, int]]:
+    """The rooms' seat-taking asks who blocks whom among the person taking a
+    seat and those at the table (`rooms.signals.kept_apart`)."""
+    return selectors.blocks_among(user_ids)
+
+
 def on_chat_hidden(sender: Any, *, user_id: int, **_: Any) -> list[int]:
     """The rooms' table socket asks whose phrases ``user_id`` does not see
     (`rooms.signals.chat_hidden`): the accounts they block."""

@@ -89,12 +89,19 @@ def relation(*, viewer: Any, person: Any) -> str:
 
 def kept_apart(user_ids: Iterable[int]) -> set[frozenset[int]]:
     """The pairs among ``user_ids`` that a block (either way) keeps apart: the
-    pairing passes (quick match, arenas) never seat them together."""
+    pairing passes (quick match, arenas) never seat them together, and no seat
+    is taken at a table where the other sits (`blocks_among`)."""
+    return {frozenset(row) for row in blocks_among(user_ids)}
+
+
+def blocks_among(user_ids: Iterable[int]) -> set[tuple[int, int]]:
+    """Who blocks whom among ``user_ids``: ``(blocker, blocked)`` pairs (the
+    rooms' seat-taking asks through `rooms.signals.kept_apart`)."""
     ids = set(user_ids)
     if len(ids) < 2:
         return set()
     rows = Block.objects.filter(blocker__in=ids, blocked__in=ids).values_list("blocker", "blocked")
-    return {frozenset(row) for row in rows}
+    return {(blocker, blocked) for blocker, blocked in rows}
 
 
 def queue_partners(user_ids: Iterable[int]) -> dict[int, int]:

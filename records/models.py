@@ -60,6 +60,7 @@ class MatchLineup(models.Model):
         CHANGED = "changed", _("The players changed")
         FRIENDLY = "friendly", _("A friendly table")
         NO_MOVE = "no_move", _("A player never made a move themselves")
+        PAIR_LIMIT = "pair_limit", _("The limit of rated matches between the same two players")
 
     match = models.OneToOneField(
         "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="lineup"

@@ -6,8 +6,11 @@ rooms' services (opening a table, taking a seat, starting a match, accepting
 a duelo's next game, pausing and resuming, the sweeper's takeover, leaving),
 the quick-match queue, the arenas' pairing and scoring. None of them decides
 a rated rule for itself. The records' own writes ask it too: whether a lineup
-is rated (`table_rated`, at the start, every deal and the finish) and whether
-it counts (`everyone_moved`) before ratings and experience move. The rules
+is rated (`table_rated`, at the start, every deal and the finish; with the
+pair limit, `lineup_rated`, at the start, the lobby's marker and the finish)
+and whether it counts (`everyone_moved`) before ratings and experience move;
+after a rated result, whether its people look like trading wins
+(`win_trading`). The rules
 read plain facts (seats, addresses, times) and answer with a value or a
 refusal (`games.errors.ServiceError`); the rows are written by the callers.
 
@@ -25,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,7 +41,7 @@ from django.utils.translation import gettext as _
 from games.errors import ServiceError
 from games.models import Match, Move
 from games.world import now_or
-from records.models import ALL_PRESETS, Cooldown, MatchLineup, Rating
+from records.models import ALL_PRESETS, Cooldown, MatchLineup, Rating, RatingChange
 from records.signals import rated_restriction
 
 # A person's pauses at a match at stake: this much in all, per match.
@@ -53,6 +56,18 @@ AWAY_LIMIT = timedelta(minutes=2)
 AWAY_EXCUSES_AFTER = timedelta(seconds=30)
 
 PAUSED_BY_PLAYER = "player"  # a pause from a person's budget (Room.paused_by)
+
+# Rated results between the same two people (two accounts on opposite sides of
+# a rated match, whoever sat where and whoever asked): at most this many change
+# ratings within `PAIR_WINDOW`; a match of theirs past it is not rated.
+PAIR_RATED_LIMIT = 3
+PAIR_WINDOW = timedelta(hours=24)
+# Two people with this many rated matches between them within
+# `WIN_TRADING_WINDOW`, one of them winning `WIN_TRADING_PERCENT` % of them or
+# more, go to the moderators' queue ("possible win trading").
+WIN_TRADING_MATCHES = 10
+WIN_TRADING_WINDOW = timedelta(days=7)
+WIN_TRADING_PERCENT = 80  # (an integer: 8 of 10 is exactly 80 %)
 
 
 # ---------------------------------------------------------------------- who counts
@@ -86,6 +101,123 @@ def table_rated(
     if len(set(hashes)) != len(hashes):
         return False, MatchLineup.Reason.SHARED_IP
     return True, ""
+
+
+def lineup_rated(
+    seats: Sequence[Any],
+    *,
+    side_of: Callable[[int], int],
+    now: datetime,
+    allow_empty: bool = False,
+    competitive: bool = True,
+) -> tuple[bool, str]:
+    """`table_rated`, and the pair limit: a lineup in which two accounts on
+    opposite sides (``side_of`` a seat index) already had `PAIR_RATED_LIMIT`
+    rated results between them within `PAIR_WINDOW` is not rated
+    (``pair_limit``). What every start, the lobby's marker and the finish ask."""
+    rated, why = table_rated(seats, allow_empty=allow_empty, competitive=competitive)
+    if rated and pair_limit_reached(users=lineup_of(seats), side_of=side_of, now=now):
+        return False, MatchLineup.Reason.PAIR_LIMIT
+    return rated, why
+
+
+def opposing_pairs(
+    users: Sequence[int | None], side_of: Callable[[int], int]
+) -> set[frozenset[int]]:
+    """The pairs of accounts of a lineup (by seat) on opposite sides: at
+    parceria each account with each of the other side's, never partners.
+
+    >>> sorted(map(sorted, opposing_pairs([1, 2, 3, None], lambda i: i % 2)))
+    [[1, 2], [2, 3]]
+    >>> opposing_pairs([5, 5], lambda i: i)
+    set()
+    """
+    pairs = set()
+    for i, a in enumerate(users):
+        for j, b in enumerate(users):
+            if a and b and a != b and side_of(i) != side_of(j):
+                pairs.add(frozenset((a, b)))
+    return pairs
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """A rated match between two accounts: its id, when it changed their
+    ratings, and which of the two won it (None: neither, say both lost)."""
+
+    match_id: int
+    at: datetime
+    winner: int | None
+
+
+def rated_meetings(
+    pairs: set[frozenset[int]], *, since: datetime
+) -> dict[frozenset[int], list[Meeting]]:
+    """For each pair, the rated matches since ``since`` in which the two sat on
+    opposite sides and their ratings changed (`RatingChange`, the overall
+    scope), the oldest first."""
+    ids = {user for pair in pairs for user in pair}
+    found: dict[frozenset[int], list[Meeting]] = {pair: [] for pair in pairs}
+    if not ids:
+        return found
+    rows = RatingChange.objects.filter(
+        preset=ALL_PRESETS, created_at__gte=since, user_id__in=ids
+    ).values_list("match_id", "user_id", "side", "won", "created_at")
+    by_match: dict[int, dict[int, tuple[int, bool, datetime]]] = {}
+    for match_id, user_id, side, won, at in rows:
+        by_match.setdefault(match_id, {})[user_id] = (side, won, at)
+    for match_id, people in sorted(
+        by_match.items(), key=lambda kv: min(v[2] for v in kv[1].values())
+    ):
+        for pair in pairs:
+            a, b = sorted(pair)
+            if a in people and b in people and people[a][0] != people[b][0]:
+                winner = a if people[a][1] else b if people[b][1] else None
+                found[pair].append(Meeting(match_id, people[a][2], winner))
+    return found
+
+
+def pair_limit_reached(
+    *, users: Sequence[int | None], side_of: Callable[[int], int], now: datetime
+) -> bool:
+    """Two accounts of this lineup on opposite sides already had
+    `PAIR_RATED_LIMIT` rated results between them within `PAIR_WINDOW`."""
+    pairs = opposing_pairs(users, side_of)
+    if not pairs:
+        return False
+    meetings = rated_meetings(pairs, since=now - PAIR_WINDOW)
+    return any(len(found) >= PAIR_RATED_LIMIT for found in meetings.values())
+
+
+@dataclass(frozen=True)
+class WinTrading:
+    """Two accounts whose rated matches within `WIN_TRADING_WINDOW` look like
+    one losing on purpose: ``winner`` won `WIN_TRADING_PERCENT` % or more of the
+    ``matches`` (ids, the oldest first) against ``loser``."""
+
+    winner: int
+    loser: int
+    matches: tuple[int, ...]
+
+
+def win_trading(
+    *, users: Sequence[int | None], side_of: Callable[[int], int], now: datetime
+) -> list[WinTrading]:
+    """The opposing pairs of this lineup with `WIN_TRADING_MATCHES` or more
+    rated matches between them within `WIN_TRADING_WINDOW`, one of the two
+    having won `WIN_TRADING_PERCENT` % of them or more (docs/rated-play.md,
+    "Rated results between the same two people")."""
+    found = []
+    meetings = rated_meetings(opposing_pairs(users, side_of), since=now - WIN_TRADING_WINDOW)
+    for pair, matches in meetings.items():
+        if len(matches) < WIN_TRADING_MATCHES:
+            continue
+        for winner in sorted(pair):
+            won = sum(1 for m in matches if m.winner == winner)
+            if won * 100 >= WIN_TRADING_PERCENT * len(matches):
+                (loser,) = pair - {winner}
+                found.append(WinTrading(winner, loser, tuple(m.match_id for m in matches)))
+    return found
 
 
 def lineup_of(seats: Sequence[Any]) -> list[int | None]:
@@ -240,9 +372,11 @@ def scores_standings(match: Any) -> bool:
     """Whether an arena match's result earns points: only a lineup that could
     be rated does (every seat an account, no two at one address). A rated match
     that counted for nobody because someone never moved still scores (the
-    arena's walkover for absence)."""
+    arena's walkover for absence), and so does one past the pair limit (its
+    lineup could be rated: the limit is on ratings, not on an arena's points)."""
     row = MatchLineup.objects.filter(match=match).values_list("rated", "reason").first()
-    return row is not None and (row[0] or row[1] == MatchLineup.Reason.NO_MOVE)
+    could_be = (MatchLineup.Reason.NO_MOVE, MatchLineup.Reason.PAIR_LIMIT)
+    return row is not None and (row[0] or row[1] in could_be)
 
 
 # ---------------------------------------------------------------------- pauses

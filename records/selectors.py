@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -22,7 +23,9 @@ from records.rulebook import (  # noqa: F401 - read here by the pages too
     cooldown_for,
     cooldown_message,
     lineup_of,
+    lineup_rated,
     match_rated,
+    pair_limit_reached,
     table_rated,
 )
 
@@ -42,17 +45,52 @@ def is_admin(user: Any) -> bool:
 # ------------------------------------------------------------------ rated tables
 
 
-def table_marker(*, seats: Sequence[Any], match: Match | None, competitive: bool = True) -> bool:
+def table_marker(
+    *,
+    seats: Sequence[Any],
+    match: Match | None,
+    side_of: Callable[[int], int],
+    now: datetime,
+    competitive: bool = True,
+) -> bool:
     """The "competitive" marker of a table: its seated people make a rated table
-    (empty seats aside: a match starts only when they are taken), and a match in
+    (empty seats aside: a match starts only when they are taken; two of them
+    past the pair limit do not, `rulebook.lineup_rated`), and a match in
     progress is rated and still played by the people it started with."""
-    rated, _why = table_rated(seats, allow_empty=True, competitive=competitive)
+    rated, _why = lineup_rated(
+        seats, side_of=side_of, now=now, allow_empty=True, competitive=competitive
+    )
     if not rated:
         return False
     if match is None or match.over:
         return True
     lineup = MatchLineup.objects.filter(match=match).values_list("rated", "users").first()
     return lineup is not None and lineup[0] and lineup[1] == lineup_of(seats)
+
+
+def unrated_reason(
+    *,
+    seats: Sequence[Any],
+    match: Match | None,
+    side_of: Callable[[int], int],
+    now: datetime,
+    competitive: bool,
+    rated: bool,
+) -> str | None:
+    """Why a competitive table whose people would otherwise make a rated table
+    is not rated, when the table says so before its match starts and while it
+    is played: ``pair_limit`` (`rulebook.lineup_rated`), else None. Asks the
+    database only for such a table (every seat an account, each at its own
+    address) that is not rated."""
+    if rated or not competitive or not table_rated(seats, allow_empty=True)[0]:
+        return None
+    if match is not None and not match.over:
+        reason = MatchLineup.objects.filter(match=match).values_list("reason", flat=True).first()
+        return reason if reason == MatchLineup.Reason.PAIR_LIMIT else None
+    users = lineup_of(seats)
+    if pair_limit_reached(users=users, side_of=side_of, now=now):
+        return MatchLineup.Reason.PAIR_LIMIT
+    return None
 
 
 def match_note(match: Match) -> str | None:

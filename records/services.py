@@ -8,7 +8,9 @@ transactions (so a record never disagrees with the game that made it):
   not annulled match, updated in the transaction that finishes it. A match in
   which a person never made a move themselves (every one of theirs made by the
   clock, the automatic pass or a stand-in bot) counts for nobody: nobody can be
-  rated for a game they never played (docs/rated-play.md).
+  rated for a game they never played (docs/rated-play.md). Nor does one past
+  the pair limit (`rulebook.lineup_rated`); after the commit of a rated result
+  the pairs that look like trading wins are told (`records.signals.win_trading`).
 
 A table is rated when every seat is a human with an account and no two of them
 connect from one address (`records.rulebook.table_rated`; the seats' keyed
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -37,16 +40,27 @@ from records.models import (
     Signup,
 )
 from records.rulebook import lineup_of, table_rated
+from records.signals import win_trading
 
 WIN_POINTS_PER_PLAYER = 10  # the winning side shares 10 points per player at the table
 LOSS_POINTS = 5  # every loser earns 5
 
 
 @transaction.atomic
-def match_started(*, match: Any, seats: Sequence[Any], competitive: bool = True) -> MatchLineup:
+def match_started(
+    *,
+    match: Any,
+    seats: Sequence[Any],
+    competitive: bool = True,
+    now: datetime | None = None,
+) -> MatchLineup:
     """Record who ``match`` starts with and whether it is rated (never at a
-    friendly table: not ``competitive``)."""
-    rated, reason = table_rated(seats, competitive=competitive)
+    friendly table: not ``competitive``; nor past the pair limit,
+    `rulebook.lineup_rated`)."""
+    side_of = match.engine().rules.side_of
+    rated, reason = rulebook.lineup_rated(
+        seats, side_of=side_of, now=now_or(now), competitive=competitive
+    )
     lineup, _ = MatchLineup.objects.update_or_create(
         match=match, defaults={"users": lineup_of(seats), "rated": rated, "reason": reason}
     )
@@ -107,6 +121,16 @@ def match_finished(
         lineup.save(update_fields=["rated", "reason"])
         return []
     rules = match.engine().rules
+    if rulebook.pair_limit_reached(users=lineup.users, side_of=rules.side_of, now=now):
+        # (two of them finished other rated matches meanwhile, at other tables)
+        lineup.rated = False
+        lineup.reason = MatchLineup.Reason.PAIR_LIMIT
+        lineup.save(update_fields=["rated", "reason"])
+        return []
+    transaction.on_commit(
+        partial(_look_for_win_trading, users=list(lineup.users), side_of=rules.side_of, now=now),
+        robust=True,
+    )
     players = [(index, user) for index, user in enumerate(lineup.users)]
     sides = sorted({rules.side_of(index) for index, _ in players})
     winners = [user for index, user in players if rules.side_of(index) == match.winner]
@@ -149,6 +173,20 @@ def match_finished(
                     )
                 )
     return RatingChange.objects.bulk_create(changes)
+
+
+def _look_for_win_trading(*, users: list[int | None], side_of: Any, now: datetime) -> None:
+    """After a rated result's commit: two of its people who look like trading
+    wins (`rulebook.win_trading`) are told to the apps above
+    (`records.signals.win_trading`: the people's moderation queue)."""
+    for found in rulebook.win_trading(users=users, side_of=side_of, now=now):
+        win_trading.send(
+            sender=MatchLineup,
+            winner_id=found.winner,
+            loser_id=found.loser,
+            match_ids=list(found.matches),
+            now=now,
+        )
 
 
 def _skill(row: Rating) -> rating.Skill:

@@ -27,6 +27,16 @@ above (the people's suspension, docs/site.md "Reports and moderation")? A
 receiver returns a `records.rulebook.ActiveCooldown` or None; the rulebook
 treats the one ending last as it treats an abandonment cool-down, at every
 rated entry point.
+
+``win_trading``: sent by the records after the commit of a rated result
+(`records.services.match_finished`), for each two of its people on opposite
+sides whose rated matches look like one losing on purpose
+(`records.rulebook.win_trading`: `WIN_TRADING_MATCHES` or more within
+`WIN_TRADING_WINDOW`, one of them winning `WIN_TRADING_PERCENT` % or more), with
+``winner_id``, ``loser_id``, ``match_ids`` (those matches) and ``now``. The
+people's moderation answers: one entry in the reports' queue per pair
+(`people.moderation.on_win_trading`). Sent again at every such result; the
+receiver keeps one entry.
 """
 
 from django.dispatch import Signal
@@ -36,3 +46,4 @@ PROFILE_PLACES = ("people", "after_history", "end")
 rounds_visible = Signal()
 profile_parts = Signal()
 rated_restriction = Signal()
+win_trading = Signal()

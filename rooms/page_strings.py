@@ -107,6 +107,10 @@ TABLE: tuple[str, ...] = (
     _("%(name)s abandoned the match."),
     _("Abandonment"),
     _("This match counts for nobody: a player never made a move themselves."),
+    _(
+        "Not rated: two players here already had their rated matches against each other"
+        " for the last 24 hours."
+    ),
     _("This match was annulled: it counts for nobody."),
     _("No clock"),
     _("Room settings"),

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from domino_site.guests import guest_key
 from games.models import Move, Round
+from games.world import now_or
 from records import rulebook
 from records.models import RoundPlayer
 from records.selectors import (
@@ -31,6 +32,7 @@ from records.selectors import (
     is_user,
     match_note,
     match_rating_changes,
+    unrated_reason,
 )
 from rooms.models import Room, Seat, waits_for_both
 from rooms.services.due import pause_lapse, ready_deadline, ready_phase
@@ -119,7 +121,19 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
     return {
         "type": "room",
         "version": room.version,
-        "room": _room_part(room, show_invite=False, seats=seats),
+        "room": {
+            **_room_part(room, show_invite=False, seats=seats),
+            # Why this competitive table is not rated, said before its match
+            # starts: "pair_limit" (docs/rated-play.md, "The rulebook"), or None.
+            "unrated": unrated_reason(
+                seats=seats,
+                match=rnd.match if rnd is not None else None,
+                side_of=rules.side_of,
+                now=now_or(None),
+                competitive=room.competitive,
+                rated=room.rated,
+            ),
+        },
         "you": {"seat": None, "is_host": False, "side": None},
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
         "match": _match_part(rnd, seats),

@@ -19,6 +19,14 @@ another account reaches it, with ``user_id`` (the socket's viewer). A
 receiver returns the ids of the accounts whose phrases this viewer does not
 see (the people's answer: those the viewer blocks); the socket drops their
 phrases from then on.
+
+``kept_apart``: sent by the seat-taking service (`rooms.services.seating`,
+every way to take a seat: the table's ``sit``, the invite's POST, and the
+tables the quick match, the arenas and the challenges open through it) with
+``user_ids`` (the account taking a seat and the accounts already at the
+table). A receiver returns who blocks whom among them, ``(blocker, blocked)``
+pairs of ids (the people's answer, `people.selectors.blocks_among`); a block
+either way refuses the seat with ``blocked``.
 """
 
 from django.dispatch import Signal
@@ -26,3 +34,4 @@ from django.dispatch import Signal
 match_over = Signal()
 page_parts = Signal()
 chat_hidden = Signal()
+kept_apart = Signal()

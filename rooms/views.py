@@ -117,6 +117,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     )
     context["boot"]["autosit"] = request.GET.get("sit") == "1"
     context["rated"] = room.rated
+    context["unrated"] = snapshot["room"]["unrated"]  # said before the match starts
     context["competitive"] = room.competitive
     context["rules_href"] = rules_href(room.preset, room.options)
     context["page_parts"] = _page_parts("table", room=room, request=request)
@@ -173,7 +174,7 @@ def _invite_page(request: HttpRequest, token: str, user: Any, guest: str | None)
 
 
 def _invite_failed(request: HttpRequest, message: str, code: str) -> HttpResponse:
-    status = {"room_full": 409, "room_closed": 410}.get(code, 404)
+    status = {"room_full": 409, "room_closed": 410, "blocked": 403}.get(code, 404)
     return render(
         request, "rooms/invite_failed.html", {"message": message, "code": code}, status=status
     )

@@ -219,7 +219,11 @@ def record_change_locked(table: Table, told: Told) -> None:
         match = table.rnd.match if table.rnd is not None else None
         seats = seats_of(room) if seats is None else seats
         room.rated = records_read.table_marker(
-            seats=list(seats), match=match, competitive=room.competitive
+            seats=list(seats),
+            match=match,
+            side_of=room.ruleset.side_of,
+            now=table.now,
+            competitive=room.competitive,
         )
     fields = told.room_fields
     if fields:  # a move's: the statement is compiled once

@@ -72,7 +72,9 @@ def begin_match_locked(table: Table, actor: Seat | None = None) -> None:
             seat.save(update_fields=["idle_since", "pause_used_ms"])
     table.room.start_on_seeds = False  # whoever started it, nothing waits any more
     match = games.match_begin(room=table.room, now=table.now)
-    records.match_started(match=match, seats=table.seats, competitive=table.room.competitive)
+    records.match_started(
+        match=match, seats=table.seats, competitive=table.room.competitive, now=table.now
+    )
     deal_locked(table, match)
 
 

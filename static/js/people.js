@@ -113,7 +113,8 @@ function describe(challenge) {
   const key = `labelPreset${challenge.preset.charAt(0).toUpperCase()}${challenge.preset.slice(1)}`;
   const clock = challenge.move_seconds ? fill(d.labelClock || "%(n)s s", { n: challenge.move_seconds }) : d.labelNoClock || "";
   const kind = challenge.rematch ? d.labelRematch : "";
-  return [kind, d[key] || challenge.preset, clock, challenge.rated ? d.labelRated : d.labelFriendly].filter(Boolean).join(" · ");
+  const rated = challenge.unrated === "pair_limit" ? d.labelUnrated : challenge.rated ? d.labelRated : d.labelFriendly;
+  return [kind, d[key] || challenge.preset, clock, rated].filter(Boolean).join(" · ");
 }
 
 function showChallenge(challenge) {

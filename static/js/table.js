@@ -130,6 +130,11 @@ function render() {
     rated.dataset.base = rated.dataset.base ?? rated.title;
     rated.title = ratedTitle(rated.dataset.base);
   }
+  const unrated = $("[data-unrated]"); // why a competitive table is not rated, before it starts
+  if (unrated) {
+    unrated.hidden = s.room.unrated !== "pair_limit";
+    unrated.textContent = t("Not rated: two players here already had their rated matches against each other for the last 24 hours.");
+  }
   renderSeats();
   renderBoard();
   renderHand();

@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs/rated-play.md"
 TEST_NAME = re.compile(r"`(test_\w+)`")
-RULES = ["Cool-down", "Same address", "Pause", "Idle and away", "Forfeits"]
+RULES = ["Cool-down", "Same address", "Pause", "Idle and away", "Forfeits", "Same pair"]
 
 
 def _rows() -> list[list[str]]:
@@ -52,3 +52,10 @@ def test_the_rules_name_the_rulebooks_figures():
     assert f"turn lasts {int(rulebook.IDLE_TURN.total_seconds())} s" in text
     assert f"away for {int(rulebook.AWAY_EXCUSES_AFTER.total_seconds())} s" in text
     assert rulebook.AWAY_LIMIT.total_seconds() == 120 and "two minutes (`AWAY_LIMIT`)" in text
+    pair = (
+        f"at most {rulebook.PAIR_RATED_LIMIT} times in 24 hours (`PAIR_RATED_LIMIT`, `PAIR_WINDOW`)"
+    )
+    assert rulebook.PAIR_WINDOW.total_seconds() == 24 * 3600 and pair in text
+    assert rulebook.WIN_TRADING_WINDOW.days == 7 and rulebook.WIN_TRADING_MATCHES == 10
+    assert f"winning {rulebook.WIN_TRADING_PERCENT} % or more" in text
+    assert "Ten rated matches between them within 7 days" in text
