@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from rooms.errors import ServiceError
 from rooms.models import Seat
+from rooms.services.apart import reservation_lapses
 from rooms.services.base import (
     bad,
     bot_name,
@@ -68,6 +69,8 @@ def bot_remove(
     if round_in_play(table.room):
         seat.leaving = True
     else:
+        if reservation_lapses(table.seats, seat):  # a block made since: it lapses
+            seat.clear_reservation()
         reservation = (seat.reserved_user, seat.reserved_guest_token, seat.reserved_name)
         ip_hash = seat.reserved_ip_hash
         seat.clear()

@@ -23,6 +23,7 @@ from records import rulebook
 from records import services as records
 from records.models import Cooldown
 from rooms.models import Room, Seat
+from rooms.services.apart import reservation_lapses
 from rooms.services.base import all_filled, ensure_host, seat_person, update_humans_since
 from rooms.services.command import Table
 from rooms.services.due import compute_due
@@ -251,6 +252,12 @@ def seats_after_round_locked(table: Table) -> None:
         if seat.is_reserved and seat.active_human:
             # Its human came back before the result: the seat stays theirs.
             seat.clear_reservation()
+            seat.save()
+        elif seat.is_reserved and reservation_lapses(seats, seat):
+            # A block between them made since the reservation: it lapses.
+            seat.clear_reservation()
+            if seat.leaving:
+                seat.clear()
             seat.save()
         elif seat.is_reserved:
             user, token, name = seat.reserved_user, seat.reserved_guest_token, seat.reserved_name

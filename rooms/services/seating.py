@@ -8,7 +8,6 @@ arena's: a walkover).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +16,7 @@ from django.utils.translation import gettext as _
 from records import rulebook
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
+from rooms.services.apart import check_not_kept_apart
 from rooms.services.base import (
     actor_seat,
     bad,
@@ -47,7 +47,6 @@ from rooms.services.rounds import (
     forfeit_locked,
     walkover_locked,
 )
-from rooms.signals import kept_apart
 
 
 @room_command(lobby=True)
@@ -193,38 +192,6 @@ def sit_locked(
     target.reserved_ip_hash = ip_hash or ""
     target.save()
     return target
-
-
-def check_not_kept_apart(seats: Sequence[Seat], user: Any) -> None:
-    """The one check of every way to take a seat (docs/site.md, "Friends,
-    blocking and who is online"): an account never sits, nor reserves a seat,
-    at a table where someone they block, or who blocks them, sits or holds a
-    reservation (the host is one of them). The people answer who is kept apart
-    (`rooms.signals.kept_apart`); refused with ``blocked``."""
-    if not is_user(user):
-        return
-    others = {
-        seat.user_id
-        for seat in seats
-        if seat.user_id and seat.is_human and seat.substitute_reason != "left"
-    } | {seat.reserved_user_id for seat in seats if seat.reserved_user_id}
-    others.discard(user.pk)
-    if not others:
-        return
-    blocks: set[tuple[int, int]] = set()
-    for _receiver, answer in kept_apart.send(sender=Room, user_ids={user.pk, *others}):
-        blocks |= _block_pairs(answer)
-    if any((user.pk, other) in blocks for other in others):
-        raise ServiceError(
-            "blocked", _("You blocked someone at this table: unblock them to sit here.")
-        )
-    if any((other, user.pk) in blocks for other in others):
-        raise ServiceError("blocked", _("You cannot sit at this table."))
-
-
-def _block_pairs(answer: Any) -> set[tuple[int, int]]:
-    """A receiver's answer to `rooms.signals.kept_apart`: (blocker, blocked) pairs."""
-    return {(int(blocker), int(blocked)) for blocker, blocked in answer or ()}
 
 
 def give_back_locked(table: Table, seat: Seat) -> None:

@@ -4,7 +4,7 @@ where the one who blocked them sits or hosts, by any path, and the one who
 blocked cannot sit with them either. The refusal is ``blocked`` with a clear
 sentence (the invite's page answers 403), and changes nothing; watching a
 public table stays open. Every path asks one check, the rooms' seat-taking
-(`rooms.services.seating.check_not_kept_apart`): the invite's POST, the
+(`rooms.services.apart.check_not_kept_apart`): the invite's POST, the
 table's ``sit``, and the tables the quick match, the arenas and the
 challenges open through `rooms.services.seat_take` (their pairings never
 even try: tests/people/test_blocking.py, tests/people/test_challenges.py)."""
@@ -23,7 +23,7 @@ from people.models import Challenge
 from rooms import services as rooms
 from rooms.models import Room, Seat
 from tests.realtime.conftest import Player, session_cookie
-from tests.site.helpers import play_round
+from tests.site.helpers import play_round, room_with_bots, seat
 
 ANA_IP, BRUNO_IP, CAIO_IP = "203.0.113.10", "198.51.100.20", "192.0.2.30"
 
@@ -139,3 +139,25 @@ def test_no_rematch_between_a_blocked_pair(make_user, clock):
     assert "You cannot challenge this player." in [str(m) for m in answer.context["messages"]]
     assert not Challenge.objects.filter(status="pending").exists()
     assert Room.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("blocker", ["host", "reserver"])
+def test_a_reservation_made_before_a_block_lapses_at_the_rounds_result(
+    make_user, clock, blocker
+):
+    """A seat reserved on a bot during a round is handed over at the result
+    only if no block stands between its person and the table's people then:
+    a block made since lets it lapse (the bot keeps the seat)."""
+    ana, bruno = make_user("ana"), make_user("bruno")
+    room = room_with_bots(ana, clock(), preset="duelo")
+    rooms.match_start(room=room, actor=seat(room, 0), now=clock())
+    assert rooms.seat_take(room=room, index=1, user=bruno, now=clock()).reserved_user == bruno
+    if blocker == "host":
+        services.block(blocker=ana, blocked=bruno)
+    else:
+        services.block(blocker=bruno, blocked=ana)
+    play_round(Room.objects.get(pk=room.pk), clock())
+    after = seat(room, 1)
+    assert after.kind == "bot" and not after.is_reserved
+    assert _people_at(room) == ["ana"]
