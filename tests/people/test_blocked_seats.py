@@ -143,9 +143,7 @@ def test_no_rematch_between_a_blocked_pair(make_user, clock):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("blocker", ["host", "reserver"])
-def test_a_reservation_made_before_a_block_lapses_at_the_rounds_result(
-    make_user, clock, blocker
-):
+def test_a_reservation_made_before_a_block_lapses_at_the_rounds_result(make_user, clock, blocker):
     """A seat reserved on a bot during a round is handed over at the result
     only if no block stands between its person and the table's people then:
     a block made since lets it lapse (the bot keeps the seat)."""
