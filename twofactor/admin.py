@@ -25,8 +25,8 @@ class AuthenticatorAdmin(admin.ModelAdmin):
     list_display = ["user", "confirmed", "created_at", "last_used_at"]
     list_filter = ["confirmed"]
     search_fields = ["user__username"]
-    fields = ["user", "confirmed", "created_at", "last_used_at"]
-    readonly_fields = fields
+    fields = ("user", "confirmed", "created_at", "last_used_at")
+    readonly_fields = ("user", "confirmed", "created_at", "last_used_at")
     actions = ["turn_off"]
 
     def has_add_permission(self, request: Any) -> bool:

@@ -5,7 +5,7 @@ and its login form ends in the two steps as the site's does."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin
 from django.contrib.auth import REDIRECT_FIELD_NAME
@@ -48,8 +48,9 @@ class TwoFactorAdminSite(admin.AdminSite):
             context[REDIRECT_FIELD_NAME] = index_path
         context.update(extra_context or {})
         request.current_app = self.name
-        return LoginView.as_view(
+        view = LoginView.as_view(
             extra_context=context,
             authentication_form=self.login_form or AdminAuthenticationForm,
             template_name=self.login_template or "admin/login.html",
-        )(request)
+        )
+        return cast(HttpResponse, view(request))

@@ -22,6 +22,7 @@ from django_otp.models import Device
 from .selectors import has_two_factor
 
 PENDING = "twofactor_pending"
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def sign_in(
@@ -51,7 +52,7 @@ def pending(request: HttpRequest) -> tuple[Any, str] | None:
     if not isinstance(data, dict):
         return None
     fresh = time.time() - float(data.get("at", 0)) <= settings.TWO_FACTOR_STEP_SECONDS
-    user = get_user_model().objects.filter(pk=data.get("user"), is_active=True).first()
+    user = get_user_model().objects.filter(pk=data.get("user", 0), is_active=True).first()
     if (
         not fresh
         or user is None
@@ -59,7 +60,7 @@ def pending(request: HttpRequest) -> tuple[Any, str] | None:
     ):
         forget(request)
         return None
-    user.backend = data.get("backend")
+    user.backend = str(data.get("backend") or "")
     return user, str(data.get("next") or "/")
 
 
@@ -73,5 +74,5 @@ def finish(request: HttpRequest, user: Any, device: Device) -> None:
     if request.user.is_authenticated and request.user.pk == user.pk:
         request.session.cycle_key()  # a session signed in before: now verified
     else:
-        auth_login(request, user, backend=getattr(user, "backend", None))
+        auth_login(request, user, backend=getattr(user, "backend", None) or MODEL_BACKEND)
     otp_login(request, device)

@@ -11,6 +11,7 @@ from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_lockout_response
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.signals import user_login_failed
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -31,7 +32,7 @@ class LoginView(auth_views.LoginView):
     `twofactor.flow.sign_in`: an account with two-step sign-in goes on to
     the second step instead of being signed in."""
 
-    def form_valid(self, form):  # type: ignore[no-untyped-def]
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         return flow.sign_in(self.request, form.get_user(), next_url=self.get_success_url())
 
 
