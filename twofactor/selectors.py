@@ -21,9 +21,16 @@ def admin_requires_second_factor() -> bool:
 
 
 def has_two_factor(user: Any) -> bool:
-    """Whether the account signs in in two steps: a confirmed authenticator app."""
+    """Whether the account signs in in two steps: a confirmed authenticator
+    app, or recovery codes left (an operator may hand out one-time codes with
+    django-otp's ``manage.py addstatictoken <username>``)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
+    return has_app(user) or recovery_codes_left(user) > 0
+
+
+def has_app(user: Any) -> bool:
+    """Whether the account has a confirmed authenticator app."""
     return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
 
 

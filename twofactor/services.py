@@ -14,6 +14,8 @@ from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from .selectors import has_two_factor
+
 RECOVERY_CODES = 10
 APP_DEVICE_NAME = "app"
 RECOVERY_DEVICE_NAME = "recovery"
@@ -90,7 +92,7 @@ def code_check(*, user: Any, code: str) -> Device:
 @transaction.atomic
 def recovery_codes_renew(*, user: Any) -> list[str]:
     """New recovery codes; the old ones no longer work."""
-    if not TOTPDevice.objects.filter(user=user, confirmed=True).exists():
+    if not has_two_factor(user):
         raise TwoFactorError("not_on", NOT_ON)
     return _new_recovery_codes(user)
 

@@ -96,6 +96,7 @@ def overview(request: HttpRequest) -> HttpResponse:
         "twofactor/overview.html",
         {
             "on": selectors.has_two_factor(user),
+            "app": selectors.has_app(user),
             "codes_left": selectors.recovery_codes_left(user),
         },
     )

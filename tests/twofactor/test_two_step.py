@@ -6,6 +6,7 @@ DEBUG is off (as pytest-django runs every test)."""
 
 from __future__ import annotations
 
+import io
 import re
 import time
 from base64 import b32decode
@@ -13,6 +14,7 @@ from html import unescape
 
 import pytest
 from django.contrib.auth import SESSION_KEY
+from django.core.management import call_command
 from django.test import Client
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticToken
@@ -321,3 +323,22 @@ def test_the_admin_shows_who_has_it_but_never_a_secret(admin_client, ana):
     )
     assert not TOTPDevice.objects.filter(user=ana).exists()
     assert not StaticToken.objects.filter(device__user=ana).exists()
+
+
+def test_an_operator_lets_staff_in_the_first_time_with_a_one_time_code(client, staff):
+    """django-otp's ``manage.py addstatictoken <username>`` (docs/site.md,
+    "Two-step sign-in"): a code that works once, for a server with DEBUG off
+    whose staff have no app yet."""
+    out = io.StringIO()
+    call_command("addstatictoken", "chefe", stdout=out)
+    token = out.getvalue().strip()
+    answer = log_in(client, "chefe", path="/admin/login/?next=/admin/")
+    assert answer["Location"] == "/accounts/2fa/verify/" and not signed_in(client)
+    assert client.post("/accounts/2fa/verify/", {"code": token})["Location"] == "/admin/"
+    assert client.get("/admin/").status_code == 200
+    # used up: with no code left the account has no second factor any more,
+    # so the password signs in to the site, and the admin asks to turn it on
+    client.logout()
+    assert log_in(client, "chefe", path="/admin/login/?next=/admin/")["Location"] == "/admin/"
+    assert signed_in(client)
+    assert client.get("/admin/login/?next=/admin/").status_code == 403
