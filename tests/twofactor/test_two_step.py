@@ -342,3 +342,22 @@ def test_an_operator_lets_staff_in_the_first_time_with_a_one_time_code(client, s
     assert log_in(client, "chefe", path="/admin/login/?next=/admin/")["Location"] == "/admin/"
     assert signed_in(client)
     assert client.get("/admin/login/?next=/admin/").status_code == 403
+
+
+def test_the_account_page_s_panel_says_on_or_off_and_links_the_pages(rf, ana):
+    """``{% two_factor_panel %}``, for the "Conta" page: nothing for a visitor."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.template import Context, Template
+
+    page = Template("{% load twofactor %}{% two_factor_panel %}")
+    request = rf.get("/")
+    request.user = AnonymousUser()
+    assert page.render(Context({"request": request})).strip() == ""
+    request.user = ana
+    off = page.render(Context({"request": request}))
+    assert 'data-twofactor-panel="off"' in off and 'href="/accounts/2fa/"' in off
+    client = Client()
+    client.force_login(ana)
+    enrol(client, ana)
+    on = page.render(Context({"request": request}))
+    assert 'data-twofactor-panel="on"' in on and "10 códigos de recuperação" in on
