@@ -63,7 +63,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "daphne",  # must come first: its runserver replaces Django's (ASGI + WebSockets)
-    "django.contrib.admin",
+    # Django's admin on the site twofactor.admin_site.TwoFactorAdminSite: staff
+    # need a second factor there when DEBUG is off (docs/site.md, "Two-step sign-in").
+    "twofactor.apps.TwoFactorAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -73,6 +75,9 @@ INSTALLED_APPS = [
     "domino_site.infra",  # its hooks (the pool's check)
     "csp",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",  # the authenticator app's device
+    "django_otp.plugins.otp_static",  # the recovery codes
     "games",
     "rooms",
     "records",
@@ -85,6 +90,7 @@ INSTALLED_APPS = [
     "puzzles",  # above rooms, beside arenas, quick, replays and lobby: puzzles cut from analysed rounds
     "people",  # between those four and rooms: friends, blocks, who is online (ws/people/)
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
+    "twofactor",  # after django_otp's plugins: its admin replaces theirs (no secrets shown)
 ]
 
 MIDDLEWARE = [
@@ -96,6 +102,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): signed in with a second factor (django-otp).
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it turns a locked-out login into the lockout page (django-axes).
@@ -378,6 +386,19 @@ AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "domino_site.throttling.lockout_response"  # 429, a translated page
 AXES_CLIENT_IP_CALLABLE = "domino_site.client_ip.client_ip"  # TRUSTED_PROXIES, above
 AXES_DISABLE_ACCESS_LOG = True  # failures are what the throttle needs; not every login
+
+# Two-step sign-in (twofactor/, docs/site.md "Two-step sign-in"): after the
+# right password, an account with an authenticator app has this long to give
+# its code (or a recovery code) before it must give the password again. Wrong
+# codes count as failed logins (the AXES_* limits above), and each device of
+# the account waits 1, 2, 4, 8... seconds (times the factor; 0 turns it off)
+# after each wrong code in a row, from any address (django-otp's throttle).
+# The admin needs the second factor whenever DEBUG is off.
+TWO_FACTOR_STEP_SECONDS = int(os.environ.get("TWO_FACTOR_STEP_SECONDS") or 600)
+OTP_TOTP_THROTTLE_FACTOR = float(os.environ.get("OTP_THROTTLE_FACTOR") or 1)
+OTP_STATIC_THROTTLE_FACTOR = OTP_TOTP_THROTTLE_FACTOR
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER") or "Dominó"
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # Rooms a person may open (the create form and "play alone") per window: per
 # account, or per guest (the guest cookie).

@@ -1,7 +1,8 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
+
+from twofactor.views import LoginView
 
 from . import views
 from .forms import AdminLoginForm, LoginForm
@@ -11,7 +12,9 @@ admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(form_class=LoginForm), name="login"),
+    # Django's login, then the second step for an account with one (twofactor.flow).
+    path("accounts/login/", LoginView.as_view(form_class=LoginForm), name="login"),
+    path("accounts/2fa/", include("twofactor.urls")),  # two-step sign-in
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     # The page scripts' plurals (djangojs catalogs in locale/), a same-origin script.

@@ -112,6 +112,16 @@ def _default_language_after_each_test():
 
 
 @pytest.fixture
+def admin_client(client, admin_user):
+    """pytest-django's ``admin_client``, signed in with a second factor: the
+    admin asks staff for one whenever DEBUG is off (tests/staff.py)."""
+    from tests.staff import sign_in_verified
+
+    sign_in_verified(client, admin_user)
+    return client
+
+
+@pytest.fixture
 def redis_up_for_a_while():
     """Redis has held its data for longer than any heartbeat TTL: its epoch marker
     (domino_site.realtime.liveness) is old, so the sweeper may judge processes dead at once.

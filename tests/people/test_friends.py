@@ -13,13 +13,17 @@ from django.test import Client
 from people import selectors, services
 from people.errors import PeopleError
 from people.models import Block, FriendRequest, Friendship
+from tests.staff import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
 
 def _client(user) -> Client:
     client = Client()
-    client.force_login(user)
+    if user.is_staff:  # the admin asks staff for their second factor (tests/staff.py)
+        sign_in_verified(client, user)
+    else:
+        client.force_login(user)
     return client
 
 

@@ -17,13 +17,17 @@ from rooms import services as rooms
 from rooms.errors import ServiceError
 from rooms.models import Seat
 from tests.people.conftest import played_together as _played
+from tests.staff import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
 
 def _client(user) -> Client:
     client = Client(REMOTE_ADDR="203.0.113.7")
-    client.force_login(user)
+    if user.is_staff:  # the admin asks staff for their second factor (tests/staff.py)
+        sign_in_verified(client, user)
+    else:
+        client.force_login(user)
     return client
 
 

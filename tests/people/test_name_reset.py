@@ -15,6 +15,7 @@ from django.utils import timezone
 from people import moderation
 from people.models import Report, Sanction
 from tests.people.conftest import played_together
+from tests.staff import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,10 @@ PASSWORD = "dominó-secreto-42"
 
 def _client(user) -> Client:
     client = Client(REMOTE_ADDR="203.0.113.7")
-    client.force_login(user)
+    if user.is_staff:  # the admin asks staff for their second factor (tests/staff.py)
+        sign_in_verified(client, user)
+    else:
+        client.force_login(user)
     return client
 
 

@@ -14,6 +14,7 @@ from games.engine import PASS
 from rooms import services
 from tests.analysis.planted import BLUNDER, DECISION_SEQ, HANDS, SCRIPT
 from tests.site.helpers import current, fresh, seat, set_deal
+from tests.staff import sign_in_verified
 from timers import scheduling
 
 pytestmark = pytest.mark.django_db
@@ -185,7 +186,9 @@ def test_the_admin_shows_analyses_read_only(make_user, clock, client, django_use
     _play_to_the_blunder(room, clock)
     _blunder_and_finish(room, clock)
     analysis = round_analyse(round_id=current(room).pk, work=300)
-    client.force_login(django_user_model.objects.create_superuser("boss", "b@example.com", "x"))
+    sign_in_verified(
+        client, django_user_model.objects.create_superuser("boss", "b@example.com", "x")
+    )
     assert client.get("/admin/analysis/roundanalysis/").status_code == 200
     page = client.get(f"/admin/analysis/roundanalysis/{analysis.pk}/change/")
     assert page.status_code == 200 and b'name="decisions"' not in page.content  # read-only

@@ -16,6 +16,7 @@ from analysis.services import analysis_drain, analysis_run_next
 from games.models import Move, Round
 from tests.site.helpers import current
 from tests.site.test_analysis import _blunder_and_finish, _play_to_the_blunder, _table
+from tests.staff import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -198,7 +199,9 @@ def test_the_admin_shows_the_queue_read_only(finished, client, django_user_model
     rnd, _, _ = finished
     queue.analysis_enqueue_finished(round_id=rnd.pk)
     job = AnalysisJob.objects.get(round=rnd)
-    client.force_login(django_user_model.objects.create_superuser("boss", "b@example.com", "x"))
+    sign_in_verified(
+        client, django_user_model.objects.create_superuser("boss", "b@example.com", "x")
+    )
     listing = client.get("/admin/analysis/analysisjob/")
     assert listing.status_code == 200 and str(rnd) in listing.content.decode()
     page = client.get(f"/admin/analysis/analysisjob/{job.pk}/change/")
