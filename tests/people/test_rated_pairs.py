@@ -33,6 +33,7 @@ from rooms import services as rooms
 from rooms.models import Room, Seat
 from rooms.selectors import room_state
 from tests.site.helpers import current, fresh, set_deal
+from tests.staff import sign_in_verified
 
 ANA_IP, BRUNO_IP = "203.0.113.10", "198.51.100.20"
 UNRATED = (
@@ -196,7 +197,7 @@ def test_ten_rated_matches_in_a_week_mostly_won_by_one_go_to_the_moderators_once
     links = admin_site._registry[Report].match_links(report)
     assert links.count('href="/admin/games/match/') == 12
     client = Client()
-    client.force_login(admin_user)
+    sign_in_verified(client, admin_user)
     queue = client.get("/admin/people/report/").content.decode()
     assert "Possible win trading" in queue
     detail = client.get(f"/admin/people/report/{report.pk}/change/").content.decode()
