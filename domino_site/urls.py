@@ -12,6 +12,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(form_class=LoginForm), name="login"),
+    # /accounts/export/, /accounts/delete/ (a person's data), /privacidade/, /termos/
+    path("", include("privacy.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     # The page scripts' plurals (djangojs catalogs in locale/), a same-origin script.
