@@ -25,6 +25,7 @@ from arenas.models import ArenaPlayer
 from domino_site.removed import shown_name
 from games.models import Match, Round
 from games.selectors import replay_export
+from games.world import world
 from people.models import (
     Block,
     Challenge,
@@ -51,13 +52,13 @@ def _iso(value: datetime | None) -> str | None:
 def held_names(*, now: datetime | None = None) -> list[str]:
     """The names a removed account had that are still held (`HeldName`), for the
     sign-up form's confusable check (case and look-alikes count there)."""
-    now = now or timezone.now()
+    now = now or world().now()
     return list(HeldName.objects.filter(until__gt=now).values_list("name", flat=True))
 
 
 def exports_recent(user: Any, *, now: datetime | None = None) -> int:
     """Copies this account took itself within `settings.PRIVACY_EXPORT_WINDOW`."""
-    since = (now or timezone.now()) - settings.PRIVACY_EXPORT_WINDOW
+    since = (now or world().now()) - settings.PRIVACY_EXPORT_WINDOW
     return DataRequest.objects.filter(
         user=user,
         kind=DataRequest.Kind.EXPORT,
@@ -332,7 +333,7 @@ def account_export(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
     """Everything the site keeps about ``user`` (docs/site.md, "Your data (LGPD)")."""
     return {
         "format": EXPORT_FORMAT,
-        "generated_at": _iso(now or timezone.now()),
+        "generated_at": _iso(now or world().now()),
         "account": _account(user),
         **_accounts_app_section(user),
         **_ratings(user),

@@ -49,7 +49,7 @@ from puzzles.models import PuzzleTry
 from quick.services import quick_leave
 from records.models import Cooldown, RoundPlayer, Signup
 from rooms import services as rooms
-from rooms.models import Room, Seat, Watcher
+from rooms.models import Room, Seat
 
 from . import selectors
 from .models import DataRequest, HeldName
@@ -140,7 +140,6 @@ def _leave_play(user: Any, now: datetime) -> None:
     )
     for arena_id in arenas.values_list("arena", flat=True):
         arena_leave(arena=arena_id, user=user, now=now)
-    Watcher.objects.filter(user=user).delete()
 
 
 def _erase_people(user: Any, now: datetime) -> list[int]:

@@ -13,13 +13,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from domino_site.guests import GUEST_COOKIE
 from games.errors import ServiceError
+from games.world import world
 
 from . import selectors, services
 from .forms import DeleteAccountForm
@@ -27,7 +27,7 @@ from .forms import DeleteAccountForm
 
 def export_response(user) -> HttpResponse:
     """The copy of ``user``'s data as one JSON file to download."""
-    now = timezone.now()
+    now = world().now()
     body = json.dumps(
         selectors.account_export(user, now=now),
         cls=DjangoJSONEncoder,
