@@ -23,27 +23,27 @@ from tests.site.helpers import current, fresh, play_round, seat
 LEAVER, OPPONENT = "anastacia", "bonifacio"
 
 
-def _duel(host: Any, guest: Any, clock: Any, name: str, preset: str, addresses: tuple) -> Any:
+def _duel(host: Any, guest: Any, now: Any, name: str, preset: str, addresses: tuple) -> Any:
     room = services.room_create(
-        user=host, name=name, preset=preset, ip_hash=ip_hash(addresses[0]), now=clock()
+        user=host, name=name, preset=preset, ip_hash=ip_hash(addresses[0]), now=now()
     )
-    services.seat_take(room=room, index=1, user=guest, ip_hash=ip_hash(addresses[1]), now=clock())
-    services.match_start(room=fresh(room), actor=seat(room, 0), now=clock())
+    services.seat_take(room=room, index=1, user=guest, ip_hash=ip_hash(addresses[1]), now=now())
+    services.match_start(room=fresh(room), actor=seat(room, 0), now=now())
     return fresh(room)
 
 
-def _next_round(room: Any, clock: Any) -> None:
+def _next_round(room: Any, now: Any) -> None:
     """Deal the next round: each player says ready (or the host deals it)."""
     if room.ruleset.next_round == "all_ready":
         for index in (0, 1):
-            services.player_ready(room=fresh(room), actor=seat(room, index), now=clock())
+            services.player_ready(room=fresh(room), actor=seat(room, index), now=now())
     else:
-        services.round_next(room=fresh(room), actor=seat(room, 0), now=clock())
+        services.round_next(room=fresh(room), actor=seat(room, 0), now=now())
     assert current(room).finished_at is None
 
 
 @pytest.fixture
-def played(make_user, clock) -> dict[str, Any]:
+def played(make_user, clock) -> dict[str, Any]:  # noqa: F811  (the fixtures above)
     leaver, opponent = make_user(LEAVER), make_user(OPPONENT)
     finished = _duel(
         leaver, opponent, clock, "Mesa do duelo", "duelo", ("203.0.113.1", "203.0.113.2")
