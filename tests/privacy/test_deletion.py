@@ -204,3 +204,14 @@ def test_a_tombstone_look_alike_cannot_be_signed_up(client):
             },
         )
         assert response.status_code == 200 and not User.objects.filter(username=name).exists()
+
+
+def test_nobody_can_befriend_challenge_or_report_a_removed_account(played):
+    leaver = played["leaver"]
+    assert _delete(_signed_in(leaver)).status_code == 302
+    leaver.refresh_from_db()
+    viewer = _signed_in(played["opponent"])
+    for action in ("request", "challenge", "report"):
+        response = viewer.post(f"/friends/{leaver.username}/{action}/", {"reason": "other"})
+        assert response.status_code == 404, action
+    assert not leaver.friend_requests_received.exists()
