@@ -127,6 +127,12 @@ def test_the_others_see_removed_player_on_the_replay_the_round_json_and_the_admi
     english = viewer.get(f"/api/rooms/{room.code}/rounds/1/", HTTP_ACCEPT_LANGUAGE="en")
     assert LEAVER not in english.content.decode()
 
+    for table in (room, played["playing"]):  # the tables' pages, the forfeit's "X left" too
+        page = viewer.get(f"/r/{table.code}/")
+        assert page.status_code == 200 and LEAVER not in page.content.decode(), table.code
+    forfeit = viewer.get(f"/r/{played['playing'].code}/").content.decode()
+    assert "Jogador removido" in forfeit
+
     profile = viewer.get(f"/players/{OPPONENT}/")
     assert profile.status_code == 200 and LEAVER not in profile.content.decode()
     assert viewer.get(f"/players/{LEAVER}/").status_code == 404
