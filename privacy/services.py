@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,7 +32,7 @@ from django.utils.translation import gettext as _
 
 from arenas.models import Arena, ArenaPlayer
 from arenas.services import arena_leave
-from domino_site.removed import is_tombstone, tombstone_name
+from domino_site.removed import TOMBSTONE_WORDS, is_tombstone, tombstone_name
 from games.errors import ServiceError
 from games.models import Round
 from games.world import world
@@ -44,6 +45,7 @@ from people.models import (
     Preferences,
     Presence,
     QueuePartner,
+    Sanction,
 )
 from puzzles.models import PuzzleTry
 from quick.services import quick_leave
@@ -163,10 +165,19 @@ def _erase_people(user: Any, now: datetime) -> list[int]:
     return friends
 
 
-def _rename_everywhere(user: Any, tombstone: str) -> None:
+def _rename_everywhere(user: Any, old_name: str, tombstone: str) -> None:
     """Every name the site stored for this account becomes its tombstone: the
     seats (their name and the address hash), the rounds' players (the replay,
-    the round's JSON, the admin), the cool-downs (the table's "X left")."""
+    the round's JSON, the admin), the cool-downs (the table's "X left"). The
+    name of a table it sat at that holds its name ("anastacia's table", the
+    default) says "Jogador removido" instead; its sanctions forget the name it
+    had before a name reset."""
+    room_ids = set(RoundPlayer.objects.filter(user=user).values_list("room", flat=True))
+    room_ids |= set(Seat.objects.filter(user=user).values_list("room", flat=True))
+    named = re.compile(rf"(?<!\w){re.escape(old_name)}(?!\w)", re.IGNORECASE)  # a whole word
+    for room in Room.objects.filter(pk__in=room_ids, name__icontains=old_name).only("pk", "name"):
+        Room.objects.filter(pk=room.pk).update(name=named.sub(TOMBSTONE_WORDS, room.name)[:80])
+    Sanction.objects.filter(user=user).update(old_name="")
     Seat.objects.filter(user=user).update(display_name=tombstone, ip_hash="")
     Cooldown.objects.filter(user=user).update(name=tombstone)
     round_ids = RoundPlayer.objects.filter(user=user).values_list("round", flat=True)
@@ -207,7 +218,7 @@ def account_delete(
         old_name, tombstone = user.username, tombstone_name(user.pk)
         _leave_play(user, now)
         friends = _erase_people(user, now)
-        _rename_everywhere(user, tombstone)
+        _rename_everywhere(user, old_name, tombstone)
         _accounts_app_erase(user)
         AccessAttempt.objects.filter(username=old_name).delete()
         AccessFailureLog.objects.filter(username=old_name).delete()

@@ -45,9 +45,8 @@ def _next_round(room: Any, now: Any) -> None:
 @pytest.fixture
 def played(make_user, clock) -> dict[str, Any]:  # noqa: F811  (the fixtures above)
     leaver, opponent = make_user(LEAVER), make_user(OPPONENT)
-    finished = _duel(
-        leaver, opponent, clock, "Mesa do duelo", "duelo", ("203.0.113.1", "203.0.113.2")
-    )
+    # Named by default after its host ("anastacia's table"): a name to erase too.
+    finished = _duel(leaver, opponent, clock, "", "duelo", ("203.0.113.1", "203.0.113.2"))
     assert play_round(finished, clock()).match.over
     playing = _duel(
         leaver, opponent, clock, "Mesa em jogo", "partida_dois", ("203.0.113.1", "203.0.113.2")
