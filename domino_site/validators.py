@@ -15,7 +15,7 @@ in any case or confusable with one (``PLAYER-7``, ``pIayer-7``,
 ``player‐７``), is refused at sign-up and at a rename (`validate_not_reserved`).
 So is a name that reads as a removed account's tombstone (``Jogador removido
 7``, ``removed_player``: `domino_site.removed`), and, for 90 days, the name a
-removed account had (`privacy.selectors.name_held`, asked by the sign-up form).
+removed account had (`privacy.selectors.held_names`, asked by the sign-up form).
 
 A JSON body may carry a lone surrogate (``"\\ud800"``): a valid Python string
 that no UTF-8 encoder accepts, so the database, the password hasher or the
