@@ -9,10 +9,8 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext_lazy as _
 
-from privacy.selectors import held_names
-
+from .removed import validate_not_held
 from .validators import (
     CONFUSABLE_NAME,
     confusable_with,
@@ -20,8 +18,6 @@ from .validators import (
     validate_not_reserved,
     validate_visible_text,
 )
-
-HELD_NAME = _("This name belonged to an account removed recently: choose another one.")
 
 
 class SignupForm(UserCreationForm):
@@ -44,8 +40,7 @@ class SignupForm(UserCreationForm):
             raise ValidationError(CONFUSABLE_NAME, code="confusable")
         # A removed account's name (or one confusable with it) for 90 days
         # (docs/site.md, "Your data (LGPD)").
-        if confusable_with(username, held_names()):
-            raise ValidationError(HELD_NAME, code="held")
+        validate_not_held(username)
         return username
 
 

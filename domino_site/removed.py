@@ -21,7 +21,18 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext
+from django.core.exceptions import ValidationError
+from django.dispatch import Signal
+from django.utils.translation import gettext, gettext_lazy
+
+#: Asked with ``name=``: is this name held (a removed account's, for 90 days)?
+#: Sent by whoever lets a person choose a name (the sign-up form, the rename
+#: after a name reset: `validate_not_held`), answered by the privacy app
+#: (`privacy.selectors.on_name_held`, connected in privacy/apps.py), which
+#: sits above them all.
+name_held = Signal()
+
+HELD_NAME = gettext_lazy("This name belonged to an account removed recently: choose another one.")
 
 TOMBSTONE_WORDS = "Jogador removido"  # the site's default language (pt-BR): the admin reads it
 TOMBSTONE = re.compile(re.escape(TOMBSTONE_WORDS) + r" \d+")
@@ -35,6 +46,13 @@ def tombstone_name(user_id: int) -> str:
 def is_tombstone(name: object) -> bool:
     """Whether ``name`` is a removed account's tombstone."""
     return isinstance(name, str) and TOMBSTONE.fullmatch(name) is not None
+
+
+def validate_not_held(name: str) -> None:
+    """Refuse ``name`` when an app answers `name_held` that it is held (the
+    same name, in any case, or one confusable with it)."""
+    if any(answer is True for _receiver, answer in name_held.send(sender=None, name=name)):
+        raise ValidationError(HELD_NAME, code="held")
 
 
 def shown_name(name: str) -> str:

@@ -16,3 +16,10 @@ class PrivacyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "privacy"
     verbose_name = _("Your data")
+
+    def ready(self) -> None:
+        # (app loading: models are ready only now)
+        from domino_site.removed import name_held
+        from privacy.selectors import on_name_held
+
+        name_held.connect(on_name_held, dispatch_uid="privacy.name_held")

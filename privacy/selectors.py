@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from arenas.models import ArenaPlayer
 from domino_site.removed import shown_name
+from domino_site.validators import confusable_with
 from games.models import Match, Round
 from games.selectors import replay_export
 from games.world import world
@@ -54,6 +55,12 @@ def held_names(*, now: datetime | None = None) -> list[str]:
     sign-up form's confusable check (case and look-alikes count there)."""
     now = now or world().now()
     return list(HeldName.objects.filter(until__gt=now).values_list("name", flat=True))
+
+
+def on_name_held(sender: Any, *, name: str, **kwargs: Any) -> bool:
+    """The answer to `domino_site.removed.name_held`: ``name`` is, or looks like
+    (case, TR39 skeletons), a name held after a deletion."""
+    return confusable_with(name, held_names()) is not None
 
 
 def exports_recent(user: Any, *, now: datetime | None = None) -> int:

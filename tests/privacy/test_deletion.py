@@ -20,6 +20,7 @@ from games.models import Round
 from games.world import world
 from people import services as people
 from people.models import Block, Friendship, Preferences, Presence
+from people.moderation import sanction_apply
 from privacy.models import DataRequest, HeldName
 from records.models import Cooldown, Rating, RatingChange
 from rooms.models import Seat
@@ -221,3 +222,23 @@ def test_nobody_can_befriend_challenge_or_report_a_removed_account(played):
         response = viewer.post(f"/friends/{leaver.username}/{action}/", {"reason": "other"})
         assert response.status_code == 404, action
     assert not leaver.friend_requests_received.exists()
+
+
+def test_a_name_reset_cannot_pick_the_held_name_either(played, make_user, django_user_model):
+    assert _delete(_signed_in(played["leaver"])).status_code == 302
+    rude = make_user("palavrao")
+    staff = django_user_model.objects.create_superuser("chefe", "c@example.com", "x")
+    sanction_apply(user=rude, kind="name_reset", reason="ofensivo", by=staff)
+    rude.refresh_from_db()
+    client = _signed_in(rude)
+    refused = client.post(
+        "/moderation/name/", {"username": LEAVER.capitalize()}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    rude.refresh_from_db()
+    assert rude.username.startswith("player-")
+    assert (
+        "removed recently"
+        in client.get(refused["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    )
+    taken = client.post("/moderation/name/", {"username": "gentil"})
+    assert taken["Location"] == "/players/gentil/"
