@@ -167,7 +167,7 @@ def _erase_people(user: Any, now: datetime) -> list[int]:
 
 def _rename_everywhere(user: Any, old_name: str, tombstone: str) -> None:
     """Every name the site stored for this account becomes its tombstone: the
-    seats (their name and the address hash), the rounds' players (the replay,
+    seats' names, the rounds' players (the replay,
     the round's JSON, the admin), the cool-downs (the table's "X left"). The
     name of a table it sat at that holds its name ("anastacia's table", the
     default) says "Jogador removido" instead; its sanctions forget the name it
@@ -178,7 +178,7 @@ def _rename_everywhere(user: Any, old_name: str, tombstone: str) -> None:
     for room in Room.objects.filter(pk__in=room_ids, name__icontains=old_name).only("pk", "name"):
         Room.objects.filter(pk=room.pk).update(name=named.sub(TOMBSTONE_WORDS, room.name)[:80])
     Sanction.objects.filter(user=user).update(old_name="")
-    Seat.objects.filter(user=user).update(display_name=tombstone, ip_hash="")
+    Seat.objects.filter(user=user).update(display_name=tombstone)
     Cooldown.objects.filter(user=user).update(name=tombstone)
     round_ids = RoundPlayer.objects.filter(user=user).values_list("round", flat=True)
     for rnd in Round.objects.filter(pk__in=round_ids).only("pk", "players"):
@@ -216,9 +216,14 @@ def account_delete(
         if is_tombstone(user.username):
             raise _refused("already_removed", _("This account was removed already."))
         old_name, tombstone = user.username, tombstone_name(user.pk)
-        _leave_play(user, now)
-        friends = _erase_people(user, now)
+        # Renamed first: the leave's frames (built while the rows are locked) and
+        # its cool-down's name already say the tombstone, never the old name.
         _rename_everywhere(user, old_name, tombstone)
+        _leave_play(user, now)
+        Cooldown.objects.filter(user=user).update(name=tombstone)
+        # After the leave, whose rulebook reads them (the same-address rule).
+        Seat.objects.filter(user=user).update(ip_hash="")
+        friends = _erase_people(user, now)
         _accounts_app_erase(user)
         AccessAttempt.objects.filter(username=old_name).delete()
         AccessFailureLog.objects.filter(username=old_name).delete()

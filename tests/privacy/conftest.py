@@ -11,6 +11,7 @@ import pytest
 
 from domino_site.client_ip import ip_hash
 from rooms import services
+from tests.realtime.conftest import live  # noqa: F401  (the sockets' fixture)
 from tests.site.conftest import (  # noqa: F401  (the services' fixtures)
     clock,
     make_user,
