@@ -406,6 +406,9 @@ PRIVACY_EXPORT_WINDOW = timedelta(hours=float(os.environ.get("PRIVACY_EXPORT_WIN
 # a done data request's row is deleted this many days after it was done.
 PRIVACY_ADDRESS_DAYS = int(os.environ.get("PRIVACY_ADDRESS_DAYS") or 90)
 PRIVACY_REQUEST_DAYS = int(os.environ.get("PRIVACY_REQUEST_DAYS") or 365)
+# Where a person writes to ask for a copy or a deletion without signing in (an
+# email address the privacy notice shows; none: the notice says "the site's staff").
+PRIVACY_CONTACT = os.environ.get("PRIVACY_CONTACT", "").strip()
 # An established account (records.rulebook.established_account): signed up at
 # least this many days ago AND with at least this many rated matches. Only its
 # first try of a puzzle moves the puzzle's rating (docs/site.md, "Puzzles"):

@@ -96,6 +96,7 @@ def notice(request: HttpRequest) -> HttpResponse:
         "login_failure_days": services.LOGIN_FAILURE_DAYS,
         "name_hold_days": services.NAME_HOLD.days,
         "export_limit": settings.PRIVACY_EXPORT_LIMIT,
+        "contact": settings.PRIVACY_CONTACT,
         "session_cookie": settings.SESSION_COOKIE_NAME,
         "csrf_cookie": settings.CSRF_COOKIE_NAME,
         "language_cookie": settings.LANGUAGE_COOKIE_NAME,

@@ -78,3 +78,10 @@ def test_the_privacy_notice_lists_every_cookie_the_site_sets(client):
         page = client.get("/privacidade/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         for name in _documented():
             assert f"<code>{name}</code>" in page, (language, name)
+
+
+def test_the_privacy_notice_says_where_to_write(client, settings):
+    settings.PRIVACY_CONTACT = "privacidade@example.com"
+    page = client.get("/privacidade/").content.decode()
+    assert 'href="mailto:privacidade@example.com"' in page
+    assert "/accounts/export/" in page and "/accounts/delete/" in page
