@@ -126,9 +126,7 @@ def _leave_play(user: Any, now: datetime) -> None:
     a bot plays the seat to the result, the rulebook's forfeit and cool-down);
     the quick-match queue and the arenas are left; reservations are dropped."""
     seats = Seat.objects.filter(user=user).exclude(room__status=Room.Status.CLOSED)
-    for seat in seats.select_related("room"):
-        if seat.leaving:
-            continue
+    for seat in seats.select_related("room"):  # away already (a bot in it): for good now
         try:
             rooms.seat_leave(room=seat.room_id, index=seat.index, actor=seat, now=now)
         except ServiceError:  # no longer theirs (a leave already under way)
