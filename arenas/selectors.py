@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.scoring import rank_players
+from domino_site.removed import is_tombstone, shown_name
 
 PODIUM = 3
 
@@ -43,6 +44,8 @@ def standings(arena: Arena) -> list[dict[str, Any]]:
         {
             "rank": position,
             "player": p.user.username,
+            "name": shown_name(p.user.username),  # a removed account: "Removed player"
+            "removed": is_tombstone(p.user.username),
             "score": p.score,
             "streak": p.streak,
             "matches": p.matches,

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 
+from .removed import validate_not_held
 from .validators import (
     CONFUSABLE_NAME,
     confusable_with,
@@ -37,6 +38,9 @@ class SignupForm(UserCreationForm):
         names = list(get_user_model().objects.values_list("username", flat=True))
         if confusable_with(username, names):
             raise ValidationError(CONFUSABLE_NAME, code="confusable")
+        # A removed account's name (or one confusable with it) for 90 days
+        # (docs/site.md, "Your data (LGPD)").
+        validate_not_held(username)
         return username
 
 

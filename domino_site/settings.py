@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "lobby",  # above rooms, beside arenas, quick and replays: the public list, its page, API and socket
     "puzzles",  # above rooms, beside arenas, quick, replays and lobby: puzzles cut from analysed rounds
     "people",  # between those four and rooms: friends, blocks, who is online (ws/people/)
+    "privacy",  # above the feature apps, below timers: a person's copy of their data, deletion, notice
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
     "twofactor",  # after django_otp's plugins: its admin replaces theirs (no secrets shown)
 ]
@@ -154,6 +155,10 @@ CONTENT_SECURITY_POLICY = {
 ROOT_URLCONF = "domino_site.urls"
 WSGI_APPLICATION = "domino_site.wsgi.application"
 ASGI_APPLICATION = "domino_site.asgi.application"
+
+# Messages ("Saved.", a refusal) live in the session: no "messages" cookie (the
+# site sets only the cookies the privacy notice lists: docs/site.md, "Cookies").
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
 TEMPLATES = [
     {
@@ -412,6 +417,19 @@ SOLO_TABLES_PER_ADDRESS = int(os.environ.get("SOLO_TABLES_PER_ADDRESS") or 4)
 # Accounts signed up per address and window.
 SIGNUP_LIMIT_PER_ADDRESS = int(os.environ.get("SIGNUP_LIMIT_PER_ADDRESS") or 5)
 SIGNUP_WINDOW = timedelta(hours=1)
+# A person's data (docs/site.md, "Your data (LGPD)"): copies of one's data
+# (GET /accounts/export/, expensive: every round replayed) per account and window.
+PRIVACY_EXPORT_LIMIT = int(os.environ.get("PRIVACY_EXPORT_LIMIT") or 3)
+PRIVACY_EXPORT_WINDOW = timedelta(hours=float(os.environ.get("PRIVACY_EXPORT_WINDOW_HOURS") or 24))
+# Retention, done by the sweeper (privacy.services.retention_sweep): the hashed
+# client addresses of seats, tables, challenges, arenas, puzzle tries and
+# sign-ups are cleared (or their rows deleted) this many days after their use;
+# a done data request's row is deleted this many days after it was done.
+PRIVACY_ADDRESS_DAYS = int(os.environ.get("PRIVACY_ADDRESS_DAYS") or 90)
+PRIVACY_REQUEST_DAYS = int(os.environ.get("PRIVACY_REQUEST_DAYS") or 365)
+# Where a person writes to ask for a copy or a deletion without signing in (an
+# email address the privacy notice shows; none: the notice says "the site's staff").
+PRIVACY_CONTACT = os.environ.get("PRIVACY_CONTACT", "").strip()
 # An established account (records.rulebook.established_account): signed up at
 # least this many days ago AND with at least this many rated matches. Only its
 # first try of a puzzle moves the puzzle's rating (docs/site.md, "Puzzles"):

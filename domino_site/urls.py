@@ -15,6 +15,8 @@ urlpatterns = [
     # Django's login, then the second step for an account with one (twofactor.flow).
     path("accounts/login/", LoginView.as_view(form_class=LoginForm), name="login"),
     path("accounts/2fa/", include("twofactor.urls")),  # two-step sign-in
+    # /accounts/export/, /accounts/delete/ (a person's data), /privacidade/, /termos/
+    path("", include("privacy.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     # The page scripts' plurals (djangojs catalogs in locale/), a same-origin script.

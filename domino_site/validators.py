@@ -13,6 +13,9 @@ a moderator's name reset gives (``player-<id>``:
 `people.moderation.reset_names`) are nobody's to take: a name of that form,
 in any case or confusable with one (``PLAYER-7``, ``pIayer-7``,
 ``player‐７``), is refused at sign-up and at a rename (`validate_not_reserved`).
+So is a name that reads as a removed account's tombstone (``Jogador removido
+7``, ``removed_player``: `domino_site.removed`), and, for 90 days, the name a
+removed account had (`privacy.selectors.held_names`, asked by the sign-up form).
 
 A JSON body may carry a lone surrogate (``"\\ud800"``): a valid Python string
 that no UTF-8 encoder accepts, so the database, the password hasher or the
@@ -43,6 +46,7 @@ STACKED_MARKS = _("A letter may carry two accents or marks at most.")
 RESERVED_NAME = _(
     "Names like “player-123” are kept for the names the moderators give: choose another one."
 )
+REMOVED_NAME = _("This name is kept for removed accounts: choose another one.")
 RESERVED_PREFIX = "player-"  # a name reset's: player-<id> (people.moderation)
 
 ZERO_WIDTH_JOINER = "\u200d"  # between emoji (👨‍👩‍👧): allowed
@@ -250,8 +254,33 @@ def reserved_name(name: str) -> bool:
     return any(pattern.fullmatch(skeleton) for skeleton in skeletons(name))
 
 
+# A removed account's tombstone and its look-alikes, in either language, letters only.
+REMOVED_FOLDED = re.compile(r"(?:jogadorremovido|removedplayer)\d*")
+
+
+def removed_lookalike(name: str) -> bool:
+    """Whether ``name`` reads as a removed account's tombstone
+    (`domino_site.removed`): "Jogador removido" or "Removed player", with or
+    without a number, whatever the case, spaces, punctuation or look-alike
+    letters.
+
+    >>> [removed_lookalike(n) for n in ("Jogador_Removido", "removed.player.3", "jogadorremovid0")]
+    [True, True, False]
+    >>> removed_lookalike("jogador")
+    False
+    """
+    for form in {_folded(name).casefold(), *skeletons(name)}:
+        letters = "".join(ch for ch in form if ch.isalnum())
+        if REMOVED_FOLDED.fullmatch(letters):
+            return True
+    return False
+
+
 def validate_not_reserved(value: object) -> None:
-    """Refuse a name of the name resets' form (`reserved_name`): for user names
-    chosen by their owner (sign-up, the rename after a reset)."""
+    """Refuse a name of the name resets' form (`reserved_name`) or one that reads
+    as a removed account's (`removed_lookalike`): for user names chosen by their
+    owner (sign-up, the rename after a reset)."""
     if isinstance(value, str) and reserved_name(value):
         raise ValidationError(RESERVED_NAME, code="reserved")
+    if isinstance(value, str) and removed_lookalike(value):
+        raise ValidationError(REMOVED_NAME, code="removed")

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from domino_site.removed import shown_name
 from games import engine
 from games.errors import ServiceError
 from games.models import Move, Round
@@ -61,7 +62,11 @@ def replay_export(rnd: Round) -> dict[str, Any]:
             "first_of_match": deal.get("first_of_match", True),
         },
         "players": [
-            {key: player.get(key) for key in PUBLIC_PLAYER_KEYS} for player in rnd.players or ()
+            {
+                **{key: player.get(key) for key in PUBLIC_PLAYER_KEYS},
+                "name": shown_name(player.get("name") or ""),  # a removed account: "Removed player"
+            }
+            for player in rnd.players or ()
         ],
         "moves": [
             {

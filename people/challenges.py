@@ -464,7 +464,7 @@ def table_people(*, user: Any, room: Room) -> list[Any]:
     if not getattr(user, "is_authenticated", False):
         return []
     people = list(
-        Seat.objects.filter(room=room, kind=Seat.Kind.HUMAN, user__isnull=False)
+        Seat.objects.filter(room=room, kind=Seat.Kind.HUMAN, user__is_active=True)
         .select_related("user")
         .order_by("index")
     )

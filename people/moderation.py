@@ -28,6 +28,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from domino_site.removed import validate_not_held
 from domino_site.validators import (
     CONFUSABLE_NAME,
     RESERVED_PREFIX,
@@ -339,6 +340,7 @@ class RenameForm(forms.Form):
             raise forms.ValidationError(_("This name is taken."), code="taken")
         if confusable_with(name, list(others.values_list("username", flat=True))):
             raise forms.ValidationError(CONFUSABLE_NAME, code="confusable")
+        validate_not_held(name)  # a removed account's, for 90 days
         return name
 
 

@@ -34,7 +34,7 @@ def _back(request: HttpRequest, person: Any) -> HttpResponseRedirect:
 
 
 def _act(request: HttpRequest, username: str, call: Callable[[Any, Any], str]) -> HttpResponse:
-    person = get_user_model().objects.filter(username=username).first()
+    person = get_user_model().objects.filter(is_active=True, username=username).first()
     if person is None:
         raise Http404(_("There is no player with this name."))
     try:
@@ -109,12 +109,12 @@ unblock = _view(_unblock)
 def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
     """The profile's challenge form: ``preset``, ``move_seconds`` ("" for no
     clock), ``rated`` (a checkbox)."""
-    person = get_user_model().objects.filter(username=username).first()
+    person = get_user_model().objects.filter(is_active=True, username=username).first()
     if person is None:
         raise Http404(_("There is no player with this name."))
     seconds = request.POST.get("move_seconds", "")
     invited = {
-        field: get_user_model().objects.filter(username=request.POST[field]).first()
+        field: get_user_model().objects.filter(is_active=True, username=request.POST[field]).first()
         for field in ("partner", "their_partner")
         if request.POST.get(field)
     }
@@ -229,7 +229,7 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
 def report(request: HttpRequest, username: str) -> HttpResponse:
     """Report ``username``: ``reason``, ``note``, and ``room`` (the table's code,
     from the table page) whose latest match is attached."""
-    person = get_user_model().objects.filter(username=username).first()
+    person = get_user_model().objects.filter(is_active=True, username=username).first()
     if person is None:
         raise Http404(_("There is no player with this name."))
     code = request.POST.get("room", "")
@@ -269,7 +269,9 @@ def queue_partner(request: HttpRequest) -> HttpResponse:
     """Whom the person queues with for parceria: ``partner`` (a friend's name,
     or "" for alone)."""
     name = request.POST.get("partner", "")
-    partner = get_user_model().objects.filter(username=name).first() if name else None
+    partner = (
+        get_user_model().objects.filter(is_active=True, username=name).first() if name else None
+    )
     if name and partner is None:
         raise Http404(_("There is no player with this name."))
     try:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Q
 
+from domino_site.removed import is_tombstone, shown_name
 from games.models import Match, Round
 from records import rating
 from records.models import ALL_PRESETS, Cooldown, MatchLineup, Rating, RatingChange, Signup
@@ -448,6 +449,8 @@ def _ranking_row(row: Rating, position: int) -> dict[str, Any]:
     return {
         "position": position,
         "username": row.user.username,
+        "name": shown_name(row.user.username),  # a removed account: "Removed player"
+        "removed": is_tombstone(row.user.username),
         "user_id": row.user_id,
         "rating": skill.shown,
         "uncertainty": skill.uncertainty,
@@ -519,4 +522,4 @@ def abandonments(*, match: Match) -> list[tuple[int, str]]:
     if not names:
         return []
     lineup = MatchLineup.objects.filter(match=match).values_list("users", flat=True).first() or []
-    return [(index, names[user]) for index, user in enumerate(lineup) if user in names]
+    return [(index, shown_name(names[user])) for index, user in enumerate(lineup) if user in names]

@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from domino_site.removed import is_tombstone
 from games.presets import PRESET_LABELS
 from records import selectors
 from records.models import ALL_PRESETS, Rating
@@ -54,7 +55,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     recent matches (a private room's only for whoever may see that room:
     `records.selectors.shown_matches`), and the parts of the apps above (`records.signals.profile_parts`)."""
     person = get_user_model().objects.filter(username=username).first()
-    if person is None:
+    if person is None or is_tombstone(person.username):  # a removed account has no page
         raise Http404(_("There is no player with this name."))
     may_see_rounds = viewer_may_see_rounds(request)
     stats = selectors.player_stats(person, may_see_rounds=may_see_rounds)

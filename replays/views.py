@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from analysis import selectors as analysis
 from domino_site.guests import guest_token_of
+from domino_site.removed import shown_name
 from games.presets import PRESET_LABELS
 from games.selectors import finished_round, replay_export, replay_fair, replay_positions
 from rooms import selectors
@@ -93,7 +94,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
             {
                 "index": p.get("index"),
                 "kind": p.get("kind"),
-                "name": p.get("name") or "",
+                "name": shown_name(p.get("name") or ""),
                 "bot_level": p.get("bot_level"),
             }
             for p in players

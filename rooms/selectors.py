@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from domino_site.guests import guest_key
+from domino_site.removed import shown_name
 from games.models import Move, Round
 from games.world import now_or
 from records import rulebook
@@ -255,7 +256,7 @@ def seat_name(seat: Seat) -> str:
     if seat.is_bot:
         return str(BOT_LABELS.get(seat.bot_level or "", _("Bot")))
     if seat.is_human:
-        return seat.display_name or _("Guest")
+        return shown_name(seat.display_name) or _("Guest")
     return ""
 
 

@@ -23,6 +23,7 @@ from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
 from games.world import world
 from people.services import presence_sweep
+from privacy.services import retention_sweep
 from puzzles.services import puzzles_waiting
 from quick.services import quick_pair
 from rooms.services import rooms_sweep, round_due_fire
@@ -49,7 +50,9 @@ def quick_pair_job(*, now: datetime | None = None) -> datetime | None:
 def sweep(*, now: datetime | None = None) -> str | None:
     """The safety net: room expiry, disconnect grace, walkovers, every due action
     whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
-    queued, its bound), the presences of dead server processes' sockets. Says
+    queued, its bound), the presences of dead server processes' sockets, the
+    retention of people's data (`privacy.services.retention_sweep`: at most
+    once an hour, in small batches). Says
     what background work waits, for the runner to wake its analysis worker (a
     Celery task, or a side job of the ticker) with: ``"analysis"`` while
     analysis jobs wait, else ``"puzzles"`` while the puzzles have rounds to cut
@@ -58,6 +61,7 @@ def sweep(*, now: datetime | None = None) -> str | None:
     rooms_sweep(now=now)
     arenas_sweep(now=now)
     presence_sweep(now=now)
+    retention_sweep(now=now)
     analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
     analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
     if waiting_jobs():

@@ -29,7 +29,7 @@ function standingRow(row) {
   const state = !row.active ? html` <span class="muted small">${t("left the arena")}</span>` : row.playing ? html` <span class="muted small">${t("playing")}</span>` : nothing;
   return html`<tr data-player=${row.player}>
     <td>${row.rank}</td>
-    <td><a href="/players/${encodeURIComponent(row.player)}/">${row.player}</a>${state}</td>
+    <td>${row.removed ? row.name : html`<a href="/players/${encodeURIComponent(row.player)}/">${row.player}</a>`}${state}</td>
     <td data-score>${row.score}${streak(row)}</td>
     <td>${row.matches}</td>
   </tr>`;
@@ -46,7 +46,7 @@ function standings() {
 function podium() {
   if (!frame.podium.length) return nothing;
   return html`<ol class="podium" data-podium-list aria-label=${t("Podium")}>
-    ${frame.podium.map((row) => html`<li class="place-${row.rank}"><strong>${row.player}</strong> <span>${row.score}</span></li>`)}
+    ${frame.podium.map((row) => html`<li class="place-${row.rank}"><strong>${row.name || row.player}</strong> <span>${row.score}</span></li>`)}
   </ol>`;
 }
 
