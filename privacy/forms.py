@@ -1,6 +1,7 @@
 """The deletion form (docs/site.md, "Your data (LGPD)"): the password, one
-confirmation (a checkbox) and, once the accounts app enrols second factors,
-a code of one (`second_factor_error`)."""
+confirmation (a checkbox) and, for an account with two-step sign-in, a code
+of it (`second_factor_error`: the app's or a recovery code, throttled as the
+second step is)."""
 
 from __future__ import annotations
 
@@ -10,20 +11,26 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from domino_site.validators import validate_encodable
+from twofactor.selectors import has_two_factor
+from twofactor.services import TwoFactorError, code_check
 
 # Longer is refused with a clear error before the hasher sees it.
 PASSWORD_MAX = 1024
 
 
 def second_factor_needed(user: Any) -> bool:
-    """THE PLACE of the accounts app's second factor (issue 51, point 4): whether
-    ``user`` has one enrolled, so that the deletion asks for a code. None yet."""
-    return False
+    """Whether ``user`` signs in in two steps, so that the deletion asks for a
+    code too (docs/site.md, "Two-step sign-in")."""
+    return has_two_factor(user)
 
 
 def second_factor_error(user: Any, code: str) -> str | None:
-    """THE PLACE of the accounts app's second factor: why ``code`` is refused for
-    ``user`` (None: accepted). Nobody has one yet."""
+    """Why ``code`` is refused for ``user`` (None: accepted; a recovery code
+    is used up by it)."""
+    try:
+        code_check(user=user, code=code)
+    except TwoFactorError as error:
+        return str(error.message)
     return None
 
 

@@ -40,6 +40,7 @@ from people.models import (
 from puzzles.models import PuzzlePlayer, PuzzleTry
 from records.models import Cooldown, MatchLineup, Rating, RatingChange, RoundPlayer
 from rooms.selectors import may_see_rounds
+from twofactor.selectors import has_app, has_two_factor, recovery_codes_left
 
 from .models import DataRequest, HeldName
 
@@ -106,6 +107,11 @@ def _accounts_app_section(user: Any) -> dict[str, Any]:
         "email_addresses": [],
         "email_history": [],
         "sessions": [{"expires": _iso(s.expire_date)} for s in user_sessions(user)],
+        "two_step": {
+            "on": has_two_factor(user),
+            "app": has_app(user),
+            "recovery_codes_left": recovery_codes_left(user),
+        },
     }
 
 

@@ -52,6 +52,7 @@ from quick.services import quick_leave
 from records.models import Cooldown, RoundPlayer, Signup
 from rooms import services as rooms
 from rooms.models import Room, Seat
+from twofactor.services import two_factor_off
 
 from . import selectors
 from .models import DataRequest, HeldName
@@ -190,10 +191,12 @@ def _rename_everywhere(user: Any, old_name: str, tombstone: str) -> None:
 
 
 def _accounts_app_erase(user: Any) -> None:
-    """THE PLACE of the accounts app (issue 51, points 1 to 4): its email
-    addresses, email history, sessions and second factors are erased here,
-    through its services. Until then: Django's own session rows."""
+    """THE PLACE of the accounts app (issue 51, points 1 to 3): its email
+    addresses, email history and sessions are erased here, through its
+    services. Until then: Django's own session rows. The second factors
+    (twofactor) go too: their keys and recovery codes."""
     Session.objects.filter(pk__in=[s.pk for s in selectors.user_sessions(user)]).delete()
+    two_factor_off(user=user)
 
 
 def account_delete(

@@ -13,6 +13,7 @@ from django.test import Client
 
 from privacy.models import DataRequest
 from tests.privacy.conftest import LEAVER
+from tests.staff import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def staff(django_user_model) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(django_user_model.objects.create_superuser("chefe", "c@example.com", "x"))
+    sign_in_verified(
+        client, django_user_model.objects.create_superuser("chefe", "c@example.com", "x")
+    )
     return client
 
 

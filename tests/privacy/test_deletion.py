@@ -15,6 +15,8 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django_otp.oath import totp
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from games.models import Round
 from games.world import world
@@ -26,6 +28,7 @@ from records.models import Cooldown, Rating, RatingChange
 from rooms.models import Seat
 from tests.privacy.conftest import LEAVER, OPPONENT
 from tests.site.helpers import seat
+from tests.staff import sign_in_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -140,7 +143,10 @@ def test_the_others_see_removed_player_on_the_replay_the_round_json_and_the_admi
     ranking = viewer.get("/ranking/").content.decode()
     assert LEAVER not in ranking
 
-    admin = _signed_in(django_user_model.objects.create_superuser("chefe", "c@example.com", "x"))
+    admin = Client()
+    sign_in_verified(
+        admin, django_user_model.objects.create_superuser("chefe", "c@example.com", "x")
+    )
     rnd = Round.objects.get(room=room, number=1)
     for url in (
         "/admin/auth/user/",
@@ -242,3 +248,24 @@ def test_a_name_reset_cannot_pick_the_held_name_either(played, make_user, django
     )
     taken = client.post("/moderation/name/", {"username": "gentil"})
     assert taken["Location"] == "/players/gentil/"
+
+
+def test_with_two_step_sign_in_the_deletion_asks_a_code_of_it_too(played):
+    """An account that signs in in two steps gives a code of its app (or a
+    recovery code) to be deleted; without it, or with a wrong one, nothing
+    changes. The deletion forgets the app's key (docs/site.md, "Two-step
+    sign-in")."""
+    leaver = played["leaver"]
+    device = TOTPDevice.objects.create(user=leaver, name="app", confirmed=True)
+    client = _signed_in(leaver)
+    assert 'name="code"' in client.get("/accounts/delete/").content.decode()
+    for code in ("", "000000" if totp(device.bin_key) != 0 else "111111"):
+        assert _delete(client, code=code).status_code == 400
+        leaver.refresh_from_db()
+        assert leaver.username == LEAVER and leaver.is_active
+    device.refresh_from_db()
+    device.throttle_reset()  # django-otp's back-off after the wrong code has passed
+    response = _delete(client, code=f"{totp(device.bin_key):06d}")
+    assert response.status_code == 302 and response["Location"] == "/accounts/deleted/"
+    leaver.refresh_from_db()
+    assert not leaver.is_active and not TOTPDevice.objects.filter(user=leaver).exists()
