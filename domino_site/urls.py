@@ -3,6 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
+from accounts import views as accounts_views
+
 from . import views
 from .forms import AdminLoginForm, LoginForm
 
@@ -12,7 +14,17 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(form_class=LoginForm), name="login"),
+    # Recovery ("Esqueci minha senha") and the password change: Django's views with
+    # the accounts' forms and limits (docs/protocol.md, "Accounts"); Django's names.
+    path("accounts/password_reset/", accounts_views.RecoveryView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts_views.RecoveryConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path("accounts/password_change/", accounts_views.password_change, name="password_change"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("accounts.urls")),  # /conta/ (the account's settings), the email's link
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     # The page scripts' plurals (djangojs catalogs in locale/), a same-origin script.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["rooms"]), name="javascript-catalog"),

@@ -9,7 +9,7 @@ generic ``timers.job`` task runs any job by its name). Adding a job is one line
 in ``JOBS``.
 
 >>> sorted(JOBS)
-['arena_tick', 'quick_pair', 'round_due', 'sweep']
+['arena_tick', 'mail', 'quick_pair', 'round_due', 'sweep']
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from accounts.mail import mail_send_due, mail_tidy
+from accounts.services import recovery_tidy
+from accounts.sessions import sessions_tidy
 from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
 from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
@@ -46,10 +49,18 @@ def quick_pair_job(*, now: datetime | None = None) -> datetime | None:
     return quick_pair(now=now)
 
 
+def mail() -> int:
+    """Send the outbox's messages that are due (accounts.mail): after their
+    commit, and again after a failure, each time later. How many were sent."""
+    return mail_send_due()
+
+
 def sweep(*, now: datetime | None = None) -> str | None:
     """The safety net: room expiry, disconnect grace, walkovers, every due action
     whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
-    queued, its bound), the presences of dead server processes' sockets. Says
+    queued, its bound), the presences of dead server processes' sockets, the
+    accounts' housekeeping (sent mail, recovery requests and session rows past
+    their time; the runners then wake the mail sender while mail waits). Says
     what background work waits, for the runner to wake its analysis worker (a
     Celery task, or a side job of the ticker) with: ``"analysis"`` while
     analysis jobs wait, else ``"puzzles"`` while the puzzles have rounds to cut
@@ -60,6 +71,9 @@ def sweep(*, now: datetime | None = None) -> str | None:
     presence_sweep(now=now)
     analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
     analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
+    mail_tidy()  # the accounts' rows: on the wall clock (mail is not a game's time)
+    recovery_tidy()
+    sessions_tidy()
     if waiting_jobs():
         return "analysis"
     return "puzzles" if puzzles_waiting() else None
@@ -68,6 +82,7 @@ def sweep(*, now: datetime | None = None) -> str | None:
 #: Every job by name: an idempotent function of keyword arguments.
 JOBS: dict[str, Callable[..., Any]] = {
     "round_due": round_due,
+    "mail": mail,
     "arena_tick": arena_tick_job,
     "quick_pair": quick_pair_job,
     "sweep": sweep,
