@@ -136,9 +136,7 @@ def test_an_expired_link_is_refused(client, django_user_model, monkeypatch):
     assert selectors.confirmed_email(ana) is None
 
 
-def test_a_link_for_another_account_is_refused_to_a_signed_in_person(
-    client, django_user_model
-):
+def test_a_link_for_another_account_is_refused_to_a_signed_in_person(client, django_user_model):
     ana = django_user_model.objects.create_user("ana", password=PASSWORD)
     bia = django_user_model.objects.create_user("bia", password=PASSWORD)
     row = services.email_add(user=ana, email="ana@example.com", language="pt-br")
@@ -283,9 +281,7 @@ async def test_the_embedded_ticker_sends_after_the_commit(smtp, settings):
     assert "confirm" in smtp.to("ana@example.com")[0]["Subject"]
 
 
-def test_five_thousand_characters_are_a_clear_error_that_changes_nothing(
-    client, django_user_model
-):
+def test_five_thousand_characters_are_a_clear_error_that_changes_nothing(client, django_user_model):
     long = "a" * 5000
     response = client.post(
         reverse("signup"),
