@@ -4,6 +4,7 @@ docs/protocol.md, "Accounts"."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -13,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -38,6 +40,12 @@ def _parts(request: HttpRequest) -> Any:
     return format_html_join("", "{}", ((mark_safe(html),) for _, html in answers if html))
 
 
+def _password_form(user: Any, data: Any = None) -> AccountPasswordChangeForm:
+    form = AccountPasswordChangeForm(user, data)
+    form.fields["old_password"].widget.attrs.pop("autofocus", None)  # one section of many
+    return form
+
+
 def _conta(
     request: HttpRequest,
     *,
@@ -47,14 +55,20 @@ def _conta(
 ) -> HttpResponse:
     user = request.user
     current = request.session.session_key
+    now = timezone.now()
     sessions = [
-        {"row": row, "current": row.session_key == current} for row in selectors.sessions_of(user)
+        {
+            "row": row,
+            "current": row.session_key == current,
+            "recent": now - row.last_seen < timedelta(minutes=1),
+        }
+        for row in selectors.sessions_of(user)
     ]
     context = {
         "confirmed_email": selectors.confirmed_email(user),
         "pending": selectors.pending_email(user),
         "email_form": email_form or EmailForm(),
-        "password_form": password_form or AccountPasswordChangeForm(user),
+        "password_form": password_form or _password_form(user),
         "sessions": sessions,
         "others": sum(1 for s in sessions if not s["current"]),
         "preference": people_challenges.preference_of(user),
@@ -130,7 +144,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
     other session of the account is signed out."""
     if request.method != "POST":
         return HttpResponseRedirect(reverse("accounts:conta") + "#password")
-    form = AccountPasswordChangeForm(request.user, request.POST)
+    form = _password_form(request.user, request.POST)
     if not form.is_valid():
         return _conta(request, password_form=form, status=400)
     user = form.save()
