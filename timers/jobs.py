@@ -9,7 +9,7 @@ generic ``timers.job`` task runs any job by its name). Adding a job is one line
 in ``JOBS``.
 
 >>> sorted(JOBS)
-['arena_tick', 'mail', 'quick_pair', 'round_due', 'sweep']
+['arena_tick', 'mail', 'mail_due', 'quick_pair', 'round_due', 'sweep']
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from accounts.mail import mail_send_due, mail_tidy
+from accounts.selectors import mail_due_ids
 from accounts.services import recovery_tidy
 from accounts.sessions import sessions_tidy
 from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
@@ -55,6 +56,12 @@ def mail() -> int:
     return mail_send_due()
 
 
+def mail_due() -> list[int]:
+    """The outbox's messages whose time has come (unsent after a failure, or
+    their wake-up lost): the runners wake the mail sender for them after a sweep."""
+    return mail_due_ids()
+
+
 def sweep(*, now: datetime | None = None) -> str | None:
     """The safety net: room expiry, disconnect grace, walkovers, every due action
     whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
@@ -83,6 +90,7 @@ def sweep(*, now: datetime | None = None) -> str | None:
 JOBS: dict[str, Callable[..., Any]] = {
     "round_due": round_due,
     "mail": mail,
+    "mail_due": mail_due,
     "arena_tick": arena_tick_job,
     "quick_pair": quick_pair_job,
     "sweep": sweep,

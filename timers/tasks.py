@@ -16,7 +16,6 @@ from typing import Any
 
 from celery import shared_task
 
-from accounts.selectors import mail_due_ids
 from accounts.tasks import mail_send_task
 from analysis.tasks import analysis_next
 from puzzles.tasks import puzzles_next
@@ -59,7 +58,7 @@ def sweep() -> None:
         analysis_next.apply_async()
     elif waiting == "puzzles":
         puzzles_next.apply_async()
-    for mail_id in mail_due_ids():
+    for mail_id in jobs.run("mail_due"):
         mail_send_task.apply_async(kwargs={"mail_id": mail_id})
     jobs.run("quick_pair")
 

@@ -29,7 +29,6 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 
-from accounts.selectors import mail_waiting
 from domino_site.realtime.asyncdb import db_async
 from games.world import world
 from people.services import presence_forget_all
@@ -55,7 +54,7 @@ def _sweep(now: datetime) -> None:
         ticker.submit(ANALYSIS_JOB, offload.drain_analyses)
     elif waiting == "puzzles":  # then the puzzles: cut and check, in the same side job's slot
         ticker.submit(ANALYSIS_JOB, offload.drain_puzzles)
-    if mail_waiting():  # the outbox: unsent after a failure, or its wake-up lost
+    if jobs.run("mail_due"):  # the outbox: unsent after a failure, or its wake-up lost
         ticker.submit(MAIL_JOB, _send_mail)
 
 
