@@ -49,7 +49,9 @@ def test_the_page_is_for_signed_in_people_and_the_header_links_to_it(client, ana
     assert "Nenhum endereço confirmado" in page
 
 
-def test_the_page_shows_the_sessions_and_signs_out_the_others(ana):
+@pytest.mark.parametrize("engine", ["db", "cache", "cached_db"])
+def test_the_page_shows_the_sessions_and_signs_out_the_others(ana, settings, engine):
+    settings.SESSION_ENGINE = f"django.contrib.sessions.backends.{engine}"
     phone = signed_in(ana, FIREFOX_ANDROID, "203.0.113.57")
     laptop = signed_in(ana, CHROME_WINDOWS, "198.51.100.9")
     page = phone.get(reverse("accounts:conta")).content.decode()

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts import services
-from accounts.models import EmailAddress, OutgoingMail
+from accounts.models import EmailAddress, OutgoingMail, SessionRecord
 from tests.accounts.conftest import html_of, link_in, text_of
 from timers import jobs
 
@@ -52,15 +52,20 @@ def test_the_login_page_links_to_recovery(client):
     assert form.status_code == 200 and 'data-form="password-reset"' in form.content.decode()
 
 
+@pytest.mark.parametrize("engine", ["db", "cached_db", "cache"])
 def test_a_person_recovers_the_account_from_the_mail_and_the_old_session_is_signed_out(
-    ana, smtp, django_capture_on_commit_callbacks
+    ana, smtp, django_capture_on_commit_callbacks, settings, engine
 ):
+    settings.SESSION_ENGINE = f"django.contrib.sessions.backends.{engine}"
     old = Client()
     old.force_login(ana)
     assert old.get(reverse("accounts:conta")).status_code == 200
     other = Client()
     other.force_login(ana)
     other.get(reverse("accounts:conta"))  # a recorded session too
+    unseen = Client()
+    unseen.force_login(ana)  # a session the Conta list never saw (from before it existed)
+    assert not SessionRecord.objects.filter(session_key=unseen.session.session_key).exists()
 
     person = Client()
     with django_capture_on_commit_callbacks(execute=True):
@@ -87,7 +92,11 @@ def test_a_person_recovers_the_account_from_the_mail_and_the_old_session_is_sign
     assert "Sua nova senha foi salva e você está conectado." in done.content.decode()
     assert person.get(reverse("accounts:conta")).status_code == 200  # signed in
 
-    for client in (old, other):  # signed out: the conta page sends them to the login
+    for client in (
+        old,
+        other,
+        unseen,
+    ):  # signed out (unseen: by the session auth hash): the conta page sends them to the login
         response = client.get(reverse("accounts:conta"))
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     fresh = Client()
