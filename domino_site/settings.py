@@ -353,6 +353,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # At most 128 characters: a 5,000-character password is refused with a reason.
+    {"NAME": "accounts.passwords.MaximumLengthValidator"},
 ]
 
 LOGIN_REDIRECT_URL = "/"

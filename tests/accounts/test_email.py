@@ -289,6 +289,12 @@ def test_five_thousand_characters_are_a_clear_error_that_changes_nothing(client,
     )
     assert response.status_code == 200 and "errorlist" in response.content.decode()
     assert not django_user_model.objects.exists()
+    response = client.post(
+        reverse("signup"),
+        {"username": "ana", "password1": long, "password2": long, "email": "ana@example.com"},
+    )
+    assert "Esta senha é longa demais: use no máximo 128 caracteres." in response.content.decode()
+    assert not django_user_model.objects.exists()
     ana = django_user_model.objects.create_user("ana", password=PASSWORD)
     client.force_login(ana)
     response = client.post(reverse("accounts:email_add"), {"email": long})
@@ -300,6 +306,12 @@ def test_five_thousand_characters_are_a_clear_error_that_changes_nothing(client,
         {"old_password": long, "new_password1": long, "new_password2": long},
     )
     assert response.status_code == 400
+    response = client.post(
+        reverse("accounts:password_change"),
+        {"old_password": PASSWORD, "new_password1": long, "new_password2": long},
+    )
+    assert response.status_code == 400
+    assert "Esta senha é longa demais" in response.content.decode()
     assert not EmailAddress.objects.exists()
     ana.refresh_from_db()
     assert ana.check_password(PASSWORD)

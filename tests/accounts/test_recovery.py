@@ -201,6 +201,16 @@ def test_five_thousand_characters_are_refused_clearly(ana, smtp):
     response = Client().get(f"/accounts/reset/{long}/{long}/", follow=True)
     assert response.status_code == 400
     assert not OutgoingMail.objects.exists()
+    services.recovery_request(email="ana@example.com", ip_hash="h", language="pt-br")
+    jobs.run("mail")
+    client = Client()
+    form = client.get(_path(link_in(smtp.wait("ana@example.com"))), follow=True)
+    response = client.post(
+        form.redirect_chain[-1][0], {"new_password1": long, "new_password2": long}
+    )
+    assert "Esta senha é longa demais" in response.content.decode()
+    ana.refresh_from_db()
+    assert ana.check_password(PASSWORD)
 
 
 def test_mail_to_an_english_request_is_in_english(ana, smtp):
