@@ -74,6 +74,8 @@ def _conta(
         "preference": people_challenges.preference_of(user),
         "preference_choices": Preferences.Challenges.choices,
         "blocked": people_selectors.blocked_by(user),
+        "friends": people_selectors.friends_of(user),
+        "queue_partner": people_selectors.queue_partner_of(user),
         "parts": _parts(request),
         "next": reverse("accounts:conta"),
     }

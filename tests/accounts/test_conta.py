@@ -122,7 +122,9 @@ def test_changing_the_password_keeps_this_session_and_signs_out_the_others(ana):
     assert ana.check_password("outra-s3nha-boa")
 
 
-def test_who_may_challenge_and_the_blocks_are_on_the_page(client, ana, django_user_model):
+def test_who_may_challenge_the_blocks_and_the_queue_partner_are_on_the_page(
+    client, ana, django_user_model
+):
     bia = django_user_model.objects.create_user("bia", password=PASSWORD)
     people_services.block(blocker=ana, blocked=bia)
     client.force_login(ana)
@@ -137,6 +139,14 @@ def test_who_may_challenge_and_the_blocks_are_on_the_page(client, ana, django_us
     assert '<option value="friends" selected>' in page
     client.post(reverse("people:unblock", args=["bia"]), {"next": reverse("accounts:conta")})
     assert not Block.objects.exists()
+    assert 'data-form="queue-partner"' not in page  # no friend to queue with yet
+    people_services.friend_request_send(sender=ana, recipient=bia)
+    people_services.friend_request_accept(user=bia, sender=ana)
+    client.post(
+        reverse("people:queue_partner"), {"partner": "bia", "next": reverse("accounts:conta")}
+    )
+    page = client.get(reverse("accounts:conta")).content.decode()
+    assert '<option value="bia" selected>' in page
 
 
 def test_the_language_chosen_on_the_page_is_the_site_s(client, ana):
