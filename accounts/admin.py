@@ -43,5 +43,11 @@ class OutgoingMailAdmin(admin.ModelAdmin):
 class SessionRecordAdmin(admin.ModelAdmin):
     list_display = ("user", "device", "address", "created_at", "last_seen")
     search_fields = ("user__username",)
-    raw_id_fields = ("user",)
+    list_display_links = None  # a row's address would be its session's key: none
     exclude = ("session_key",)
+
+    def has_add_permission(self, request):  # noqa: ANN001 - Django's signature
+        return False
+
+    def has_change_permission(self, request, obj=None):  # noqa: ANN001 - Django's signature
+        return False

@@ -24,7 +24,13 @@ class SessionSeenMiddleware:
         session = getattr(request, "session", None)
         key = getattr(session, "session_key", None)
         user = getattr(request, "user", None)
-        if key and not recently_seen(key) and user is not None and user.is_authenticated:
+        if (
+            key
+            and len(key) <= 40  # Django's keys are 32 characters: a forged cookie is nobody's
+            and not recently_seen(key)
+            and user is not None
+            and user.is_authenticated
+        ):
             session_seen(
                 session_key=key,
                 user=user,

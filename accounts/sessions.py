@@ -13,6 +13,8 @@ account's session hash, which ends any session this list never saw.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from datetime import datetime
 from importlib import import_module
 from typing import Any
@@ -63,6 +65,15 @@ def session_seen(
             last_seen=now,
         )
     return True
+
+
+def session_ref(session_key: str) -> str:
+    """What the Conta page names a session by (a keyed hash): a session's key
+    signs it in, so the page never shows one."""
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(), f"accounts.session:{session_key}".encode(), hashlib.sha256
+    )
+    return digest.hexdigest()[:24]
 
 
 def _store(session_key: str) -> Any:

@@ -30,7 +30,7 @@ from . import selectors, services
 from .errors import AccountError
 from .forms import AccountPasswordChangeForm, EmailForm, RecoveryForm, RecoverySetPasswordForm
 from .mail import language_of
-from .sessions import session_end, sessions_end_others
+from .sessions import session_end, session_ref, sessions_end_others
 from .signals import conta_parts
 
 
@@ -60,6 +60,7 @@ def _conta(
         {
             "row": row,
             "current": row.session_key == current,
+            "ref": session_ref(row.session_key),
             "recent": now - row.last_seen < timedelta(minutes=1),
         }
         for row in selectors.sessions_of(user)
@@ -160,13 +161,18 @@ def password_change(request: HttpRequest) -> HttpResponse:
 @login_required
 def sessions_end(request: HttpRequest) -> HttpResponse:
     """``POST /conta/sessoes/encerrar/``: sign out every other session, or the
-    one named by ``session`` (a row of this account's only)."""
+    one named by ``session`` (its reference on the page, never its key; a
+    session of this account only)."""
     current = request.session.session_key
     one = request.POST.get("session", "")
     if one:
-        mine = {row.session_key for row in selectors.sessions_of(request.user)}
-        if one in mine and one != current:
-            session_end(session_key=one)
+        mine = {
+            session_ref(row.session_key): row.session_key
+            for row in selectors.sessions_of(request.user)
+        }
+        key = mine.get(one)
+        if key is not None and key != current:
+            session_end(session_key=key)
             messages.success(request, _("That session was signed out."))
         else:
             messages.error(request, _("There is no such session of yours."))

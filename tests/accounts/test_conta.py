@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import SessionRecord
+from accounts.sessions import session_ref
 from people import services as people_services
 from people.models import Block, Preferences
 
@@ -74,11 +75,18 @@ def test_one_other_session_may_be_signed_out_but_never_another_account_s(ana, dj
     laptop = signed_in(ana, CHROME_WINDOWS, "198.51.100.9")
     hers = signed_in(bia, CHROME_WINDOWS, "192.0.2.1")
     hers.get(reverse("accounts:conta"))
-    bia_key = hers.session.session_key
-    response = phone.post(reverse("accounts:sessions_end"), {"session": bia_key}, follow=True)
+    bia_ref = session_ref(hers.session.session_key)
+    response = phone.post(reverse("accounts:sessions_end"), {"session": bia_ref}, follow=True)
     assert "Você não tem essa sessão." in response.content.decode()
     assert hers.get(reverse("accounts:conta")).status_code == 200
+    laptop.get(reverse("lobby:lobby"))
+    page = phone.get(reverse("accounts:conta")).content.decode()
+    assert laptop.session.session_key not in page  # a key signs in: never on a page
+    laptop_ref = session_ref(laptop.session.session_key)
+    assert f'value="{laptop_ref}"' in page
     phone.post(reverse("accounts:sessions_end"), {"session": laptop.session.session_key})
+    assert laptop.get(reverse("accounts:conta")).status_code == 200  # a key is no reference
+    phone.post(reverse("accounts:sessions_end"), {"session": laptop_ref})
     assert laptop.get(reverse("accounts:conta")).status_code == 302
 
 
@@ -154,3 +162,10 @@ def test_the_language_chosen_on_the_page_is_the_site_s(client, ana):
     client.post(reverse("set_language"), {"language": "en", "next": reverse("accounts:conta")})
     page = client.get(reverse("accounts:conta")).content.decode()
     assert "Your settings, ana, in one place." in page
+
+
+def test_a_forged_session_cookie_of_5000_characters_records_nothing(client):
+    client.cookies["sessionid"] = "x" * 5000
+    assert client.get(reverse("lobby:lobby")).status_code == 200
+    assert client.get(reverse("accounts:conta")).status_code == 302
+    assert not SessionRecord.objects.exists()
