@@ -76,3 +76,30 @@ def test_the_conta_page_lists_the_sessions_and_signs_out_the_others(
         expect(page.locator("[data-link=conta]")).to_have_count(0)
     finally:
         phone_context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_account_pages_have_no_serious_axe_violation(
+    browser: Browser, server_url: str, scheme: str
+) -> None:
+    from tests.browser.test_accessibility import _axe, _context
+
+    context = _context(browser, scheme)
+    try:
+        page = context.new_page()
+        problems = {}
+        for path in ("/accounts/login/", "/accounts/password_reset/"):
+            page.goto(server_url + path)
+            problems[path] = _axe(page)
+        name = unique("axe")
+        _sign_up(page, server_url, name, f"{name}@example.com")
+        page.goto(server_url + "/conta/")
+        problems["/conta/"] = _axe(page)
+        page.fill("#id_email", "not an address")
+        page.locator("#id_email").evaluate("e => e.type = 'text'")  # past the browser's check
+        page.click("[data-form=email] button[type=submit]")
+        expect(page.locator("[data-form=email] .field-error")).to_be_visible()
+        problems["/conta/ (an error)"] = _axe(page)
+        assert not any(problems.values()), problems
+    finally:
+        context.close()
