@@ -72,8 +72,9 @@ class OutgoingMail(models.Model):
         RECOVERY = "recovery", _("Password recovery")
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    #: Whose mail it is: deleting the account deletes its mail (and the addresses in it).
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+"
     )
     to = models.EmailField(max_length=254)
     language = models.CharField(max_length=8, default="pt-br")

@@ -277,3 +277,17 @@ def recovery_tidy(*, now: datetime | None = None) -> int:
         created_at__lt=now - settings.RECOVERY_WINDOW
     ).delete()
     return deleted
+
+
+def account_erase(*, user: Any) -> dict[str, int]:
+    """Everything the accounts app keeps about ``user`` is erased (for the
+    account's deletion, issue 51's point 5): its addresses and their history,
+    the mail written to it (sent or not), and its sessions, signed out. The
+    account's row itself is the caller's. Returns what was erased, per kind."""
+    from .sessions import sessions_end_others
+
+    with transaction.atomic():
+        addresses, _ = EmailAddress.objects.filter(user=user).delete()
+        mail, _ = OutgoingMail.objects.filter(user=user).delete()
+    sessions = sessions_end_others(user=user, keep=None)
+    return {"addresses": addresses, "mail": mail, "sessions": sessions}

@@ -169,3 +169,22 @@ def test_a_forged_session_cookie_of_5000_characters_records_nothing(client):
     assert client.get(reverse("lobby:lobby")).status_code == 200
     assert client.get(reverse("accounts:conta")).status_code == 302
     assert not SessionRecord.objects.exists()
+
+
+def test_erasing_an_account_s_data_leaves_no_address_mail_or_session(ana, django_user_model):
+    from accounts import selectors, services
+    from accounts.models import EmailAddress, OutgoingMail
+
+    phone = signed_in(ana, FIREFOX_ANDROID, "203.0.113.57")
+    phone.get(reverse("lobby:lobby"))
+    row = services.email_add(user=ana, email="ana@example.com", language="pt-br")
+    services.email_confirm(token=services.confirm_token(row))
+    services.email_add(user=ana, email="new@example.com", language="pt-br")
+    bia = django_user_model.objects.create_user("bia", password=PASSWORD)
+    services.email_add(user=bia, email="bia@example.com", language="pt-br")
+    erased = services.account_erase(user=ana)
+    assert erased == {"addresses": 2, "mail": 3, "sessions": 1}
+    assert selectors.email_history(ana) == [] and selectors.sessions_of(ana) == []
+    assert phone.get(reverse("accounts:conta")).status_code == 302  # signed out
+    assert EmailAddress.objects.filter(user=bia).count() == 1  # nobody else's
+    assert OutgoingMail.objects.filter(user=bia).count() == 1
