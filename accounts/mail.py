@@ -161,16 +161,20 @@ def mail_send_due(*, limit: int = 50) -> int:
 def mail_tidy(*, now: datetime | None = None) -> int:
     """The sweeper's housekeeping: sent messages older than ``MAIL_KEEP_DAYS``
     are deleted (their bodies were erased when sent); a message still unsent
-    after ``MAIL_GIVE_UP_DAYS`` is given up (its links have expired)."""
+    after ``MAIL_GIVE_UP_DAYS`` is given up (its links have expired). Each
+    reads first: the sweep runs every few seconds and writes rarely."""
     now = now or timezone.now()
-    OutgoingMail.objects.filter(
+    stale = OutgoingMail.objects.filter(
         sent_at__isnull=True,
         gave_up_at__isnull=True,
         created_at__lt=now - timedelta(days=settings.MAIL_GIVE_UP_DAYS),
-    ).update(gave_up_at=now, body_text="", body_html="")
-    deleted, _ = (
-        OutgoingMail.objects.filter(created_at__lt=now - timedelta(days=settings.MAIL_KEEP_DAYS))
-        .exclude(sent_at__isnull=True, gave_up_at__isnull=True)
-        .delete()
     )
+    if stale.exists():
+        stale.update(gave_up_at=now, body_text="", body_html="")
+    old = OutgoingMail.objects.filter(
+        created_at__lt=now - timedelta(days=settings.MAIL_KEEP_DAYS)
+    ).exclude(sent_at__isnull=True, gave_up_at__isnull=True)
+    if not old.exists():
+        return 0
+    deleted, _ = old.delete()
     return deleted

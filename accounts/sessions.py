@@ -113,7 +113,10 @@ def sessions_tidy(*, now: datetime | None = None) -> int:
     from datetime import timedelta
 
     now = now or timezone.now()
-    deleted, _ = SessionRecord.objects.filter(
+    old = SessionRecord.objects.filter(
         last_seen__lt=now - timedelta(seconds=settings.SESSION_COOKIE_AGE)
-    ).delete()
+    )
+    if not old.exists():  # a read first: the sweep runs every few seconds, writes rarely
+        return 0
+    deleted, _ = old.delete()
     return deleted

@@ -330,3 +330,38 @@ def test_existing_accounts_addresses_move_in_waiting_for_confirmation(django_use
     rows = list(EmailAddress.objects.values_list("user__username", "email", "state"))
     assert rows == [("ana", "Ana@example.com", "pending")]  # create_user lower-cases the domain
     assert selectors.confirmed_email(ana) is None
+
+
+def test_the_sweeper_gives_up_old_unsent_mail_and_deletes_what_is_past_its_time(
+    django_user_model, settings
+):
+    from django.utils import timezone
+
+    from accounts.models import RecoveryRequest, SessionRecord
+
+    ana = django_user_model.objects.create_user("ana", password=PASSWORD)
+    services.email_add(user=ana, email="ana@example.com", language="pt-br")
+    services.email_resend(user=ana)
+    services.email_resend(user=ana)
+    now = timezone.now()
+    unsent, sent_long_ago, sent_lately = OutgoingMail.objects.order_by("pk")
+    OutgoingMail.objects.filter(pk=unsent.pk).update(created_at=now - timedelta(days=4))
+    OutgoingMail.objects.filter(pk=sent_long_ago.pk).update(
+        created_at=now - timedelta(days=31), sent_at=now - timedelta(days=31), body_text=""
+    )
+    OutgoingMail.objects.filter(pk=sent_lately.pk).update(sent_at=now, body_text="")
+    RecoveryRequest.objects.create(email_key="k", ip_hash="h", created_at=now - timedelta(hours=2))
+    RecoveryRequest.objects.create(email_key="k", ip_hash="h", created_at=now)
+    SessionRecord.objects.create(
+        session_key="a" * 32,
+        user=ana,
+        last_seen=now - timedelta(seconds=settings.SESSION_COOKIE_AGE + 1),
+    )
+    SessionRecord.objects.create(session_key="b" * 32, user=ana, last_seen=now)
+    jobs.run("sweep")
+    unsent.refresh_from_db()
+    assert unsent.gave_up_at is not None and unsent.body_text == ""  # its link expired
+    assert set(OutgoingMail.objects.values_list("pk", flat=True)) == {unsent.pk, sent_lately.pk}
+    assert RecoveryRequest.objects.count() == 1
+    assert list(SessionRecord.objects.values_list("session_key", flat=True)) == ["b" * 32]
+    assert deliver() == 0  # nothing given up is sent
