@@ -14,6 +14,10 @@ environment (see README.md, "Production"):
   ``CSRF_TRUSTED_ORIGINS``, ``BOT_DELAY_SECONDS``, ``QUICK_BOTS_AFTER``.
 * ``DOMINO_HTTPS`` (default: on when ``DEBUG`` is off) -- HTTPS redirect, HSTS
   and secure cookies; ``HSTS_SECONDS``, ``HSTS_INCLUDE_SUBDOMAINS``, ``HSTS_PRELOAD``.
+* ``SITE_URL`` (the site's own address, for links in mail), ``EMAIL_HOST``,
+  ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL`` -- mail (printed to the console
+  unless ``EMAIL_HOST`` is set).
 * ``DOMINO_ALIVE_TTL_SECONDS`` / ``DOMINO_ALIVE_BEAT_SECONDS`` -- how soon the
   seats of a dead web process are released (Redis layer only).
 """
@@ -88,6 +92,7 @@ INSTALLED_APPS = [
     "replays",  # above rooms, beside arenas and quick: the replay page, a round's JSON and analysis
     "lobby",  # above rooms, beside arenas, quick and replays: the public list, its page, API and socket
     "puzzles",  # above rooms, beside arenas, quick, replays and lobby: puzzles cut from analysed rounds
+    "accounts",  # beside arenas ... puzzles, above people: email, recovery, sessions, the Conta page
     "people",  # between those four and rooms: friends, blocks, who is online (ws/people/)
     "privacy",  # above the feature apps, below timers: a person's copy of their data, deletion, notice
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
@@ -106,6 +111,8 @@ MIDDLEWARE = [
     # request.user.is_verified(): signed in with a second factor (django-otp).
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A signed-in request's session, for the Conta page (at most once every few minutes).
+    "accounts.middleware.SessionSeenMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it turns a locked-out login into the lockout page (django-axes).
     "axes.middleware.AxesMiddleware",
@@ -359,6 +366,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # At most 128 characters: a 5,000-character password is refused with a reason.
+    {"NAME": "accounts.passwords.MaximumLengthValidator"},
 ]
 
 LOGIN_REDIRECT_URL = "/"
@@ -450,6 +459,46 @@ CHALLENGE_WINDOW = timedelta(minutes=float(os.environ.get("CHALLENGE_WINDOW_MINU
 REPORT_LIMIT = int(os.environ.get("REPORT_LIMIT") or 10)
 REPORT_LIMIT_PER_PERSON = int(os.environ.get("REPORT_LIMIT_PER_PERSON") or 3)
 REPORT_WINDOW = timedelta(hours=float(os.environ.get("REPORT_WINDOW_HOURS") or 24))
+
+# --- mail, email addresses, recovery (docs/site.md, "Accounts") ---------------------
+
+# The site's own address, for the links in mail (written by a web process or a
+# worker alike: no request to take the host from).
+SITE_URL = (os.environ.get("SITE_URL") or "http://localhost:8000").strip().rstrip("/")
+# Django's mail settings, from the environment: SMTP when EMAIL_HOST is set,
+# else every message is printed to the console (make run).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = EMAIL_HOST or "localhost"
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT") or 20)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Dominó <noreply@localhost>"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A confirmation link lives this many days; an address waiting longer no longer
+# holds it against another account.
+EMAIL_CONFIRM_DAYS = int(os.environ.get("EMAIL_CONFIRM_DAYS") or 3)
+# Confirmation mails one account may ask for in an hour.
+EMAIL_CONFIRMATIONS_PER_HOUR = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_HOUR") or 5)
+# The outbox: sent messages kept (without their bodies) this many days; a message
+# the mail server never took is given up after MAIL_GIVE_UP_DAYS.
+MAIL_KEEP_DAYS = int(os.environ.get("MAIL_KEEP_DAYS") or 30)
+MAIL_GIVE_UP_DAYS = int(os.environ.get("MAIL_GIVE_UP_DAYS") or 3)
+# Password recovery: its link lives this long (seconds, Django's setting); requests
+# per address typed and per client address in a window (whether an account has
+# the address or not).
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT") or 60 * 60)
+RECOVERY_LIMIT_PER_EMAIL = int(os.environ.get("RECOVERY_LIMIT_PER_EMAIL") or 3)
+RECOVERY_LIMIT_PER_ADDRESS = int(os.environ.get("RECOVERY_LIMIT_PER_ADDRESS") or 10)
+RECOVERY_WINDOW = timedelta(minutes=float(os.environ.get("RECOVERY_WINDOW_MINUTES") or 60))
+# A signed-in session's "last seen" (the Conta page) is written at most this often.
+SESSION_SEEN_EVERY = timedelta(minutes=5)
 
 # --- i18n -----------------------------------------------------------------------
 

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
+from accounts import views as accounts_views
 from twofactor.views import LoginView
 
 from . import views
@@ -17,7 +18,17 @@ urlpatterns = [
     path("accounts/2fa/", include("twofactor.urls")),  # two-step sign-in
     # /accounts/export/, /accounts/delete/ (a person's data), /privacidade/, /termos/
     path("", include("privacy.urls")),
+    # Recovery ("Esqueci minha senha") and the password change: Django's views with
+    # the accounts' forms and limits (docs/protocol.md, "Accounts"); Django's names.
+    path("accounts/password_reset/", accounts_views.RecoveryView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts_views.RecoveryConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path("accounts/password_change/", accounts_views.password_change, name="password_change"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("accounts.urls")),  # /conta/ (the account's settings), the email's link
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: POST /i18n/setlang/
     # The page scripts' plurals (djangojs catalogs in locale/), a same-origin script.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["rooms"]), name="javascript-catalog"),

@@ -18,6 +18,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from accounts import services as accounts_services
+from accounts.errors import AccountError
+from accounts.mail import language_of
 from records import selectors as records_selectors
 from records import services as records_services
 
@@ -74,7 +77,9 @@ async def _check_database_async() -> None:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """``/accounts/signup/``: username and password (Django auth), then logged in."""
+    """``/accounts/signup/``: username and password (Django auth), and an
+    optional email address (a confirmation link goes to it after the commit),
+    then logged in."""
     next_url = request.POST.get("next") or request.GET.get("next") or "/"
     if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
         next_url = "/"
@@ -88,9 +93,20 @@ def signup(request: HttpRequest) -> HttpResponse:
             context = {"form": form, "next": next_url}
             return render(request, "registration/signup.html", context, status=429)
         if form.is_valid():
-            with transaction.atomic():
-                user = form.save()
-                records_services.signup_recorded(ip_hash=ip_hash)
+            try:
+                with transaction.atomic():
+                    user = form.save()
+                    records_services.signup_recorded(ip_hash=ip_hash)
+                    if form.cleaned_data.get("email"):
+                        accounts_services.email_add(
+                            user=user,
+                            email=form.cleaned_data["email"],
+                            language=language_of(get_language()),
+                        )
+            except AccountError as exc:  # the address was taken meanwhile: nothing was kept
+                form.add_error("email", exc.message)
+                context = {"form": form, "next": next_url}
+                return render(request, "registration/signup.html", context, status=400)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})

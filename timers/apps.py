@@ -15,13 +15,15 @@ class TimersConfig(AppConfig):
     verbose_name = _("Timers")
 
     def ready(self) -> None:
-        from analysis.signals import analysis_queued  # (app loading: models are ready only now)
+        from accounts.signals import mail_queued  # (app loading: models are ready only now)
+        from analysis.signals import analysis_queued  # (app loading, as above)
         from arenas.signals import arena_due  # (app loading, as above)
         from games.signals import round_due, round_finished  # (app loading, as above)
         from quick.signals import quick_due  # (app loading, as above)
         from timers.scheduling import (
             on_analysis_queued,  # (app loading, as above)
             on_arena_due,  # (app loading, as above)
+            on_mail_queued,  # (app loading, as above)
             on_quick_due,  # (app loading, as above)
             on_round_due,  # (app loading, as above)
             on_round_finished,  # (app loading, as above)
@@ -32,3 +34,4 @@ class TimersConfig(AppConfig):
         quick_due.connect(on_quick_due, dispatch_uid="timers.schedule_quick")
         arena_due.connect(on_arena_due, dispatch_uid="timers.schedule_arena")
         analysis_queued.connect(on_analysis_queued, dispatch_uid="timers.wake_analysis")
+        mail_queued.connect(on_mail_queued, dispatch_uid="timers.wake_mail")

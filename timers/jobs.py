@@ -9,7 +9,7 @@ generic ``timers.job`` task runs any job by its name). Adding a job is one line
 in ``JOBS``.
 
 >>> sorted(JOBS)
-['arena_tick', 'quick_pair', 'round_due', 'sweep']
+['arena_tick', 'mail', 'mail_due', 'quick_pair', 'round_due', 'sweep']
 """
 
 from __future__ import annotations
@@ -18,6 +18,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from accounts.mail import mail_send_due, mail_tidy
+from accounts.selectors import mail_due_ids
+from accounts.services import recovery_tidy
+from accounts.sessions import sessions_tidy
 from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
 from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
@@ -47,12 +51,26 @@ def quick_pair_job(*, now: datetime | None = None) -> datetime | None:
     return quick_pair(now=now)
 
 
+def mail() -> int:
+    """Send the outbox's messages that are due (accounts.mail): after their
+    commit, and again after a failure, each time later. How many were sent."""
+    return mail_send_due()
+
+
+def mail_due() -> list[int]:
+    """The outbox's messages whose time has come (unsent after a failure, or
+    their wake-up lost): the runners wake the mail sender for them after a sweep."""
+    return mail_due_ids()
+
+
 def sweep(*, now: datetime | None = None) -> str | None:
     """The safety net: room expiry, disconnect grace, walkovers, every due action
     whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
     queued, its bound), the presences of dead server processes' sockets, the
     retention of people's data (`privacy.services.retention_sweep`: at most
-    once an hour, in small batches). Says
+    once an hour, in small batches), the accounts' housekeeping (sent mail,
+    recovery requests and session rows past their time; the runners then wake
+    the mail sender while mail waits). Says
     what background work waits, for the runner to wake its analysis worker (a
     Celery task, or a side job of the ticker) with: ``"analysis"`` while
     analysis jobs wait, else ``"puzzles"`` while the puzzles have rounds to cut
@@ -64,6 +82,9 @@ def sweep(*, now: datetime | None = None) -> str | None:
     retention_sweep(now=now)
     analysis_enqueue_missing(before=now - ANALYSIS_GRACE)
     analysis_trim(now=now)  # the bound holds even while the analysis worker is starved
+    mail_tidy()  # the accounts' rows: on the wall clock (mail is not a game's time)
+    recovery_tidy()
+    sessions_tidy()
     if waiting_jobs():
         return "analysis"
     return "puzzles" if puzzles_waiting() else None
@@ -72,6 +93,8 @@ def sweep(*, now: datetime | None = None) -> str | None:
 #: Every job by name: an idempotent function of keyword arguments.
 JOBS: dict[str, Callable[..., Any]] = {
     "round_due": round_due,
+    "mail": mail,
+    "mail_due": mail_due,
     "arena_tick": arena_tick_job,
     "quick_pair": quick_pair_job,
     "sweep": sweep,

@@ -22,12 +22,13 @@ from typing import Any
 
 from django.conf import settings
 
+from accounts.tasks import mail_send_task
 from analysis.queue import analysis_enqueue_finished
 from analysis.tasks import analysis_next
 from games.world import world
-from timers import offload
+from timers import jobs, offload
 from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
-from timers.ticker import ANALYSIS_JOB, ticker
+from timers.ticker import ANALYSIS_JOB, MAIL_JOB, ticker
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,30 @@ def wake_analysis() -> None:
             log.exception("could not wake the analysis worker")
     else:
         ticker.submit(ANALYSIS_JOB, offload.drain_analyses)
+
+
+def on_mail_queued(sender: Any, *, mail_id: int, **_: Any) -> None:
+    """The receiver of `accounts.signals.mail_queued` (after the commit that
+    wrote the message): have it sent."""
+    wake_mail(mail_id=mail_id)
+
+
+def wake_mail(*, mail_id: int) -> None:
+    """Send the outbox's message ``mail_id``: the Celery task
+    ``accounts.mail_send`` in production (retried with a growing delay), the
+    ticker's mail job when embedded (its own thread, never the database
+    threads of play). A lost wake-up is made up by the sweeper."""
+    if scheduler_name() == "celery":
+        try:
+            mail_send_task.apply_async(kwargs={"mail_id": mail_id})
+        except Exception:  # noqa: BLE001 - the sweeper is the safety net
+            log.exception("could not queue mail %s", mail_id)
+    else:
+        ticker.submit(MAIL_JOB, _send_mail)
+
+
+def _send_mail() -> object:
+    return jobs.run("mail")
 
 
 def on_arena_due(sender: Any, *, arena_id: int, at: datetime, **_: Any) -> None:

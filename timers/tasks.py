@@ -16,6 +16,7 @@ from typing import Any
 
 from celery import shared_task
 
+from accounts.tasks import mail_send_task
 from analysis.tasks import analysis_next
 from puzzles.tasks import puzzles_next
 from timers import jobs
@@ -49,12 +50,16 @@ def sweep() -> None:
     arenas' ticks, the analysis queue), a wake-up of the analysis worker while
     anything waits (else, while the puzzles have rounds to cut or candidates to
     check, its ``puzzles.next``: analyses first), and a quick-match pairing pass
-    (the people still waiting: windows widen, bots come)."""
+    (the people still waiting: windows widen, bots come), and a
+    ``accounts.mail_send`` for each message of the outbox that is due (unsent
+    after its first try, or never tried: its wake-up was lost)."""
     waiting = jobs.run("sweep")
     if waiting == "analysis":
         analysis_next.apply_async()
     elif waiting == "puzzles":
         puzzles_next.apply_async()
+    for mail_id in jobs.run("mail_due"):
+        mail_send_task.apply_async(kwargs={"mail_id": mail_id})
     jobs.run("quick_pair")
 
 

@@ -22,10 +22,12 @@ import heapq
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.db import close_old_connections
 
 from domino_site.realtime.asyncdb import db_async
 from games.world import world
@@ -52,10 +54,35 @@ def _sweep(now: datetime) -> None:
         ticker.submit(ANALYSIS_JOB, offload.drain_analyses)
     elif waiting == "puzzles":  # then the puzzles: cut and check, in the same side job's slot
         ticker.submit(ANALYSIS_JOB, offload.drain_puzzles)
+    if jobs.run("mail_due"):  # the outbox: unsent after a failure, or its wake-up lost
+        ticker.submit(MAIL_JOB, _send_mail)
+
+
+def _send_mail() -> int:
+    sent: int = jobs.run("mail")
+    return sent
 
 
 #: The ticker's side job that drains the analysis queue (one at a time).
 ANALYSIS_JOB = "analysis"
+#: The side job that sends the outbox (accounts.mail): one at a time, in a thread
+#: of its own (a mail server may take seconds: never the database threads of play).
+MAIL_JOB = "mail"
+_mail_executor: ThreadPoolExecutor | None = None
+
+
+def _mail_thread() -> ThreadPoolExecutor:
+    global _mail_executor
+    if _mail_executor is None:
+        _mail_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
+    return _mail_executor
+
+
+def _in_mail_thread(func: Callable[[], object]) -> object:
+    try:
+        return func()
+    finally:
+        close_old_connections()
 
 
 def _tick_arena(arena_id: int, now: datetime) -> bool:
@@ -108,6 +135,8 @@ class Ticker:
         self._submitted: list[tuple[str, Callable[[], object]]] = []
         self._side_running: set[str] = set()
         self._side_slot: asyncio.Semaphore | None = None
+        self._mail_slot: asyncio.Semaphore | None = None
+        self._mail_again = False
         # The next quick-match pairing pass (one at a time: a pass sees the whole queue).
         self._quick_at: datetime | None = None
 
@@ -181,6 +210,7 @@ class Ticker:
         self._wake = asyncio.Event()
         self._slots = asyncio.Semaphore(MAX_RUNNING)
         self._side_slot = asyncio.Semaphore(1)
+        self._mail_slot = asyncio.Semaphore(1)
         self._side_running = set()
         self._running = set()
         self._jobs = set()
@@ -277,6 +307,8 @@ class Ticker:
 
     def _start_side(self, key: str, func: Callable[[], object]) -> None:
         if key in self._side_running:
+            if key == MAIL_JOB:  # mail written while the outbox is being sent: once more after
+                self._mail_again = True
             return
         self._side_running.add(key)
         job = asyncio.get_running_loop().create_task(self._side(key, func))
@@ -284,13 +316,28 @@ class Ticker:
         job.add_done_callback(self._jobs.discard)
 
     async def _side(self, key: str, func: Callable[[], object]) -> None:
-        slot = self._side_slot
+        slot = self._mail_slot if key == MAIL_JOB else self._side_slot
         assert slot is not None, "started: ensure_started made it"
         try:
             async with slot:
-                await self._guarded(func)
+                if key == MAIL_JOB:
+                    self._mail_again = False
+                    await self._mail(func)
+                else:
+                    await self._guarded(func)
         finally:
             self._side_running.discard(key)
+            if key == MAIL_JOB and self._mail_again:
+                self.submit(MAIL_JOB, func)
+
+    async def _mail(self, func: Callable[[], object]) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(_mail_thread(), _in_mail_thread, func)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next sweep tries again
+            log.exception("sending the outbox failed")
 
     def _pop_arenas(self, now: datetime) -> list[int]:
         due = set()

@@ -194,10 +194,12 @@ def _migrate(env: dict[str, str]) -> None:
 
 
 @contextlib.contextmanager
-def _daphne(env: dict[str, str], workdir: Path, name: str = "browser") -> Iterator[str]:
-    """A Daphne of the real ASGI app on a free port, until the block ends: its URL.
-    Its log is kept as ``artifacts/daphne-<name>.log``."""
-    port = _free_port()
+def _daphne(
+    env: dict[str, str], workdir: Path, name: str = "browser", port: int | None = None
+) -> Iterator[str]:
+    """A Daphne of the real ASGI app on ``port`` (a free one by default), until
+    the block ends: its URL. Its log is kept as ``artifacts/daphne-<name>.log``."""
+    port = port or _free_port()
     log = workdir / f"daphne-{name}.log"
     daphne = Path(sys.executable).with_name("daphne")
     with log.open("w") as out:

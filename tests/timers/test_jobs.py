@@ -26,6 +26,7 @@ def calls(monkeypatch):
     monkeypatch.setitem(jobs.JOBS, "arena_tick", fake("arena_tick", True))
     monkeypatch.setitem(jobs.JOBS, "quick_pair", fake("quick_pair"))
     monkeypatch.setitem(jobs.JOBS, "sweep", fake("sweep", None))
+    monkeypatch.setitem(jobs.JOBS, "mail_due", fake("mail_due", []))
     return seen
 
 
@@ -42,6 +43,7 @@ def test_the_celery_tasks_run_the_registrys_jobs(calls):
         ("arena_tick", {"arena_id": 5}),
         ("quick_pair", {}),
         ("sweep", {}),
+        ("mail_due", {}),
         ("quick_pair", {}),
         ("arena_tick", {"arena_id": 6}),
     ]
@@ -57,6 +59,7 @@ def test_the_ticker_runs_the_registrys_jobs(calls):
         ("arena_tick", {"arena_id": 5, "now": NOW}),
         ("quick_pair", {"now": NOW}),
         ("sweep", {"now": NOW}),
+        ("mail_due", {}),
     ]
 
 
