@@ -25,6 +25,7 @@ from domino_site.client_ip import request_ip_hash
 from people import challenges as people_challenges
 from people import selectors as people_selectors
 from people.models import Preferences
+from twofactor.flow import MODEL_BACKEND, sign_in
 
 from . import selectors, services
 from .errors import AccountError
@@ -215,12 +216,16 @@ class RecoveryConfirmView(auth_views.PasswordResetConfirmView):
     of the account signed out. An expired, used or altered link says so (400)."""
 
     form_class = RecoverySetPasswordForm
-    post_reset_login = True
-    post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
+    # Signed in through the two-step flow, not Django's post_reset_login: an
+    # account with two-step sign-in still gives its code (docs/site.md).
+    post_reset_login = False
     success_url = reverse_lazy("password_reset_complete")
 
     def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)
+        super().form_valid(form)  # the new password; the link's token forgotten
+        response = sign_in(
+            self.request, form.user, next_url=str(self.success_url), backend=MODEL_BACKEND
+        )
         sessions_end_others(user=form.user, keep=self.request.session.session_key)
         return response
 

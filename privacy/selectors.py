@@ -21,6 +21,7 @@ from django.contrib.sessions.models import Session
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import selectors as accounts_selectors
 from arenas.models import ArenaPlayer
 from domino_site.removed import shown_name
 from domino_site.validators import confusable_with
@@ -98,15 +99,45 @@ def _account(user: Any) -> dict[str, Any]:
 
 
 def _accounts_app_section(user: Any) -> dict[str, Any]:
-    """THE PLACE of the accounts app (issue 51, points 1 to 4): the email
-    addresses, the email history and its own sessions model (device, masked
-    address, last seen), and the second factors (their kinds and dates, never a
-    secret) go here, read from its selectors. Until then: Django's own session
-    rows (`user_sessions`: their expiry, never their key, a credential)."""
+    """The accounts' part (their selectors): the email addresses as they stand,
+    their history, the mail written to the person, the signed-in sessions
+    (device, masked address, last seen; never a session key, a credential),
+    and two-step sign-in (on or off, never a key or a code)."""
+    history = accounts_selectors.email_history(user)
     return {
-        "email_addresses": [],
-        "email_history": [],
-        "sessions": [{"expires": _iso(s.expire_date)} for s in user_sessions(user)],
+        "email_addresses": [
+            {"email": a.email, "state": a.state, "confirmed_at": _iso(a.confirmed_at)}
+            for a in history
+            if a.state in ("pending", "confirmed")
+        ],
+        "email_history": [
+            {
+                "email": a.email,
+                "state": a.state,
+                "added_at": _iso(a.created_at),
+                "confirmed_at": _iso(a.confirmed_at),
+                "ended_at": _iso(a.ended_at),
+            }
+            for a in history
+        ],
+        "mail": [
+            {
+                "kind": m.kind,
+                "to": m.to,
+                "created_at": _iso(m.created_at),
+                "sent_at": _iso(m.sent_at),
+            }
+            for m in accounts_selectors.mails_to(user)
+        ],
+        "sessions": [
+            {
+                "device": r.device,
+                "address": r.address,
+                "signed_in_at": _iso(r.created_at),
+                "last_seen": _iso(r.last_seen),
+            }
+            for r in accounts_selectors.sessions_of(user)
+        ],
         "two_step": {
             "on": has_two_factor(user),
             "app": has_app(user),

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from accounts.services import account_erase
 from arenas.models import Arena, ArenaPlayer
 from arenas.services import arena_leave
 from domino_site.removed import TOMBSTONE_WORDS, is_tombstone, tombstone_name
@@ -191,10 +192,11 @@ def _rename_everywhere(user: Any, old_name: str, tombstone: str) -> None:
 
 
 def _accounts_app_erase(user: Any) -> None:
-    """THE PLACE of the accounts app (issue 51, points 1 to 3): its email
-    addresses, email history and sessions are erased here, through its
-    services. Until then: Django's own session rows. The second factors
-    (twofactor) go too: their keys and recovery codes."""
+    """The accounts' part (`accounts.services.account_erase`: the addresses,
+    their history and mail, the recorded sessions signed out), Django's own
+    session rows of the person, and the second factors (twofactor: the app's
+    key and the recovery codes)."""
+    account_erase(user=user)
     Session.objects.filter(pk__in=[s.pk for s in selectors.user_sessions(user)]).delete()
     two_factor_off(user=user)
 

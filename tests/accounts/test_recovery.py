@@ -12,6 +12,8 @@ import pytest
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.test import Client
 from django.urls import reverse
+from django_otp.oath import totp
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import services
 from accounts.models import EmailAddress, OutgoingMail, SessionRecord
@@ -221,3 +223,25 @@ def test_mail_to_an_english_request_is_in_english(ana, smtp):
     assert mail["Subject"] == "Dominoes: a new password"
     assert "Someone asked for a new password" in text_of(mail)
     assert EmailAddress.objects.get(user=ana).language == "pt-br"  # the address's own, kept
+
+
+def test_with_two_step_sign_in_the_recovery_asks_for_the_code_before_signing_in(
+    ana, smtp, django_capture_on_commit_callbacks
+):
+    """A new password is not a way around the second factor (docs/site.md,
+    "Accounts: recovery"): after it, an account with two-step sign-in goes to
+    the second step, and is signed in only with a code of its app."""
+    device = TOTPDevice.objects.create(user=ana, name="app", confirmed=True)
+    person = Client()
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(person, "ana@example.com")
+    jobs.run("mail")
+    form = person.get(_path(link_in(smtp.wait("ana@example.com"))), follow=True)
+    after = person.post(
+        form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    )
+    assert after.status_code == 302 and after["Location"] == reverse("twofactor:verify")
+    assert "_auth_user_id" not in person.session  # not signed in yet
+    person.post(reverse("twofactor:verify"), {"code": f"{totp(device.bin_key):06d}"})
+    assert person.session["_auth_user_id"] == str(ana.pk)
+    assert person.get(reverse("accounts:conta")).status_code == 200

@@ -18,6 +18,8 @@ from django.test import Client
 from django_otp.oath import totp
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from accounts import services as accounts
+from accounts.models import EmailAddress, OutgoingMail, SessionRecord
 from games.models import Round
 from games.world import world
 from people import services as people
@@ -269,3 +271,19 @@ def test_with_two_step_sign_in_the_deletion_asks_a_code_of_it_too(played):
     assert response.status_code == 302 and response["Location"] == "/accounts/deleted/"
     leaver.refresh_from_db()
     assert not leaver.is_active and not TOTPDevice.objects.filter(user=leaver).exists()
+
+
+def test_a_deletion_erases_the_email_addresses_their_mail_and_recorded_sessions(played):
+    leaver = played["leaver"]
+    row = accounts.email_add(user=leaver, email="ana@example.com", language="pt-br")
+    accounts.email_confirm(token=accounts.confirm_token(row))
+    client = _signed_in(leaver)
+    client.get("/conta/")  # a recorded session
+    assert EmailAddress.objects.filter(user=leaver).exists()
+    assert SessionRecord.objects.filter(user=leaver).exists()
+    assert _delete(client).status_code == 302
+    assert not EmailAddress.objects.filter(user=leaver).exists()
+    assert not OutgoingMail.objects.filter(user=leaver).exists()
+    assert not SessionRecord.objects.filter(user=leaver).exists()
+    # the address is free for someone else
+    assert accounts.email_add(user=played["opponent"], email="ANA@example.com", language="en")

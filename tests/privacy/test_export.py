@@ -13,6 +13,7 @@ import json
 import pytest
 from django.test import Client
 
+from accounts import services as accounts
 from people import services as people
 from people.moderation import report_make
 from privacy.models import DataRequest
@@ -107,3 +108,30 @@ def test_copies_past_the_limit_are_refused_with_a_clear_page(played, settings):
 def test_a_visitor_not_signed_in_is_sent_to_sign_in(client):
     response = client.get("/accounts/export/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_copy_has_the_email_addresses_their_history_and_the_sessions(played):
+    """The accounts' part: the confirmed address, the one replaced before it,
+    the mail written (never its body) and the signed-in sessions, masked."""
+    leaver = played["leaver"]
+    first = accounts.email_add(user=leaver, email="velho@example.com", language="pt-br")
+    accounts.email_confirm(token=accounts.confirm_token(first))
+    second = accounts.email_add(user=leaver, email="novo@example.com", language="pt-br")
+    accounts.email_confirm(token=accounts.confirm_token(second))
+    client = Client(
+        REMOTE_ADDR="203.0.113.9", HTTP_USER_AGENT="Mozilla/5.0 (X11; Linux) Firefox/120.0"
+    )
+    client.force_login(leaver)
+    client.get("/conta/")  # the session is recorded
+    data = json.loads(client.get("/accounts/export/").content)
+    assert [(a["email"], a["state"]) for a in data["email_addresses"]] == [
+        ("novo@example.com", "confirmed")
+    ]
+    assert [(a["email"], a["state"]) for a in data["email_history"]] == [
+        ("velho@example.com", "replaced"),
+        ("novo@example.com", "confirmed"),
+    ]
+    assert {m["to"] for m in data["mail"]} >= {"velho@example.com", "novo@example.com"}
+    (session,) = data["sessions"]
+    assert session["address"].startswith("203.0.113.") and "9" not in session["address"][-2:]
+    assert client.session.session_key not in json.dumps(data)
