@@ -342,7 +342,12 @@ CELERY_TASK_ACKS_LATE = True
 # A round's analysis (a second or more of CPU) has workers of its own: behind
 # it on one queue, the clocks and bot turns of live tables would wait.
 # The puzzles' cutting and deeper check run in the analysis worker, after its analyses.
-CELERY_TASK_ROUTES = {"analysis.next": {"queue": "analysis"}, "puzzles.next": {"queue": "analysis"}}
+# The site's mail too: a slow mail server (EMAIL_TIMEOUT) never holds a clock.
+CELERY_TASK_ROUTES = {
+    "analysis.next": {"queue": "analysis"},
+    "puzzles.next": {"queue": "analysis"},
+    "accounts.mail_send": {"queue": "analysis"},
+}
 CELERY_TIMEZONE = "UTC"
 
 # --- client addresses ------------------------------------------------------------

@@ -32,7 +32,10 @@ def test_a_celery_worker_sends_the_mail_after_the_commit_and_the_sweeper_what_fa
     settings.DOMINO_SCHEDULER = "celery"
     app.control.purge()
     ana = django_user_model.objects.create_user("ana", password="x")
-    with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+    # the Procfile's analysis worker: the mail's queue (below play, never a clock's)
+    with start_worker(
+        app, pool="solo", perform_ping_check=False, loglevel="WARNING", queues=["analysis"]
+    ):
         services.email_add(user=ana, email="ana@example.com", language="pt-br")
         mail = smtp.wait("ana@example.com", timeout=60)
         assert link_in(mail).startswith("http://testserver/conta/email/confirmar/")
