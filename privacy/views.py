@@ -95,6 +95,7 @@ def notice(request: HttpRequest) -> HttpResponse:
         "request_days": settings.PRIVACY_REQUEST_DAYS,
         "login_failure_days": services.LOGIN_FAILURE_DAYS,
         "name_hold_days": services.NAME_HOLD.days,
+        "mail_keep_days": settings.MAIL_KEEP_DAYS,
         "export_limit": settings.PRIVACY_EXPORT_LIMIT,
         "contact": settings.PRIVACY_CONTACT,
         "session_cookie": settings.SESSION_COOKIE_NAME,

@@ -85,3 +85,13 @@ def test_the_privacy_notice_says_where_to_write(client, settings):
     page = client.get("/privacidade/").content.decode()
     assert 'href="mailto:privacidade@example.com"' in page
     assert "/accounts/export/" in page and "/accounts/delete/" in page
+
+
+def test_the_privacy_notice_says_how_long_the_mail_records_are_kept(client, settings):
+    """The notice's numbers are the settings the sweeper runs on (the accounts'
+    mail records: ``MAIL_KEEP_DAYS``), in both languages."""
+    settings.MAIL_KEEP_DAYS = 17
+    pt = client.get("/privacidade/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    en = client.get("/privacidade/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "depois de 17 dias" in pt and "after 17 days" in en
+    assert "203.0.113.*" in pt and "203.0.113.*" in en  # the sessions' masked addresses
