@@ -15,6 +15,7 @@ the message for ``LEASE`` (its ``next_try_at`` moved on), in one UPDATE.
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -55,10 +56,22 @@ def language_of(code: str | None) -> str:
     return next((value for value in known if value.split("-")[0] == prefix and prefix), "pt-br")
 
 
+# The address of the request being served (`accounts.middleware`), for a site
+# that did not set SITE_URL.
+asking_site: ContextVar[str] = ContextVar("asking_site", default="")
+FALLBACK_SITE = "http://localhost:8000"
+
+
+def site_url() -> str:
+    """This site's address for links in mail: ``settings.SITE_URL`` (a worker
+    has no request to take a host from), else the address of the request that
+    asked for the mail, else ``http://localhost:8000``."""
+    return (settings.SITE_URL or asking_site.get() or FALLBACK_SITE).rstrip("/")
+
+
 def site_link(path: str) -> str:
-    """An absolute link to ``path`` on this site (``settings.SITE_URL``): mail
-    written by a worker has no request to take a host from."""
-    return settings.SITE_URL.rstrip("/") + path
+    """An absolute link to ``path`` on this site (`site_url`)."""
+    return site_url() + path
 
 
 def mail_queue(
@@ -70,7 +83,7 @@ def mail_queue(
     with translation.override(language):
         values = {
             "site_name": gettext("Dominoes"),
-            "site_url": settings.SITE_URL.rstrip("/"),
+            "site_url": site_url(),
             "user": user,
             **context,
         }

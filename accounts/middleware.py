@@ -1,13 +1,16 @@
-"""Records a signed-in request's session for the Conta page (`accounts.sessions`)."""
+"""Records a signed-in request's session for the Conta page (`accounts.sessions`),
+and the request's own address for links in mail when ``SITE_URL`` is unset."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 
 from domino_site.client_ip import client_ip
 
+from .mail import asking_site
 from .sessions import recently_seen, session_seen
 
 
@@ -20,7 +23,11 @@ class SessionSeenMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+        token = asking_site.set(_address_of(request))
+        try:
+            response = self.get_response(request)
+        finally:
+            asking_site.reset(token)
         session = getattr(request, "session", None)
         key = getattr(session, "session_key", None)
         user = getattr(request, "user", None)
@@ -38,3 +45,11 @@ class SessionSeenMiddleware:
                 address=client_ip(request),
             )
         return response
+
+
+def _address_of(request: HttpRequest) -> str:
+    """``scheme://host`` of the request ("" for a Host that ALLOWED_HOSTS refuses)."""
+    try:
+        return f"{request.scheme}://{request.get_host()}"
+    except DisallowedHost:
+        return ""

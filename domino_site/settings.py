@@ -468,8 +468,9 @@ REPORT_WINDOW = timedelta(hours=float(os.environ.get("REPORT_WINDOW_HOURS") or 2
 # --- mail, email addresses, recovery (docs/site.md, "Accounts") ---------------------
 
 # The site's own address, for the links in mail (written by a web process or a
-# worker alike: no request to take the host from).
-SITE_URL = (os.environ.get("SITE_URL") or "http://localhost:8000").strip().rstrip("/")
+# worker alike). Unset: the address of the request that asked for the mail
+# (its scheme and its Host, which ALLOWED_HOSTS checks), else http://localhost:8000.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 # Django's mail settings, from the environment: SMTP when EMAIL_HOST is set,
 # else every message is printed to the console (make run).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()

@@ -61,6 +61,28 @@ def test_a_sign_up_with_an_email_gets_a_confirmation_mail_whose_link_confirms_it
     assert sent.sent_at is not None and sent.body_text == ""  # the one-time link is not kept
 
 
+@pytest.mark.parametrize(
+    ("site_url", "link_start"),
+    [
+        ("https://domino.example", "https://domino.example/conta/email/confirmar/"),
+        ("", "http://domino.test:8123/conta/email/confirmar/"),
+    ],
+    ids=["SITE_URL set", "SITE_URL unset: the asking request's address"],
+)
+def test_the_mails_link_is_on_the_sites_own_address(
+    client, smtp, settings, django_capture_on_commit_callbacks, site_url, link_start
+):
+    settings.SITE_URL = site_url
+    settings.ALLOWED_HOSTS = ["domino.test", "testserver"]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert (
+            sign_up(client, "ana", "ana@example.com", HTTP_HOST="domino.test:8123").status_code
+            == 302
+        )
+    assert deliver() == 1
+    assert link_in(smtp.wait("ana@example.com")).startswith(link_start)
+
+
 def test_a_sign_up_without_an_email_still_works_and_sends_nothing(
     client, smtp, django_capture_on_commit_callbacks
 ):
