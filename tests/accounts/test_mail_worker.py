@@ -32,9 +32,16 @@ def test_a_celery_worker_sends_the_mail_after_the_commit_and_the_sweeper_what_fa
     settings.DOMINO_SCHEDULER = "celery"
     app.control.purge()
     ana = django_user_model.objects.create_user("ana", password="x")
-    # the Procfile's analysis worker: the mail's queue (below play, never a clock's)
+    # The mail goes to the analysis queue (the Procfile's worker below play, never a
+    # clock's). This in-process worker consumes it beside the default queue: one of
+    # the analysis queue alone would put the test process itself below play.
+    assert app.amqp.router.route({}, "accounts.mail_send")["queue"].name == "analysis"
     with start_worker(
-        app, pool="solo", perform_ping_check=False, loglevel="WARNING", queues=["analysis"]
+        app,
+        pool="solo",
+        perform_ping_check=False,
+        loglevel="WARNING",
+        queues=["analysis", "celery"],
     ):
         services.email_add(user=ana, email="ana@example.com", language="pt-br")
         mail = smtp.wait("ana@example.com", timeout=60)
