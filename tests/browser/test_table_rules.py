@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -374,10 +375,18 @@ def test_a_pontos_tile_goes_on_the_spinners_side_c_at_the_table_and_in_the_repla
     targets = me.locator("[data-board] [data-end]")
     expect(targets).to_have_count(2)
     assert sorted(targets.evaluate_all("els => els.map(e => e.dataset.end)")) == ["C", "D"]
-    # On the smallest phone's board C and D stand a finger apart, not on each other.
-    c, d = (_centre(me, f'[data-board] [data-end="{end}"]') for end in "CD")
-    size = me.locator('[data-board] [data-end="C"]').bounding_box()
-    assert size and ((c[0] - d[0]) ** 2 + (c[1] - d[1]) ** 2) ** 0.5 >= size["width"], (c, d)
+    # On the smallest phone's board C and D stand a finger apart, not on each other
+    # (measured once the board has laid itself out for the new size: a resize
+    # redraws it on the next frame, so the first reading may be the old layout's).
+    deadline = time.monotonic() + 5
+    while True:
+        c, d = (_centre(me, f'[data-board] [data-end="{end}"]') for end in "CD")
+        size = me.locator('[data-board] [data-end="C"]').bounding_box()
+        apart = bool(size) and ((c[0] - d[0]) ** 2 + (c[1] - d[1]) ** 2) ** 0.5 >= size["width"]
+        if apart or time.monotonic() > deadline:
+            break
+        me.wait_for_timeout(100)
+    assert apart, (c, d, size)
     me.screenshot(path=artifacts / "spinner-choose-phone.png")
     me.set_viewport_size({"width": 1280, "height": 800})
     expect(targets).to_have_count(2)
