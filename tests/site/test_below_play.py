@@ -102,8 +102,10 @@ def _policy_of(worker: subprocess.Popen, below: bool) -> tuple[int, str]:
     below play takes (well under a second here)."""
     pid = _pool_process(worker)
     if below:
-        wait_for(
-            lambda: os.sched_getscheduler(pid) == os.SCHED_IDLE,
+        # Read anew each time: a first pool process may be replaced before its
+        # start-up ends (CI once found it gone), and the one after counts.
+        pid = wait_for(
+            lambda: _idle_pool_process(worker),
             timeout=30,
             message="the pool process below play",
         )
@@ -115,6 +117,18 @@ def _policy_of(worker: subprocess.Popen, below: bool) -> tuple[int, str]:
         )
         pid = _pool_process(worker)  # the one of now, should the first have been replaced
     return os.sched_getscheduler(pid), Path(f"/proc/{pid}/autogroup").read_text()
+
+
+def _idle_pool_process(worker: subprocess.Popen) -> int | None:
+    """A pool process of ``worker`` that is SCHED_IDLE now, if any."""
+    assert worker.poll() is None, "the worker exited"
+    for pid in _children(worker.pid):
+        try:
+            if os.sched_getscheduler(pid) == os.SCHED_IDLE:
+                return pid
+        except ProcessLookupError:  # replaced while we looked
+            continue
+    return None
 
 
 def _not_idle(pid: int) -> bool:
