@@ -64,12 +64,22 @@ MOVE_JS = (
 )
 
 
+#: The result panel on screen: it comes about 1.5 s after the round's last
+#: snapshot (docs/site.md), with no version of its own.
+RESULT_JS = (
+    "(() => { const r = document.querySelector('[data-panel=\"result\"]');"
+    " return !!r && r.getClientRects().length > 0 && getComputedStyle(r).visibility !== 'hidden'; })()"
+)
+
+
 def wait_for_news(page: Page, before: int, timeout: float) -> None:
-    """Until the table moves on from version ``before`` or this page has a move
-    to make (one that a click just missed); ``timeout`` in seconds."""
+    """Until the table moves on from version ``before``, this page has a move
+    to make (one that a click just missed), or the round's result shows (it
+    waits for this page's "next round"); ``timeout`` in seconds."""
     try:
         page.wait_for_function(
-            f"v => Number(document.querySelector('[data-table]').dataset.version) > v || {MOVE_JS}",
+            f"v => Number(document.querySelector('[data-table]').dataset.version) > v"
+            f" || {MOVE_JS} || {RESULT_JS}",
             arg=before,
             timeout=max(timeout, 0.001) * 1000,
         )
