@@ -136,10 +136,6 @@ def chain_after(rnd: Round, seat: int, action: Action) -> dict[str, Any]:
     return {"chain": view["chain"], "ends": view["ends"]}
 
 
-def _numbers(mask: int) -> set[int]:
-    return {n for n in range(7) if mask >> n & 1}
-
-
 def facts(rnd: Round, seat: int, action: Action) -> list[dict[str, Any]]:
     """What ``action`` does, from the mover's view only: each a ``code`` and
     its numbers (docs/site.md, "What if, on the replay", lists them). At most

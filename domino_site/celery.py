@@ -2,7 +2,8 @@
 
 Configured from Django settings whose names start with ``CELERY_``; tasks are
 discovered in each installed app's ``tasks.py`` (games.round_due, bots.bot_turn,
-rooms.sweep). Beat runs the sweeper every ``DOMINO_SWEEP_SECONDS`` (5 s).
+rooms.sweep). Beat runs the sweeper every ``settings.DOMINO_SWEEP_SECONDS`` (5 s;
+``CELERY_BEAT_SCHEDULE``).
 """
 
 import logging
@@ -17,19 +18,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "domino_site.settings")
 
 log = logging.getLogger(__name__)
 
-SWEEP_SECONDS = float(os.environ.get("DOMINO_SWEEP_SECONDS", "5"))
-
 app = Celery("domino_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.update(
-    # The sweeper: a beat tick that is not picked up before the next one is useless.
-    beat_schedule={
-        "rooms-sweep": {
-            "task": "rooms.sweep",
-            "schedule": SWEEP_SECONDS,
-            "options": {"expires": SWEEP_SECONDS},
-        }
-    },
+    # The sweeper's schedule is settings.CELERY_BEAT_SCHEDULE (DOMINO_SWEEP_SECONDS,
+    # the knob the in-process ticker reads too).
     # A move must never wait long on a broker that does not answer: scheduling
     # gives up quickly and the sweeper fires the due action later.
     task_publish_retry_policy={

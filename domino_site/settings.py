@@ -9,6 +9,8 @@ environment (see README.md, "Production"):
                        otherwise the in-memory channel layer and cache.
 * ``DOMINO_SCHEDULER`` -- ``celery`` (default when ``REDIS_URL`` is set) or
                        ``inprocess`` (always when ``REDIS_URL`` is unset).
+* ``DOMINO_SWEEP_SECONDS`` -- how often the sweeper (the timers' safety net)
+                       runs, in beat and in the in-process ticker alike (5).
 * ``DEBUG`` (off unless set: ``make run`` and the tests turn it on),
   ``SECRET_KEY`` (required and checked when ``DEBUG`` is off), ``ALLOWED_HOSTS``,
   ``CSRF_TRUSTED_ORIGINS``, ``BOT_DELAY_SECONDS``, ``QUICK_BOTS_AFTER``.
@@ -329,6 +331,17 @@ if REDIS_URL and os.environ.get("DOMINO_SCHEDULER", "").strip().lower() != "inpr
     DOMINO_SCHEDULER = "celery"
 else:
     DOMINO_SCHEDULER = "inprocess"
+# The sweeper's period: beat's schedule (domino_site/celery.py) and the
+# in-process ticker (timers/ticker.py) both read it.
+DOMINO_SWEEP_SECONDS = float(os.environ.get("DOMINO_SWEEP_SECONDS") or 5)
+# Beat's one periodic task; a tick not picked up before the next one is useless.
+CELERY_BEAT_SCHEDULE = {
+    "rooms-sweep": {
+        "task": "rooms.sweep",
+        "schedule": DOMINO_SWEEP_SECONDS,
+        "options": {"expires": DOMINO_SWEEP_SECONDS},
+    }
+}
 
 # Human-like pause before a bot acts (0 in tests).
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))

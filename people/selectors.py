@@ -189,13 +189,6 @@ def friends_with_presence(user: Any) -> list[dict[str, Any]]:
     return [{"name": f.username, **found[f.pk]} for f in friends]
 
 
-def presence_channels(user_ids: Iterable[int]) -> list[str]:
-    """The open ``ws/people/`` sockets of these accounts."""
-    return list(
-        Presence.objects.filter(user_id__in=list(user_ids)).values_list("channel_name", flat=True)
-    )
-
-
 def presence_processes() -> set[str]:
     """The server processes (channel-name prefixes) holding presence rows."""
     from domino_site.realtime import liveness

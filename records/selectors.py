@@ -509,12 +509,6 @@ def cooldown_notice(user: Any) -> dict[str, str] | None:
     }
 
 
-def abandoned_seats(*, match: Match) -> list[int]:
-    """The seats of ``match``'s lineup whose person abandoned it (the table says
-    "abandonou" next to them)."""
-    return [index for index, _name in abandonments(match=match)]
-
-
 def abandonments(*, match: Match) -> list[tuple[int, str]]:
     """``(seat, name)`` for each person of ``match``'s lineup who abandoned it,
     in seat order: the name their seat showed then ("" where none was kept)."""

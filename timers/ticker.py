@@ -255,7 +255,7 @@ class Ticker:
 
     async def _run(self) -> None:
         await self.ready()
-        sweep_every = float(getattr(settings, "DOMINO_SWEEP_SECONDS", 5.0))
+        sweep_every = settings.DOMINO_SWEEP_SECONDS
         loop = asyncio.get_running_loop()
         next_sweep = loop.time()  # sweep at once: fires what a restart missed
         while True:

@@ -108,3 +108,42 @@ def test_a_broker_that_does_not_answer_is_logged_not_raised(settings, monkeypatc
     monkeypatch.setattr(round_due, "apply_async", down)
     scheduling.schedule_due(round_id=1, version=1, due_at=timezone.now())
     assert "could not schedule" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)  # as above
+async def test_the_ticker_sweeps_every_domino_sweep_seconds(monkeypatch, settings):
+    """The knob of docs/scaling.md: at 0.05 s the ticker sweeps again and again
+    within a second (at the default 5 s it would sweep once, at start)."""
+    settings.DOMINO_SWEEP_SECONDS = 0.05
+    sweeps = []
+    monkeypatch.setattr(ticker_module, "_sweep", lambda now: sweeps.append(now))
+    monkeypatch.setattr(ticker_module, "_forget_dead_connections", lambda: 0)
+    ticker = Ticker()
+    ticker.ensure_started()
+    try:
+        await _until(lambda: len(sweeps) >= 4, timeout=1.0, message="four sweeps within a second")
+    finally:
+        await ticker.stop()
+
+
+def test_beat_and_the_ticker_read_the_one_sweep_setting():
+    import subprocess
+    import sys
+
+    code = (
+        "import django; django.setup(); from django.conf import settings;"
+        " from domino_site.celery import app;"
+        " print(settings.DOMINO_SWEEP_SECONDS, app.conf.beat_schedule['rooms-sweep']['schedule'])"
+    )
+    env = {
+        "DJANGO_SETTINGS_MODULE": "domino_site.settings",
+        "DEBUG": "1",
+        "DOMINO_SWEEP_SECONDS": "2.5",
+    }
+    import os
+
+    env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, **env}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["2.5", "2.5"]
