@@ -318,7 +318,10 @@ def shown_matches(
 def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
     """The profile of ``person``: matches played, won and lost, rounds, dominoes,
     average points a round, favourite preset, rating and its history, experience,
-    and the recent matches. A recent match shows its code, name and replay links
+    and the recent matches. A private room's matches count in these figures only
+    for a viewer who may see that room (``may_see_rounds``), as they are listed:
+    a total that moved would tell a stranger that one was played. The rating
+    and experience are the person's own, public by nature (docs/site.md). A recent match shows its code, name and replay links
     only where ``may_see_rounds(room)`` (the viewer's right, decided by rooms),
     and a private room's match only there (`shown_matches`).
 
@@ -336,10 +339,17 @@ def player_stats(person: Any, *, may_see_rounds: Callable[[Any], bool]) -> dict:
     lines: dict[int, MatchLine] = {}
     totals = {"rounds": 0, "dominoes": 0, "points": 0}
     per_preset: dict[str, PresetStats] = {}
+    seen: dict[int, bool] = {}  # a private room's: may this viewer see it?
     for rnd in rounds:
         index = next((p["index"] for p in rnd.players or () if p.get("user") == person.pk), None)
         if index is None or not rnd.result:
             continue
+        room = rnd.match.room
+        if room.is_private:
+            if room.pk not in seen:
+                seen[room.pk] = may_see_rounds(room)
+            if not seen[room.pk]:
+                continue  # not in a count either: a total that moves would tell it
         rules = rnd.state.get("rules", {})
         side = _side(rules, index)
         result = rnd.result

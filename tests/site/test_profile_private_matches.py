@@ -150,3 +150,31 @@ def test_a_private_arena_is_on_the_profile_only_for_who_may_see_it(django_user_m
         assert "data-profile-arenas" in page
         assert (line in page) is sees, viewer
         assert ("Private arena" in page) is sees, viewer
+
+
+def _figures(host_matches, visitor: str) -> dict:
+    from records.selectors import player_stats
+    from rooms.selectors import may_see_rounds
+
+    viewer = host_matches.get(visitor)
+    stats = player_stats(
+        host_matches["host"], may_see_rounds=lambda room: may_see_rounds(room=room, user=viewer)
+    )
+    keys = ("matches", "won", "lost", "rounds", "dominoes", "average_points", "favourite_preset")
+    return {key: stats[key] for key in keys} | {
+        "by_preset": sorted((p.preset, p.matches, p.rounds) for p in stats["by_preset"])
+    }
+
+
+def test_a_private_tables_matches_move_no_figure_of_the_profile_for_a_stranger(host_matches):
+    """The counts too: a stranger's profile of ``host`` reads as if only the
+    public match had been played (a total that moved would tell that a private
+    one was); who sat at the private tables sees them counted."""
+    stranger = _figures(host_matches, "stranger")
+    assert stranger["matches"] == 1 and stranger["rounds"] == 1
+    assert stranger["by_preset"] == [("duelo", 1, 1)] and stranger["favourite_preset"] == "duelo"
+    friend = _figures(host_matches, "friend")
+    assert friend["matches"] == 2  # the finished private duelo too (the partida is in play)
+    assert friend["rounds"] == 3 and ("partida_dois", 0, 1) in friend["by_preset"]
+    html = _profile(host_matches, "stranger")
+    assert re.search(r"<dt>Matches</dt><dd>1</dd>", html)
