@@ -9,7 +9,7 @@ from pathlib import Path
 
 import games.engine
 
-ENGINE_MD = Path(__file__).resolve().parents[2] / "docs" / "engine.md"
+ENGINE_MD = Path(__file__).resolve().parents[2] / "docs/engine.md"
 
 
 def test_every_exported_name_is_in_docs_engine_md() -> None:
