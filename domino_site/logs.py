@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import os
 import re
 import sys
 import time
@@ -273,9 +274,7 @@ class RedactFilter(logging.Filter):
 def process_name() -> str:
     """What this process is: honcho's name for it (``web.1``), else its program
     and command (``daphne``, ``celery worker``)."""
-    import os
-
-    named = os.environ.get("HONCHO_PROCESS_NAME") or os.environ.get("DOMINO_PROCESS_NAME")
+    named = os.environ.get("HONCHO_PROCESS_NAME")
     if named:
         return named
     program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"

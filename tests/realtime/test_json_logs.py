@@ -23,6 +23,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core import mail
 from django.test import Client
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts.models import OutgoingMail
 from accounts.tasks import mail_send_task
@@ -31,6 +32,7 @@ from games.models import Round
 from rooms import services
 from rooms.models import Seat
 from tests.realtime.conftest import Player, session_cookie
+from tests.twofactor.test_two_step import code_for
 from timers.tasks import round_due
 
 PASSWORD = "Correct-Horse-77-battery"
@@ -126,6 +128,27 @@ def test_requests_and_tasks_log_json_lines_with_their_ids_and_no_secret(
     }
     assert len(request_ids) == 5
 
+    # Two-step sign-in: the password, a wrong code, then the app's code.
+    settings.OTP_TOTP_THROTTLE_FACTOR = 0
+    bea = django_user_model.objects.create_user("bealogs", password=PASSWORD)
+    device = TOTPDevice.objects.create(user=bea, name="app", confirmed=True)
+    second = Client(enforce_csrf_checks=True)
+    token2 = _csrf(second, "/accounts/login/")
+    step = second.post(
+        "/accounts/login/",
+        {"username": "bealogs", "password": PASSWORD, "csrfmiddlewaretoken": token2},
+    )
+    assert step["Location"] == "/accounts/2fa/verify/"
+    code = code_for(device.bin_key)
+    wrong_code = f"{(int(code) + 500_001) % 1_000_000:06d}"
+    refused = second.post(
+        "/accounts/2fa/verify/", {"code": wrong_code, "csrfmiddlewaretoken": token2}
+    )
+    assert refused.status_code == 200
+    verified = second.post("/accounts/2fa/verify/", {"code": code, "csrfmiddlewaretoken": token2})
+    assert verified.status_code == 302, verified.content[:300]
+    otp_session = second.cookies["sessionid"].value
+
     # Celery's tracer runs two tasks: the confirmation mail the sign-up wrote,
     # and a round's due action.
     outgoing = OutgoingMail.objects.get()
@@ -153,8 +176,11 @@ def test_requests_and_tasks_log_json_lines_with_their_ids_and_no_secret(
     assert [line for line in lines if line.get("task") == "accounts.mail_send"]
     _assert_no_secret(
         json_logs.text(),
-        [PASSWORD, WRONG, EMAIL, session, second_session, token, "tok-Secret-4242", link],
+        [PASSWORD, WRONG, EMAIL, session, second_session, token, "tok-Secret-4242", link]
+        + [otp_session, token2, device.key],
     )
+    for digits in (code, wrong_code):  # six digits: not inside a longer number either
+        assert not re.search(rf"(?<!\d){digits}(?!\d)", json_logs.text()), digits
 
 
 @pytest.mark.django_db(transaction=True)
