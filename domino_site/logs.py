@@ -131,21 +131,35 @@ _SENSITIVE_NAMES = (
     r"[\w-]*(?:pass(?:word|wd)|secret|token|csrf[\w-]*|sessionid|session[_-]?key|cookie|"
     r"authori[sz]ation|otp[_-]?\w*|totp|api[_-]?key|dsn)[\w-]*"
 )
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+
+
+def _session_key_shape(match: re.Match[str]) -> str:
+    word = match.group(0)
+    has_digit = any(c.isdigit() for c in word)
+    return REDACTED if has_digit and not word.isdigit() else word
+
+
+#: Each rule: a cheap test that the text may hold what the pattern looks for
+#: (most lines hold none of it, and skip the pattern), the pattern, and what
+#: replaces a match.
+_PATTERNS: tuple[tuple[re.Pattern[str], re.Pattern[str], Any], ...] = (
     # A URL's password: scheme://user:password@host
     (
+        re.compile("://"),
         re.compile(r"(?P<head>\b[a-z][a-z0-9+.-]*://[^\s:/@]*:)[^\s@/]+(?=@)", re.I),
         r"\g<head>" + REDACTED,
     ),
     # HTTP credentials: "Bearer abc", "Basic dXNlcjpw"
     (
+        re.compile("bearer|basic|token", re.I),
         re.compile(r"\b(?P<head>(?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/=-]+", re.I),
         r"\g<head>" + REDACTED,
     ),
     # key=value, key: value, "key": "value", 'key': 'value' with a secret's key
     (
+        re.compile(r"pass|secret|token|csrf|session|cookie|authori|otp|api.?key|dsn", re.I),
         re.compile(
-            r"(?P<head>\b"
+            r"(?P<head>(?<![\w-])"
             + _SENSITIVE_NAMES
             + r"""["']?\s*[:=]\s*["']?)(?!\[redacted\]|(?:Bearer|Basic|Token)\s)[^\s"',;&}\]]+""",
             re.I,
@@ -153,16 +167,25 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         r"\g<head>" + REDACTED,
     ),
     # An email address
-    (re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"), EMAIL),
+    (
+        re.compile("@"),
+        re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+        EMAIL,
+    ),
     # The secrets of a password-recovery link (/accounts/reset/<uidb64>/<token>/)
     # and of an email's confirmation link (/conta/email/confirmar/<signed>/)
     (
+        re.compile("/reset/"),
         re.compile(r"(?P<head>/reset/)[^/\s'\"?#]+/[^/\s'\"?#]+"),
         r"\g<head>" + REDACTED + "/" + REDACTED,
     ),
-    (re.compile(r"(?P<head>/confirmar/)[^/\s'\"?#]+"), r"\g<head>" + REDACTED),
+    (
+        re.compile("/confirmar/"),
+        re.compile(r"(?P<head>/confirmar/)[^/\s'\"?#]+"),
+        r"\g<head>" + REDACTED,
+    ),
     # A session key's shape: 32 lower-case letters and digits, both present
-    (re.compile(r"\b(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{32}\b"), REDACTED),
+    (re.compile(r"[a-z0-9]{32}"), re.compile(r"\b[a-z0-9]{32}\b"), _session_key_shape),
 )
 
 
@@ -214,8 +237,9 @@ def scrub_text(text: str) -> str:
     for secret in configured_secrets():
         if secret in text:
             text = text.replace(secret, REDACTED)
-    for pattern, replacement in _PATTERNS:
-        text = pattern.sub(replacement, text)
+    for maybe, pattern, replacement in _PATTERNS:
+        if maybe.search(text):
+            text = pattern.sub(replacement, text)
     return text
 
 
