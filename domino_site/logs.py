@@ -40,7 +40,6 @@ import time
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from functools import cache
 from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
@@ -189,13 +188,18 @@ _PATTERNS: tuple[tuple[re.Pattern[str], re.Pattern[str], Any], ...] = (
 )
 
 
-@cache
+_secrets: tuple[str, ...] | None = None
+
+
 def configured_secrets() -> tuple[str, ...]:
-    """The secret values of the settings (read once, when Django's settings are
-    ready): they are replaced wherever they appear."""
+    """The secret values of the settings (read once Django's settings are
+    loaded; none before): they are replaced wherever they appear."""
+    global _secrets
+    if _secrets is not None:
+        return _secrets
     from django.conf import settings
 
-    if not settings.configured:
+    if not settings.configured:  # not loaded yet: nothing to read, nothing kept
         return ()
     values = [
         getattr(settings, "SECRET_KEY", ""),
@@ -212,7 +216,8 @@ def configured_secrets() -> tuple[str, ...]:
     if dsn:
         values.append(urlsplit(dsn).username or "")
     # Longest first: a secret that contains another is replaced whole.
-    return tuple(sorted({v for v in values if v and len(v) >= 8}, key=len, reverse=True))
+    _secrets = tuple(sorted({v for v in values if v and len(v) >= 8}, key=len, reverse=True))
+    return _secrets
 
 
 def _database_password(settings: Any) -> str:

@@ -203,8 +203,10 @@ async def test_a_table_socket_logs_its_room_and_its_id(json_logs, live, django_u
     _assert_no_secret(json_logs.text(), [PASSWORD, EMAIL, cookie.split("=", 1)[1]])
 
 
-def test_what_the_filter_scrubs():
-    """`scrub_text` on the shapes of what must not be logged."""
+def test_what_the_filter_scrubs(settings):
+    """`scrub_text` on the shapes of what must not be logged, and on the
+    configured secrets themselves, whatever their shape."""
+    assert settings.SECRET_KEY not in scrub_text(f"signing with {settings.SECRET_KEY}!")
     text = (
         "user ana@example.com password=hunter2 csrftoken=abc123def sessionid=k2j3h4 "
         "Cookie: sessionid=zz9; Authorization: Bearer eyJ0.x.y "
