@@ -125,12 +125,14 @@ def fresh_database():
 
     db = settings.DATABASES["default"]
     host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-    user = db.get("USER") or "postgres"
+    auth = urllib.parse.quote(db.get("USER") or "postgres")
+    if db.get("PASSWORD"):
+        auth += ":" + urllib.parse.quote(db["PASSWORD"])
     name = f"domino_prod_{secrets.token_hex(4)}"
-    admin = f"postgres://{user}@{host}:{port}/postgres"
+    admin = f"postgres://{auth}@{host}:{port}/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    yield f"postgres://{user}@{host}:{port}/{name}"
+    yield f"postgres://{auth}@{host}:{port}/{name}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
