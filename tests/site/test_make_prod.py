@@ -192,7 +192,6 @@ def test_make_prod_runs_the_whole_set_and_every_line_is_json(fresh_database, tmp
         PORT=str(port),
         PYTHONUNBUFFERED="1",
         DOMINO_CACHE_PREFIX=f"prod-{secrets.token_hex(3)}",
-        DOMINO_SWEEP_SECONDS="1",
     )
     out = tempfile.NamedTemporaryFile(
         prefix="make-prod-", suffix=".log", dir=tmp_path, delete=False
