@@ -1,5 +1,5 @@
-# One image for every production process (docker-compose.yml): web (Daphne),
-# worker (Celery), beat (Celery beat). Configuration comes from the environment.
+# One image for every production process of the Procfile (docker-compose.yml):
+# release, web (Daphne), worker and analysis (Celery), beat (Celery beat). Configuration comes from the environment.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
@@ -16,4 +16,5 @@ RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
     python manage.py collectstatic --noinput
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "domino_site.asgi:application"]
+# The Procfile's `web` (tests/site/test_make_prod.py keeps them the same).
+CMD ["daphne", "--verbosity", "0", "-b", "0.0.0.0", "-p", "8000", "domino_site.asgi:application"]

@@ -1,4 +1,7 @@
 # make run    - create .venv if needed, install, migrate, serve on http://127.0.0.1:8000
+# make prod   - the Procfile's production set on this machine (honcho, tools/prod.py): needs
+#               DATABASE_URL, REDIS_URL and SECRET_KEY; runs `release` once, then the rest,
+#               web on PORT (8000); PROD_ARGS="-c web=2" for more Daphnes (README, "Production")
 # make test   - the whole test suite (PYTEST_ARGS="..." to pass options)
 # make lint   - ruff (check and format --check), import-linter's contracts, then mypy
 #               (contracts: [tool.importlinter], mypy's scope and strictness: [tool.mypy] in pyproject.toml)
@@ -19,7 +22,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: venv run test lint bench messages
+.PHONY: venv run prod test lint bench messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +38,10 @@ run: export DEBUG ?= 1
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b $(HOST) -p $(PORT) domino_site.asgi:application
+
+# DEBUG stays as the environment has it (off unless set): production settings.
+prod: venv
+	PORT=$(PORT) $(BIN)/python tools/prod.py
 
 test: venv
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -22,6 +22,7 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 
 from arenas.routing import websocket_urlpatterns as arena_sockets
+from domino_site.logs import SocketLogContext
 from domino_site.origins import SameOriginValidator
 from domino_site.realtime.liveness import start_heartbeat
 from lobby.routing import websocket_urlpatterns as lobby_sockets
@@ -107,17 +108,20 @@ application = SchedulerStarter(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            # The host must be allowed, and the whole origin (scheme, host,
-            # port) this site's or a trusted one (domino_site.origins).
-            "websocket": AllowedHostsOriginValidator(
-                SameOriginValidator(
-                    AuthMiddlewareStack(
-                        URLRouter(
-                            arena_sockets
-                            + quick_sockets
-                            + lobby_sockets
-                            + people_sockets
-                            + room_sockets
+            # The socket's id on its log lines (domino_site.logs). The host
+            # must be allowed, and the whole origin (scheme, host, port) this
+            # site's or a trusted one (domino_site.origins).
+            "websocket": SocketLogContext(
+                AllowedHostsOriginValidator(
+                    SameOriginValidator(
+                        AuthMiddlewareStack(
+                            URLRouter(
+                                arena_sockets
+                                + quick_sockets
+                                + lobby_sockets
+                                + people_sockets
+                                + room_sockets
+                            )
                         )
                     )
                 )

@@ -4,14 +4,22 @@ Configured from Django settings whose names start with ``CELERY_``; tasks are
 discovered in each installed app's ``tasks.py`` (games.round_due, bots.bot_turn,
 rooms.sweep). Beat runs the sweeper every ``settings.DOMINO_SWEEP_SECONDS`` (5 s;
 ``CELERY_BEAT_SCHEDULE``).
+
+Logging: Celery would replace the root logger's handlers with its own text
+lines; its ``setup_logging`` signal, connected here, makes it use the site's
+configuration instead (``settings.LOGGING``: JSON lines in production,
+domino_site/logs.py), at the level of ``--loglevel``. Each task's lines carry
+its name, its id and the round (or arena) it runs for (``task_prerun``).
 """
 
 import logging
 import os
+from typing import Any
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import setup_logging, task_postrun, task_prerun, worker_process_init
 
+from domino_site import logs
 from domino_site.below_play import go_below_play
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "domino_site.settings")
@@ -55,3 +63,44 @@ def _below_play_if_background(**_: object) -> None:
     if consumed and consumed <= BELOW_PLAY_QUEUES:
         steps = go_below_play()
         log.info("pool process %s below play: %s", os.getpid(), steps)
+
+
+@setup_logging.connect
+def _site_logging(loglevel: Any = None, **_: object) -> None:
+    """The worker's and beat's logging is the site's (``settings.LOGGING``),
+    not Celery's: connecting this signal is Celery's documented way to keep
+    it from configuring (and hijacking) the root logger."""
+    from django.conf import settings
+
+    logs.apply_config(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel)
+
+
+#: The ids a running task bound, by task id, until it ends.
+_bound: dict[str, Any] = {}
+
+
+@task_prerun.connect
+def _bind_task_ids(
+    task_id: str | None = None, task: Any = None, kwargs: Any = None, **_: object
+) -> None:
+    kwargs = kwargs if isinstance(kwargs, dict) else {}
+    if task_id is None:
+        return
+    _bound[task_id] = logs.bind(
+        task=getattr(task, "name", None),
+        task_id=task_id,
+        round_id=kwargs.get("round_id"),
+        arena_id=kwargs.get("arena_id"),
+    )
+
+
+@task_postrun.connect
+def _unbind_task_ids(task_id: str | None = None, **_: object) -> None:
+    token = _bound.pop(task_id, None) if task_id is not None else None
+    if token is not None:
+        try:
+            logs.unbind(token)
+        except ValueError:  # bound in another context: it ends with that context
+            pass

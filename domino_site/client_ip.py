@@ -73,6 +73,13 @@ def _trusted(address: Address, proxies: tuple[Network, ...]) -> bool:
     return any(address.version == net.version and address in net for net in proxies)
 
 
+def from_trusted_proxy(peer: Any) -> bool:
+    """Whether the connection's ``peer`` is one of ``TRUSTED_PROXIES`` (whose
+    headers, ``X-Forwarded-For`` or ``X-Request-ID``, are believed)."""
+    address = _parse(peer)
+    return address is not None and _trusted(address, trusted_proxies())
+
+
 def resolve(peer: Any, forwarded_for: Iterable[str] = ()) -> str | None:
     """The client's address from the connection's ``peer`` and the values of its
     ``X-Forwarded-For`` headers (read only when the peer is a trusted proxy)."""

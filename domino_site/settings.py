@@ -18,10 +18,18 @@ environment (see README.md, "Production"):
   and secure cookies; ``HSTS_SECONDS``, ``HSTS_INCLUDE_SUBDOMAINS``, ``HSTS_PRELOAD``.
 * ``SITE_URL`` (the site's own address, for links in mail), ``EMAIL_HOST``,
   ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
-  ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL`` -- mail (printed to the console
-  unless ``EMAIL_HOST`` is set).
+  ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL`` -- mail (unless ``EMAIL_HOST`` is
+  set: printed to the console with text logs, not sent with JSON logs).
 * ``DOMINO_ALIVE_TTL_SECONDS`` / ``DOMINO_ALIVE_BEAT_SECONDS`` -- how soon the
   seats of a dead web process are released (Redis layer only).
+* ``LOG_FORMAT`` (``json``, the default when ``DEBUG`` is off: one JSON object a
+  line on standard error; ``text`` with ``DEBUG``), ``LOG_LEVEL`` (``INFO``) --
+  the logs of every process (domino_site/logs.py; docs/scaling.md, "Logs").
+* ``SENTRY_DSN`` (unset: nothing is sent, sentry-sdk is not even started),
+  ``SENTRY_ENVIRONMENT`` (``production``, or ``development`` with ``DEBUG``),
+  ``SENTRY_TRACES_SAMPLE_RATE`` (``0``) -- error reports
+  (domino_site/error_reports.py; docs/scaling.md, "Errors"); their release is
+  the build's version (``BUILD_VERSION``).
 """
 
 import os
@@ -33,6 +41,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from domino_site.logs import logging_config
 from domino_site.security import DEV_SECRET_KEY, secret_key_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -102,6 +111,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request's id (X-Request-ID) on every line it logs, and the access line.
+    "domino_site.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "domino_site.csp.SiteCSPMiddleware",
@@ -418,6 +429,9 @@ AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "domino_site.throttling.lockout_response"  # 429, a translated page
 AXES_CLIENT_IP_CALLABLE = "domino_site.client_ip.client_ip"  # TRUSTED_PROXIES, above
 AXES_DISABLE_ACCESS_LOG = True  # failures are what the throttle needs; not every login
+# axes' log lines name the path and a keyed hash of the address, never the
+# username typed (an email address, or a password typed in the wrong field).
+AXES_CLIENT_STR_CALLABLE = "domino_site.throttling.client_str"
 
 # Two-step sign-in (twofactor/, docs/site.md "Two-step sign-in"): after the
 # right password, an account with an authenticator app has this long to give
@@ -478,19 +492,44 @@ REPORT_LIMIT = int(os.environ.get("REPORT_LIMIT") or 10)
 REPORT_LIMIT_PER_PERSON = int(os.environ.get("REPORT_LIMIT_PER_PERSON") or 3)
 REPORT_WINDOW = timedelta(hours=float(os.environ.get("REPORT_WINDOW_HOURS") or 24))
 
+# --- logs and errors (docs/scaling.md, "Logs" and "Errors") ---------------------
+
+# "json": one JSON object a line on standard error, for every process (Daphne,
+# Django, the consumers, Celery's worker and beat); "text": readable lines
+# (make run, the tests). Standard output stays the commands' own. The ids of the request, room and round
+# on each line; secrets, email addresses and sessions scrubbed (domino_site/logs.py).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "").strip().lower() or ("text" if DEBUG else "json")
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, not {LOG_FORMAT!r}")
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
+LOGGING_CONFIG = "domino_site.logs.apply_config"
+LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL)
+
+# Errors to Sentry (sentry-sdk) when SENTRY_DSN is set, and only then: started by
+# domino_site.infra's ready() (domino_site/error_reports.py), personal data scrubbed.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+SENTRY_ENVIRONMENT = os.environ.get("SENTRY_ENVIRONMENT", "").strip() or (
+    "development" if DEBUG else "production"
+)
+SENTRY_TRACES_SAMPLE_RATE = float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE") or 0)
+
 # --- mail, email addresses, recovery (docs/site.md, "Accounts") ---------------------
 
 # The site's own address, for the links in mail (written by a web process or a
 # worker alike). Unset: the address of the request that asked for the mail
 # (its scheme and its Host, which ALLOWED_HOSTS checks), else http://localhost:8000.
 SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
-# Django's mail settings, from the environment: SMTP when EMAIL_HOST is set,
-# else every message is printed to the console (make run).
+# Django's mail settings, from the environment: SMTP when EMAIL_HOST is set;
+# else every message is printed to the console with text logs (make run), and
+# with JSON logs (production) not sent, one line saying so: a message and its
+# links (a recovery link is a secret) never enter the logs.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
 EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
+    if LOG_FORMAT == "text"
+    else "domino_site.logs.UnsentMailBackend"
 )
 EMAIL_HOST = EMAIL_HOST or "localhost"
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or 25)

@@ -88,3 +88,20 @@ def lockout_response(
     else:
         message = lockout_message()
     return render(request, "registration/locked_out.html", {"message": message}, status=429)
+
+
+def client_str(
+    username: str | None,
+    ip_address: str | None,
+    user_agent: str | None,
+    path_info: Any,
+    request: Any,
+) -> str:
+    """``AXES_CLIENT_STR_CALLABLE``: who axes' log lines are about (a failure, a
+    lockout): the path and a short keyed hash of the address. Not the username
+    typed (people type their email address there, or their password in the
+    wrong field), nor the address itself (docs/scaling.md, "Logs")."""
+    from domino_site.client_ip import ip_hash
+
+    path = path_info[0] if isinstance(path_info, tuple | list) and path_info else path_info
+    return f"{{path: {path or '-'}, address: {ip_hash(ip_address)[:12] or '-'}}}"

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from domino_site.jsonbody import BadJSON, parse
+from domino_site.logs import bind
 from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter
 from domino_site.realtime.listening import CLOSE_FLOOD
@@ -128,6 +129,8 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             channel_name=self.channel_name,
             ip_hash=scope_ip_hash(self.scope),
         )
+        # Every line this socket's task (and its database threads) logs names the room.
+        bind(room=self.viewer.code)
         self.user_id = self.viewer.user.pk if self.viewer.user is not None else None
         self.guest_key = guest_key(self.viewer.guest_token) if self.user_id is None else None
         self.version = -1
@@ -153,12 +156,15 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             await self.close(code=code)
             return
         self.seat_index = index
+        log.info("table socket open (seat %s)", "-" if index is None else index)
         if replaced and replaced != self.channel_name:
             await self.channel_layer.send(replaced, {"type": "seat.replaced"})
         await self._send_snapshot(snapshot)
 
     async def disconnect(self, code: int) -> None:
         untrack(self)
+        if hasattr(self, "viewer"):
+            log.info("table socket closed (code %s)", code)
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except LAYER_ERRORS:  # Redis is down: its groups go with it, the seat still goes

@@ -25,6 +25,7 @@ from accounts.sessions import sessions_tidy
 from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
 from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
+from domino_site.logs import bound
 from games.world import world
 from people.services import presence_sweep
 from privacy.services import retention_sweep
@@ -102,5 +103,7 @@ JOBS: dict[str, Callable[..., Any]] = {
 
 
 def run(name: str, **kwargs: Any) -> Any:
-    """Run the job ``name`` with ``kwargs`` (a `KeyError` for an unknown name)."""
-    return JOBS[name](**kwargs)
+    """Run the job ``name`` with ``kwargs`` (a `KeyError` for an unknown name);
+    what it logs carries its round or arena (domino_site.logs)."""
+    with bound(round_id=kwargs.get("round_id"), arena_id=kwargs.get("arena_id")):
+        return JOBS[name](**kwargs)

@@ -2,7 +2,8 @@ from django.apps import AppConfig
 
 
 class InfraConfig(AppConfig):
-    """The plumbing's hooks into Django (domino_site.infra)."""
+    """The plumbing's hooks into Django (domino_site.infra), and the error
+    reports (domino_site.error_reports: only with ``SENTRY_DSN``)."""
 
     name = "domino_site.infra"
     label = "infra"
@@ -14,3 +15,9 @@ class InfraConfig(AppConfig):
         from domino_site.infra.psycopg_pool import on_connection_created
 
         connection_created.connect(on_connection_created, dispatch_uid="infra.cheap_pool_check")
+
+        from django.conf import settings
+
+        from domino_site.error_reports import start
+
+        start(settings)
