@@ -1,6 +1,7 @@
 # make run    - create .venv if needed, install, migrate, serve on http://127.0.0.1:8000
 # make test   - the whole test suite (PYTEST_ARGS="..." to pass options)
-# make lint   - ruff (check and format --check), import-linter's contracts, then mypy
+# make lint   - ruff (check and format --check), import-linter's contracts, mypy, then the
+#               migrations' safety for the code still running (domino_site/migration_safety.py)
 #               (contracts: [tool.importlinter], mypy's scope and strictness: [tool.mypy] in pyproject.toml)
 # make bench  - every bench/*.py (prints ratios, never fails on speed)
 # make messages - regenerate locale/*/LC_MESSAGES/django{,js}.{po,mo} (needs gettext)
@@ -44,6 +45,7 @@ lint: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	DEBUG=1 $(BIN)/python -m domino_site.migration_safety
 
 bench: venv
 	@found=0; for f in bench/*.py; do \
