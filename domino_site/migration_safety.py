@@ -1,6 +1,6 @@
 """Migrations that would break the code still running while they are applied.
 
-A deploy (docs/scaling.md, "Deploying") runs ``manage.py migrate`` first and then
+A deploy (its procedure: docs/scaling.md) runs ``manage.py migrate`` first and then
 restarts the processes one after another: for a while the release before reads
 and writes the migrated database. A migration is safe when that older code keeps
 working on it. This module reads every migration's operations (Django's
