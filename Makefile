@@ -63,3 +63,13 @@ messages: venv
 	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts --ignore=static/js/vendor --ignore=bench
 	$(BIN)/python manage.py compilemessages -l pt_BR -l en \
 	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts
+
+# make backup  - a backup of DATABASE_URL's database into backups/ (or FILE=...): pg_dump's custom
+#                format for PostgreSQL, SQLite's backup API for a sqlite:/// URL (docs/scaling.md, "Backups")
+# make restore FILE=... - replace DATABASE_URL's database with that backup (stop the site first)
+.PHONY: backup restore
+backup: venv
+	$(BIN)/python -m domino_site.backup backup $(FILE)
+
+restore: venv
+	$(BIN)/python -m domino_site.backup restore $(FILE)
