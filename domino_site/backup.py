@@ -27,7 +27,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 #: Where ``make backup`` writes when no file is named.
 DEFAULT_DIR = "backups"
@@ -75,6 +75,30 @@ def _pg_url(url: str) -> str:
     return urlunsplit(("postgresql", *parts[1:]))
 
 
+def _pg_command_line(url: str) -> tuple[str, dict[str, str]]:
+    """The URL for pg_dump's or pg_restore's command line, without its password
+    (a command line is visible to every user of the machine), and the
+    environment that gives libpq the password instead (``PGPASSWORD``).
+
+    >>> url, env = _pg_command_line("postgres://ana:p%40ss@db:5433/domino")
+    >>> url, env["PGPASSWORD"]
+    ('postgresql://ana@db:5433/domino', 'p@ss')
+    """
+    parts = urlsplit(_pg_url(url))
+    env = dict(os.environ)
+    if parts.password is None:
+        return urlunsplit(parts), env
+    env["PGPASSWORD"] = unquote(parts.password)
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{user}@{host}" if user else host
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc)), env
+
+
 def _tool(name: str) -> str:
     found = shutil.which(name)
     if found is None:
@@ -97,6 +121,7 @@ def backup(url: str, target: Path, snapshot: str | None = None) -> Path:
     partial = target.with_name(target.name + ".partial")
     if _kind(url) == "postgres":
         extra = [f"--snapshot={snapshot}"] if snapshot else []
+        dbname, env = _pg_command_line(url)
         done = subprocess.run(
             [
                 _tool("pg_dump"),
@@ -105,10 +130,11 @@ def backup(url: str, target: Path, snapshot: str | None = None) -> Path:
                 "--no-privileges",
                 *extra,
                 f"--file={partial}",
-                _pg_url(url),
-            ],  # fmt: skip
+                dbname,
+            ],
             capture_output=True,
             text=True,
+            env=env,
         )
         if done.returncode != 0:
             partial.unlink(missing_ok=True)
@@ -146,6 +172,7 @@ def restore(url: str, source: Path) -> None:
         raise BackupError(f"{source} is not a file")
     if _kind(url) == "postgres":
         _ensure_database(url)
+        dbname, env = _pg_command_line(url)
         done = subprocess.run(
             [
                 _tool("pg_restore"),
@@ -155,11 +182,12 @@ def restore(url: str, source: Path) -> None:
                 "--no-privileges",
                 "--single-transaction",
                 "--exit-on-error",
-                f"--dbname={_pg_url(url)}",
+                f"--dbname={dbname}",
                 str(source),
-            ],  # fmt: skip
+            ],
             capture_output=True,
             text=True,
+            env=env,
         )
         if done.returncode != 0:
             raise BackupError(f"pg_restore failed (nothing was changed):\n{done.stderr}")
