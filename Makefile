@@ -3,7 +3,8 @@
 #               DATABASE_URL, REDIS_URL and SECRET_KEY; runs `release` once, then the rest,
 #               web on PORT (8000); PROD_ARGS="-c web=2" for more Daphnes (README, "Production")
 # make test   - the whole test suite (PYTEST_ARGS="..." to pass options)
-# make lint   - ruff (check and format --check), import-linter's contracts, then mypy
+# make lint   - ruff (check and format --check), import-linter's contracts, mypy, then the
+#               migrations' safety for the code still running (domino_site/migration_safety.py)
 #               (contracts: [tool.importlinter], mypy's scope and strictness: [tool.mypy] in pyproject.toml)
 # make bench  - every bench/*.py (prints ratios, never fails on speed)
 # make messages - regenerate locale/*/LC_MESSAGES/django{,js}.{po,mo} (needs gettext)
@@ -51,6 +52,7 @@ lint: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	DEBUG=1 $(BIN)/python -m domino_site.migration_safety
 
 bench: venv
 	@found=0; for f in bench/*.py; do \
@@ -68,3 +70,13 @@ messages: venv
 	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts --ignore=static/js/vendor --ignore=bench
 	$(BIN)/python manage.py compilemessages -l pt_BR -l en \
 	  --ignore='.venv*' --ignore=staticfiles --ignore=artifacts
+
+# make backup  - a backup of DATABASE_URL's database into backups/ (or FILE=...): pg_dump's custom
+#                format for PostgreSQL, SQLite's backup API for a sqlite:/// URL (docs/scaling.md, "Backups")
+# make restore FILE=... - replace DATABASE_URL's database with that backup (stop the site first)
+.PHONY: backup restore
+backup: venv
+	$(BIN)/python -m domino_site.backup backup $(FILE)
+
+restore: venv
+	$(BIN)/python -m domino_site.backup restore $(FILE)

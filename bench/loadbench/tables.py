@@ -15,9 +15,10 @@ class TableSpec:
 _batch = 0
 
 
-def create_tables(count: int) -> list[TableSpec]:
+def create_tables(count: int, move_seconds: int | None = None) -> list[TableSpec]:
     """``count`` public duelo rooms, two seated players each, and two watchers,
-    all logged in (sessions created directly in the session store)."""
+    all logged in (sessions created directly in the session store); a move clock
+    of ``move_seconds`` if given (bench/restore.py), else none."""
     global _batch
     from datetime import timedelta
 
@@ -71,7 +72,7 @@ def create_tables(count: int) -> list[TableSpec]:
             name=f"Bench {_batch}.{t}",
             preset="duelo",
             visibility="public",
-            move_seconds=None,
+            move_seconds=move_seconds,
         )
         services.seat_take(room=room, index=1, user=users[names[1]])
         specs.append(TableSpec(code=room.code, cookies=[cookies[n] for n in names]))

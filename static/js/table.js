@@ -36,10 +36,17 @@ import { makeT, ready } from "./util.js";
 // ---------------------------------------------------------------------------
 // Messages from the server
 
+// A socket just (re)opened: its first snapshot is the room as stored now, taken
+// whatever version this page last saw (after a restore from a backup the room's
+// version goes back: docs/scaling.md, "Backups"). Within one socket an older
+// snapshot than the one shown is a late frame, and dropped.
+let freshSocket = false;
+
 function onMessage(msg) {
   switch (msg.type) {
     case "room": {
-      if (state.snap && msg.version < state.snap.version) return;
+      if (state.snap && !freshSocket && msg.version < state.snap.version) return;
+      freshSocket = false;
       holdResult(state.snap?.round, msg.round);
       const prev = state.snap;
       feelBefore(); // motion, sound and alerts (feel.js)
@@ -431,6 +438,7 @@ ready(() => {
 // "Close codes").
 function onSocketState(name, { code } = {}) {
   if (name === "open") {
+    freshSocket = true;
     page.root.dataset.connected = "1";
     banner(null);
     return;
