@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 
@@ -140,12 +141,25 @@ def frames_dropped(reason: str, count: int = 1) -> None:
         _dropped[reason].inc(count)
 
 
+#: Labelled children, looked up once each (``labels()`` checks its arguments
+#: under a lock: several microseconds a call).
+_children: dict[tuple[Any, ...], Any] = {}
+
+
+def _child(family: Any, *values: str) -> Any:
+    key = (family, *values)
+    child = _children.get(key)
+    if child is None:
+        child = _children[key] = family.labels(*values)
+    return child
+
+
 def error_sent(code: str) -> None:
-    ERRORS.labels(code=code).inc()
+    _child(ERRORS, code).inc()
 
 
 def move_applied(by: str, preset: str) -> None:
-    MOVES_APPLIED.labels(by=by, preset=preset).inc()
+    _child(MOVES_APPLIED, by, preset).inc()
 
 
 def move_answered(seconds: float) -> None:
@@ -153,19 +167,19 @@ def move_answered(seconds: float) -> None:
 
 
 def clock_fired(kind: str, late_seconds: float) -> None:
-    CLOCK_LATENESS.labels(kind=kind).observe(max(0.0, late_seconds))
+    _child(CLOCK_LATENESS, kind).observe(max(0.0, late_seconds))
 
 
 def socket_opened(kind: str) -> None:
-    SOCKETS_OPEN.labels(kind=kind).inc()
+    _child(SOCKETS_OPEN, kind).inc()
 
 
 def socket_closed(kind: str) -> None:
-    SOCKETS_OPEN.labels(kind=kind).dec()
+    _child(SOCKETS_OPEN, kind).dec()
 
 
 def task_done(task: str, state: str) -> None:
-    TASKS.labels(task=task, state=state).inc()
+    _child(TASKS, task, state).inc()
 
 
 def process_alive(kind: str) -> None:

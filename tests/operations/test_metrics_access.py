@@ -53,7 +53,7 @@ def test_the_token_opens_it_from_anywhere(settings):
     settings.METRICS_TOKEN = TOKEN
     response = _get(STRANGER, HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     assert response.status_code == 200
-    assert b"domino_moves_applied" in response.content
+    assert b"domino_tables_playing" in response.content
 
 
 def test_a_stranger_through_a_proxy_on_this_host_is_not_this_host(settings):
