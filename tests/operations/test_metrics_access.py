@@ -75,3 +75,17 @@ def test_a_stranger_through_a_proxy_on_this_host_is_not_this_host(settings):
     # A local client through the local proxy is this host.
     settings.TRUSTED_PROXIES = ["127.0.0.1"]
     assert _get("127.0.0.1", HTTP_X_FORWARDED_FOR="127.0.0.1").status_code == 200
+
+
+@pytest.mark.postgres
+def test_the_database_pool_in_use_is_sampled(client):
+    from django.db import connection
+
+    from domino_site import heartbeats
+
+    with connection.cursor() as cursor:  # a connection lent by the process's pool
+        cursor.execute("SELECT 1")
+        heartbeats.sample_pools()  # (its thread does this every few seconds)
+    samples = parse(client.get("/metrics").content.decode())
+    assert samples[("domino_db_pool_connections", (("state", "max"),))] >= 1
+    assert samples[("domino_db_pool_connections", (("state", "in_use"),))] >= 1
