@@ -24,6 +24,8 @@ def _read(arena_id: int, user: Any) -> tuple[dict, dict] | None:
 
 
 class ArenaConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
+    socket_kind = "arena"
+
     async def connect(self) -> None:
         self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
         user = self.scope.get("user")

@@ -23,6 +23,7 @@ from django.conf import settings
 
 from arenas.routing import websocket_urlpatterns as arena_sockets
 from domino_site.logs import SocketLogContext
+from domino_site import heartbeats
 from domino_site.origins import SameOriginValidator
 from domino_site.realtime.liveness import start_heartbeat
 from lobby.routing import websocket_urlpatterns as lobby_sockets
@@ -50,6 +51,7 @@ class SchedulerStarter:
             return await self._lifespan(receive, send)
         use_db_threads_by_default()
         freeze_what_was_loaded()
+        heartbeats.start("web")  # domino_processes, the pool's sampling (cheap once started)
         await start_inprocess_scheduler()
         await start_heartbeat()
         return await self.app(scope, receive, send)
@@ -60,6 +62,7 @@ class SchedulerStarter:
             if message["type"] == "lifespan.startup":
                 use_db_threads_by_default()
                 freeze_what_was_loaded()
+                heartbeats.start("web")
                 await start_inprocess_scheduler()
                 await start_heartbeat()
                 await send({"type": "lifespan.startup.complete"})

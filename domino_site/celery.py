@@ -17,7 +17,16 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import setup_logging, task_postrun, task_prerun, worker_process_init
+from celery.signals import (
+    beat_init,
+    setup_logging,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+    worker_shutdown,
+)
 
 from domino_site import logs
 from domino_site.below_play import go_below_play
@@ -104,3 +113,55 @@ def _unbind_task_ids(task_id: str | None = None, **_: object) -> None:
             logs.unbind(token)
         except ValueError:  # bound in another context: it ends with that context
             pass
+# ------------------------------------------------------------------ metrics and heartbeats
+# (domino_site.heartbeats, domino_site.metrics: imported when a signal comes, after
+# the settings, which choose the metrics' multiprocess folder.)
+
+
+def process_kind() -> str:
+    """``analysis`` for a worker that consumes only the background queues (the
+    Procfile's ``analysis``), else ``worker``."""
+    consumed = set(app.amqp.queues.consume_from or ())
+    return "analysis" if consumed and consumed <= BELOW_PLAY_QUEUES else "worker"
+
+
+@worker_ready.connect
+def _worker_heartbeat(**_: object) -> None:
+    from domino_site import heartbeats
+
+    heartbeats.start(process_kind(), announce=True)
+
+
+@worker_process_init.connect
+def _pool_process_counts(**_: object) -> None:
+    from domino_site import heartbeats
+
+    heartbeats.start(process_kind())
+
+
+@worker_process_shutdown.connect
+def _pool_process_exits(pid: int | None = None, **_: object) -> None:
+    from domino_site import metrics
+
+    metrics.process_exits(pid)
+
+
+@worker_shutdown.connect
+def _worker_exits(**_: object) -> None:
+    from domino_site import metrics
+
+    metrics.process_exits()
+
+
+@beat_init.connect
+def _beat_heartbeat(**_: object) -> None:
+    from domino_site import heartbeats
+
+    heartbeats.start("beat", announce=True)
+
+
+@task_postrun.connect
+def _task_counted(task: object = None, state: str | None = None, **_: object) -> None:
+    from domino_site import metrics
+
+    metrics.task_done(getattr(task, "name", "?"), state or "?")

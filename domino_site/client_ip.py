@@ -54,6 +54,12 @@ def _parse(value: Any) -> Address | None:
     return address
 
 
+def parse_address(value: Any) -> Address | None:
+    """An address as a header or a scope gives it ("1.2.3.4", "1.2.3.4:5678",
+    "[::1]:443", an IPv4-mapped IPv6 address as its IPv4 one), or None."""
+    return _parse(value)
+
+
 @lru_cache(maxsize=8)
 def _networks(entries: tuple[str, ...]) -> tuple[Network, ...]:
     networks = []

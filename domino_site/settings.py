@@ -30,9 +30,16 @@ environment (see README.md, "Production"):
   ``SENTRY_TRACES_SAMPLE_RATE`` (``0``) -- error reports
   (domino_site/error_reports.py; docs/scaling.md, "Errors"); their release is
   the build's version (``BUILD_VERSION``).
+* ``METRICS_TOKEN`` -- ``/metrics`` also answers a request with
+  ``Authorization: Bearer <METRICS_TOKEN>`` (otherwise loopback clients only).
+* ``PROMETHEUS_MULTIPROC_DIR`` -- where every process of a host writes its
+  metrics for ``/metrics`` to add up (default with the Celery scheduler: a
+  folder per database and Redis under the temporary folder; docs/scaling.md, "Metrics").
 """
 
+import hashlib
 import os
+import tempfile
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -107,6 +114,7 @@ INSTALLED_APPS = [
     "people",  # between those four and rooms: friends, blocks, who is online (ws/people/)
     "privacy",  # above the feature apps, below timers: a person's copy of their data, deletion, notice
     "timers",  # above the others: wakes rooms' services up (docs/architecture.md, "Layers and their import contracts")
+    "operations",  # the top: /metrics and the admin's "Saúde do site" read the apps below
     "twofactor",  # after django_otp's plugins: its admin replaces theirs (no secrets shown)
 ]
 
@@ -143,7 +151,7 @@ HTTPS = env_bool("DOMINO_HTTPS", not DEBUG)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^healthz/?$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz/?$", r"^metrics/?$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SECURE = HTTPS
@@ -353,6 +361,34 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": DOMINO_SWEEP_SECONDS},
     }
 }
+
+# --- metrics (docs/scaling.md, "Metrics") ------------------------------------------
+
+# /metrics answers loopback clients, and anyone sending
+# "Authorization: Bearer <METRICS_TOKEN>" (unset: nobody else).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+
+
+def metrics_dir() -> str:
+    """prometheus-client's multiprocess folder: ``PROMETHEUS_MULTIPROC_DIR``, or
+    with the Celery scheduler (workers and beat are processes of their own) a
+    folder per database and Redis under the temporary folder, which every
+    process of one set on this host computes alike. "" (one process, the
+    embedded default): each process serves its own metrics."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
+    if not folder and DOMINO_SCHEDULER == "celery":
+        db = DATABASES["default"]
+        where = f"{db.get('HOST')}|{db.get('PORT')}|{db.get('NAME')}|{REDIS_URL}".encode()
+        digest = hashlib.sha256(where).hexdigest()[:12]
+        folder = os.path.join(tempfile.gettempdir(), f"domino-metrics-{os.getuid()}-{digest}")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        # Read by prometheus-client when it is imported (domino_site.metrics, after this).
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+    return folder
+
+
+METRICS_DIR = metrics_dir()
 
 # Human-like pause before a bot acts (0 in tests).
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))

@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as accounts_views
+from operations import views as operations_views
 from twofactor.views import LoginView
 
 from . import views
@@ -11,6 +12,10 @@ from .forms import AdminLoginForm, LoginForm
 admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
+    # The admin's "Saúde do site" (staff, through the admin's own check) and the
+    # Prometheus metrics (this host or METRICS_TOKEN): docs/scaling.md, "Metrics".
+    path("admin/saude/", operations_views.health, name="site-health"),
+    re_path(r"^metrics/?$", operations_views.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", views.signup, name="signup"),
     # Django's login, then the second step for an account with one (twofactor.flow).

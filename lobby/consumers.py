@@ -37,6 +37,8 @@ class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     and the socket's `lobby.listing.Page` sorts out, in memory, what reaches its
     page; it reads the database again only when its spare rows run out."""
 
+    socket_kind = "lobby"
+
     async def connect(self) -> None:
         self.page: Page | None = None
         # Until the client says what it views, it is told as the first lobby

@@ -93,6 +93,8 @@ def _answer(user: Any, msg: dict[str, Any], ip_hash: str) -> None:
 class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     """One socket per open page of a logged-in person."""
 
+    socket_kind = "people"
+
     async def connect(self) -> None:
         if not await self.admit_person(events.person_group):
             return

@@ -42,6 +42,8 @@ def _current(user: Any) -> dict[str, Any] | None:
 class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
     """One socket per lobby page that uses "Jogar agora com pessoas"."""
 
+    socket_kind = "quick"
+
     queue: tuple[str, int] | None = None  # the queue group this socket is in
     since: str | None = None
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 import weakref
 from typing import Any
 
@@ -30,6 +31,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from domino_site import metrics
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from domino_site.jsonbody import BadJSON, parse
@@ -41,7 +43,7 @@ from domino_site.realtime.socket_guard import LAYER_ERRORS, LayerGuard, track, u
 from games.engine import IllegalAction
 from rooms.errors import ServiceError, error_message
 from rooms.events import room_group, watchable
-from rooms.messages import BadMessage, Command, ConnectLimiter, parse_message
+from rooms.messages import MOVE_TYPES, BadMessage, Command, ConnectLimiter, parse_message
 from rooms.signals import chat_hidden
 from rooms.sockets import (
     Viewer,
@@ -118,6 +120,10 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
 
     released = False  # its seat and watcher row were let go (disconnect)
     chat_hidden: frozenset[int] | None = None  # accounts whose phrases it drops (asked once)
+    socket_kind = "table"
+    # When this socket's pending move arrived (time.perf_counter), until the
+    # frame of a newer version goes out: domino_move_seconds.
+    move_at: float | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -227,9 +233,12 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if cmd.type == "chat":
             await self._chat(cmd)
             return
+        if cmd.type in MOVE_TYPES:
+            self.move_at = time.perf_counter()
         try:
             await _db(execute)(self.viewer, cmd, self.seat_index)
         except Exception as exc:  # noqa: BLE001 - see refusal_message
+            self.move_at = None
             await self.send_json(refusal_message(exc, cmd.ref))
 
     # -- from the channel layer
@@ -356,6 +365,7 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
             return
         self.version = snapshot["version"]
         await self.send_json({"type": "room", **snapshot})
+        self._move_answered()
         self.public = watchable(snapshot)
         await self._sync_watching()
 
@@ -363,8 +373,15 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         """A ``room`` message the services serialised already (`rooms.events`)."""
         self.version = version
         await self.send(text_data=frame)
+        self._move_answered()
         self.public = public
         await self._sync_watching()
+
+    def _move_answered(self) -> None:
+        """A newer version went out: the answer to the pending move, if any."""
+        if self.move_at is not None:
+            metrics.move_answered(time.perf_counter() - self.move_at)
+            self.move_at = None
 
     async def _send_error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json(error_message(code, message, ref))

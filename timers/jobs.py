@@ -26,6 +26,7 @@ from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
 from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
 from domino_site.logs import bound
+from domino_site.heartbeats import sweep_done
 from games.world import world
 from people.services import presence_sweep
 from privacy.services import retention_sweep
@@ -86,6 +87,7 @@ def sweep(*, now: datetime | None = None) -> str | None:
     mail_tidy()  # the accounts' rows: on the wall clock (mail is not a game's time)
     recovery_tidy()
     sessions_tidy()
+    sweep_done()  # the admin's "Saúde do site" shows when (domino_site.heartbeats)
     if waiting_jobs():
         return "analysis"
     return "puzzles" if puzzles_waiting() else None

@@ -55,6 +55,14 @@ The CPU ms/move column is the servers' CPU time (Daphne processes, from
 ``/proc``) in the window divided by the commands completed: what a move costs
 the deployment, read from outside (the product has no documented hook to time
 one move, and the bench does not replace its functions).
+Beside the client's latencies, the server's own: its ``domino_move_seconds``
+histogram (from a move's frame to the frame of its change sent back on the
+mover's socket), read from a Daphne's ``/metrics`` at the window's two ends
+(every server process of the run writes to one metrics folder, docs/scaling.md
+"Metrics"), as p50/p99 of its buckets' growth. ``--layout one`` puts a table's
+four sockets on one Daphne (the tables alternating) instead of two on each;
+``--client defaults`` opens the sockets with the ``websockets`` package's own
+settings (a 16-message queue, a ping every 20 s) instead of the bench's.
 Nothing is asserted: this prints numbers and ratios measured side by side in
 one run. One client process is enough: it uses a few % of a core at 250 tables.
 
@@ -62,6 +70,7 @@ one run. One client process is enough: it uses a few % of a core at 250 tables.
     python bench/load.py --quick              # 25 tables, short runs (smoke test)
     python bench/load.py --config embedded --tables 25,100 --seconds 30
     python bench/load.py --json /tmp/load.json
+    python bench/load.py --config production --tables 150 --layout one --client defaults
 
 Without PostgreSQL or Redis the production configuration is skipped (and says
 why). PostgreSQL and Redis addresses: ``--pg``, ``--redis``.

@@ -10,6 +10,7 @@ import shutil
 import signal
 import time
 
+from bench.loadbench.clients import configure as configure_clients
 from bench.loadbench.common import (
     PERIOD,
     postgres_problem,
@@ -334,6 +335,10 @@ def run_config(name: str, args: argparse.Namespace) -> list[Run]:
     if cfg is None:
         return []
     cfg.variant = args.variant
+    layout, client = getattr(args, "layout", "spread"), getattr(args, "client", "bench")
+    configure_clients(layout=layout, client=client)
+    if (layout, client) != ("spread", "bench"):
+        cfg.name += f"[{layout},{client}]"
     bench = Bench(cfg, args)
     fleet = bench.fleet
 

@@ -94,6 +94,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--hosts-only", action="store_true", help="with --hosts: not on the loopback"
     )
     parser.add_argument("--hosts-layout", help=argparse.SUPPRESS)  # (a child's hosts)
+    parser.add_argument(
+        "--layout",
+        choices=("spread", "one"),
+        default="spread",
+        help="a table's four sockets spread over the Daphnes (two on each of two), or all"
+        " on one Daphne (the tables alternating); default spread",
+    )
+    parser.add_argument(
+        "--client",
+        choices=("bench", "defaults"),
+        default="bench",
+        help="the sockets' settings: the bench's (no receive bound, no pings) or the"
+        " websockets package's defaults (16-message queue, a ping every 20 s)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
@@ -127,6 +141,8 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     argv += ["--sat-seconds", str(args.sat_seconds), "--relay-seconds", str(args.relay_seconds)]
     argv += ["--relay-warmup", str(args.relay_warmup), "--seed", str(args.seed)]
     argv += ["--slices", str(args.slices), "--variant", args.variant]
+    if (args.layout, args.client) != ("spread", "bench"):  # (older benches know neither)
+        argv += ["--layout", args.layout, "--client", args.client]
     argv += ["--no-relay"] * args.no_relay + ["--no-one-daphne"] * args.no_one_daphne
     argv += ["--pg", args.pg, "--redis", args.redis, "--child-out", out]
     if args.without:

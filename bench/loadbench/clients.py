@@ -48,9 +48,34 @@ class Sock:
         return start
 
 
+#: How a table's four sockets sit on the Daphnes (``--layout``): ``spread``,
+#: socket ``j`` of table ``t`` on Daphne ``(t + j) % n`` (two on each of two);
+#: ``one``, all four on Daphne ``t % n`` (the tables still alternate).
+LAYOUTS = ("spread", "one")
+#: The client's settings (``--client``): ``bench``, an unbounded receive queue
+#: and no pings (what the bench measured until now); ``defaults``, the
+#: ``websockets`` package's own (a 16-message queue, a ping every 20 s, its
+#: compression offer, which Daphne declines).
+CLIENTS = ("bench", "defaults")
+options = {"layout": "spread", "client": "bench"}
+
+
+def configure(*, layout: str, client: str) -> None:
+    assert layout in LAYOUTS and client in CLIENTS, (layout, client)
+    options.update(layout=layout, client=client)
+
+
 async def open_socket(url: str, origin: str, cookie: str | None) -> Any:
     from websockets.asyncio.client import connect
 
+    if options["client"] == "defaults":
+        return await connect(
+            url,
+            origin=origin,
+            additional_headers={"Cookie": cookie} if cookie else None,
+            open_timeout=60,
+            proxy=None,
+        )
     return await connect(
         url,
         origin=origin,
@@ -108,8 +133,12 @@ class Table:
         self, servers: list[Daphne], first: int, path: str, cookies: list[str | None]
     ) -> None:
         """Four sockets on ``path``, each with its reader: socket ``j`` goes to
-        ``servers[(first + j) % len(servers)]`` with ``cookies[j]``."""
-        self.servers = [servers[(first + j) % len(servers)] for j in range(4)]
+        ``servers[(first + j) % len(servers)]`` with ``cookies[j]`` (layout
+        ``one``: all four to ``servers[first % len(servers)]``)."""
+        if options["layout"] == "one":
+            self.servers = [servers[first % len(servers)]] * 4
+        else:
+            self.servers = [servers[(first + j) % len(servers)] for j in range(4)]
         wss = await asyncio.gather(
             *(
                 open_socket(

@@ -34,6 +34,11 @@ def describe(run: Run) -> str:
     parts.append(
         f"p50 {fmt(run.p50)} p95 {fmt(run.p95)} p99 {fmt(run.p99)} ms ({run.moves} moves{extra})"
     )
+    if run.target == "table" and run.server_moves:
+        parts.append(
+            f"server's histogram p50 {fmt(run.server_p50, 1)} p99 {fmt(run.server_p99, 1)} ms"
+            f" ({run.server_moves} moves)"
+        )
     if run.target == "table":
         if run.relay_p50 is not None and run.mode == "paced":
             parts.append(

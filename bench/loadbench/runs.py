@@ -13,7 +13,7 @@ from typing import Any
 from bench.loadbench.clients import Table
 from bench.loadbench.common import DRAIN, MOVE_TIMEOUT, PERIOD, client_cpu, machine_cpu, percentile
 from bench.loadbench.servers import Daphne
-from bench.loadbench.stats import Run, _ms, server_stats
+from bench.loadbench.stats import Run, _ms, histogram_figures, move_histogram, server_stats
 
 
 @dataclass
@@ -62,6 +62,7 @@ async def mark(
         await asyncio.to_thread(server_stats, servers),
     )
     window.marks[f"{name}:extras"] = {key: read() for key, read in extras.items()}
+    window.marks[f"{name}:histogram"] = await asyncio.to_thread(move_histogram, servers)
 
 
 async def drive(window: Window, table: Table, phase: float) -> None:
@@ -133,6 +134,10 @@ async def run_load(
     if "start" in window.marks and "end" in window.marks:
         rate_figures(run, window)
         extra_figures(run, window)
+        h0, h1 = window.marks.get("start:histogram"), window.marks.get("end:histogram")
+        if h0 is not None and h1 is not None:
+            run.server_buckets = {le: n - h0.get(le, 0.0) for le, n in h1.items()}
+            histogram_figures(run)
     sizes = [s.size for t in tables for s in t.socks if s.size]
     run.frame_bytes = statistics.median(sizes) if sizes else None
     return run

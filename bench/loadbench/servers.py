@@ -156,6 +156,10 @@ class Config:
         )
         for key in ("DOMINO_OFF", "DOMINO_LAYER"):
             env.pop(key, None)
+        if self.redis_url:
+            # Every server process of the run writes its metrics here, and a Daphne's
+            # /metrics adds them up (the run's own folder: nothing of an earlier run).
+            env["PROMETHEUS_MULTIPROC_DIR"] = str(self.tmp / "metrics")
         env.update(variant_env(self.variant))
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url

@@ -86,6 +86,14 @@ class Run:
     # --hosts: per second, Redis' commands and PostgreSQL's commits and rows
     # written (inserted + updated + deleted), read from the servers themselves.
     storage_rates: dict = field(default_factory=dict)
+    # The server's own figure for the same moves: its histogram domino_move_seconds
+    # (from a move's frame to the frame of its change sent back on that socket),
+    # read from /metrics at the window's ends (every process of the host, added
+    # up): its buckets' growth over the window, and the quantiles they give.
+    server_buckets: dict = field(default_factory=dict)
+    server_moves: int | None = None
+    server_p50: float | None = None
+    server_p99: float | None = None
     # The raw latencies (seconds), to merge the slices of one run (not written out).
     samples: list = field(default_factory=list, repr=False)
     between_samples: list = field(default_factory=list, repr=False)
@@ -111,6 +119,61 @@ ANALYSIS_FIGURES = (
     "whatif_p50_ms",
     "whatif_p95_ms",
 )
+
+
+def move_histogram(servers: list[Daphne]) -> dict[str, float] | None:
+    """The cumulative buckets of ``domino_move_seconds`` (``le`` -> count) from
+    the first server's ``/metrics`` (it adds up every process of the host)."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    try:
+        with urllib.request.urlopen(servers[0].url("/metrics"), timeout=10) as answer:
+            text = answer.read().decode()
+    except Exception as exc:  # noqa: BLE001 - figures missing, the run goes on
+        say(f"    ! /metrics failed: {type(exc).__name__}: {exc}")
+        return None
+    buckets: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name != "domino_move_seconds":
+            continue
+        for sample in family.samples:
+            if sample.name == "domino_move_seconds_bucket":
+                buckets[sample.labels["le"]] = buckets.get(sample.labels["le"], 0.0) + sample.value
+    return buckets
+
+
+def histogram_quantile(q: float, buckets: dict[str, float]) -> float | None:
+    """Prometheus' ``histogram_quantile`` of cumulative ``buckets`` (``le`` ->
+    count), in seconds: linear within the bucket the rank falls in.
+
+    >>> histogram_quantile(0.5, {"0.01": 10, "0.02": 30, "+Inf": 30})
+    0.0125
+    """
+    bounds = sorted((float(le), n) for le, n in buckets.items())
+    total = bounds[-1][1] if bounds else 0
+    if not total:
+        return None
+    rank = q * total
+    lower, below = 0.0, 0.0
+    for upper, count in bounds:
+        if count >= rank:
+            if upper == float("inf"):
+                return lower
+            inside = count - below
+            return lower + (upper - lower) * ((rank - below) / inside if inside else 1.0)
+        lower, below = upper, count
+    return lower
+
+
+def histogram_figures(run: Run) -> None:
+    """``server_p50``/``server_p99`` (ms) and ``server_moves`` from ``server_buckets``."""
+    if not run.server_buckets:
+        return
+    run.server_moves = int(max(run.server_buckets.values()))
+    run.server_p50 = _ms(histogram_quantile(0.50, run.server_buckets))
+    run.server_p99 = _ms(histogram_quantile(0.99, run.server_buckets))
 
 
 def server_stats(servers: list[Daphne]) -> list[dict] | None:
@@ -146,6 +209,11 @@ def merged(parts: list[Run]) -> Run:
         return sum(v * w for v, w in pairs) / total if pairs and total else None
 
     run.sustained = weighted("sustained", lambda p: p.seconds) or 0.0
+    buckets: collections.Counter = collections.Counter()
+    for p in parts:
+        buckets.update(p.server_buckets)
+    run.server_buckets = dict(buckets)
+    histogram_figures(run)
     for name in ("server_cpu", "client_cpu", "machine_cpu", "stalled_ms_per_s"):
         setattr(run, name, weighted(name, lambda p: p.seconds))
     stalls = [p.stalls_50ms for p in parts if p.stalls_50ms is not None]

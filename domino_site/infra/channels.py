@@ -26,6 +26,7 @@ from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
 
 from domino_site.infra.layer_messages import recipients
 from domino_site.infra.versions import require
+from domino_site.metrics import frames_dropped
 
 VERSION = require("channels", ("4.3",), module=__name__)
 
@@ -63,5 +64,6 @@ class InMemoryChannelLayer(StockInMemoryChannelLayer):
                 try:
                     await self.send(channel, message)
                 except ChannelFull:
+                    frames_dropped("inbox_full")
                     log.info("channel layer: the inbox of %s is full", channel)
                 told.add(channel)

@@ -56,6 +56,7 @@ from redis.exceptions import ResponseError
 
 from domino_site.infra.layer_messages import recipients
 from domino_site.infra.versions import require
+from domino_site.metrics import frames_dropped
 
 VERSION = require("channels-redis", ("4.3",), module=__name__)
 
@@ -242,6 +243,8 @@ class ProcessInbox(StockRedisChannelLayer):
     def _put(self, channel: str, message: dict[str, Any]) -> None:
         queue = self.receive_buffer[channel]
         self._read_at.setdefault(channel, time.monotonic())
+        if queue.full():
+            frames_dropped("socket_queue_full")
         queue.put_nowait(message)  # a BoundedQueue: a full one drops its oldest
 
     def _anyone_waiting(self) -> bool:
@@ -286,6 +289,7 @@ class RedisChannelLayer(ProcessInbox):
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         index, call = self._send_call(channel, message, time.time())
         if await self.connection(index).eval(*call):
+            frames_dropped("inbox_full")
             raise ChannelFull()
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
@@ -344,6 +348,7 @@ class RedisChannelLayer(ProcessInbox):
             return
         for target, full in zip(told, await pipe.execute(), strict=True):
             if full:
+                frames_dropped("inbox_full", int(full))
                 log.info("channel layer: %s inbox(es) full for %s", full, target)
 
     def _send_call(

@@ -17,6 +17,7 @@ tests/infra/test_psycopg_pool.py fails when this changes.
 from __future__ import annotations
 
 import select
+import weakref
 from typing import Any
 
 import psycopg
@@ -58,6 +59,16 @@ def use_cheap_check(pool: ConnectionPool) -> None:
         pool._check = check_lent_connection
 
 
+#: The pools this process has lent connections from (the metrics sample them:
+#: `domino_site.heartbeats`), never one made only to be looked at.
+_seen: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
+
+
+def pools_in_use() -> list[ConnectionPool]:
+    """The pools of this process that have lent a connection."""
+    return list(_seen)
+
+
 def on_connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:
     """Django's ``connection_created`` signal: the pool of a PostgreSQL
     connection just lent (Django built it on first use) checks cheaply from now on."""
@@ -66,3 +77,4 @@ def on_connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:
     pool = connection.pool
     if pool is not None:
         use_cheap_check(pool)
+        _seen.add(pool)

@@ -12,6 +12,8 @@ import time
 from collections import deque
 from typing import Any
 
+from domino_site.metrics import error_sent
+
 MAX_FRAME_BYTES = 4096
 
 
@@ -30,6 +32,7 @@ def error_message(
     refusal names them: the table page shows the rule knob's own message for
     ``field``.
     """
+    error_sent(code)  # domino_errors_total{code}: every error frame is built here
     body: dict[str, Any] = {"type": "error", "code": code, "message": str(message), "ref": ref}
     if reason:
         body["reason"] = reason

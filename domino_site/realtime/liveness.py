@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -44,6 +45,13 @@ log = logging.getLogger(__name__)
 
 KEY = "domino:alive:{}"
 EPOCH_KEY = "domino:alive:epoch"
+
+
+def who() -> str:
+    """The value of a process' key: its host and pid (the admin's health page shows them)."""
+    return f"{socket.gethostname()} {os.getpid()}"
+
+
 DEFAULT_TTL_SECONDS = 90.0
 # The first beat holds the first connection back at most this long.
 FIRST_BEAT_WAIT_SECONDS = 3.0
@@ -169,7 +177,7 @@ async def _beat() -> tuple[str | None, bool]:
         return None, False
     ttl_ms = max(1, int(ttl_seconds() * 1000))
     client = channels_redis.layer_client(layer)
-    previous = await client.set(KEY.format(prefix), "1", px=ttl_ms, get=True)
+    previous = await client.set(KEY.format(prefix), who(), px=ttl_ms, get=True)
     return prefix, previous is not None
 
 

@@ -28,6 +28,7 @@ import logging
 import weakref
 from typing import Any
 
+from domino_site import metrics
 from domino_site.realtime import liveness
 
 log = logging.getLogger(__name__)
@@ -95,8 +96,18 @@ class LayerGuard:
     client is closing the socket is dropped (`unless_closing`)."""
 
     closing_for_layer = False
+    #: The ``kind`` label of ``domino_sockets_open`` (table, lobby, arena, quick, people).
+    socket_kind = "other"
 
     async def __call__(self, scope, receive, send):
+        kind = self.socket_kind
+        metrics.socket_opened(kind)  # from the handshake to the end of the connection
+        try:
+            return await self._guarded(scope, receive, send)
+        finally:
+            metrics.socket_closed(kind)
+
+    async def _guarded(self, scope, receive, send):
         try:
             # A mixin: the consumer class after it in the MRO has ``__call__``.
             return await super().__call__(scope, receive, unless_closing(send))  # type: ignore[misc]
@@ -135,6 +146,7 @@ def unless_closing(send: Any) -> Any:
         try:
             await send(message)
         except SOCKET_CLOSING:
+            metrics.frames_dropped("socket_closing")
             log.debug("a %s to a closing socket was dropped", message.get("type"))
 
     return send_unless_closing

@@ -14,11 +14,14 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from bots.policies import choose_action
+from domino_site import metrics
 from domino_site.infra.django import save_fields
 from games import engine
 from games import services as games
@@ -116,6 +119,7 @@ def play_locked(table: Table, seat_index: int, action: engine.Action, by: str) -
     move = games.apply_action(
         rnd=rnd, seat_index=seat_index, action=action, by=by, now=table.now, key=table.move_key()
     )
+    transaction.on_commit(partial(metrics.move_applied, by, room.preset))  # domino_moves_applied
     if idle:
         _mark_idle(seats[seat_index], turn_began)
     if rnd.finished_at is not None:
@@ -185,20 +189,28 @@ def round_due_fire(*, round_id: int, version: int, now: datetime | None = None) 
         if due is None or due.version != version:
             return False
         if due.kind == Round.DueKind.WALKOVER:
-            return _fire_walkover(due, now)
+            return _fired(due, now, _fire_walkover(due, now))
         if due.kind == Round.DueKind.READY:
-            return _stand_up_not_ready(room=due.rnd.room_id, now=now, due=due)
+            return _fired(due, now, _stand_up_not_ready(room=due.rnd.room_id, now=now, due=due))
         if due.kind == Round.DueKind.RESUME:
-            return _pause_lapses(room=due.rnd.room_id, now=now, due=due)
+            return _fired(due, now, _pause_lapses(room=due.rnd.room_id, now=now, due=due))
         action, by = _server_action(due.rnd, due.seat, due.kind)
         outcome = _apply_due(due, action, by, now)
         if outcome != "stale":
-            return outcome == "applied"
+            return _fired(due, now, outcome == "applied")
         moved_on = _round_version(round_id)  # the round moved on: look again
         if moved_on is None:
             return False
         version = moved_on
     return False
+
+
+def _fired(due: _Due, now: datetime, done: bool) -> bool:
+    """``done``; a due action that fired counts in ``domino_clock_lateness_seconds``
+    (how long after its due time it fired)."""
+    if done and due.rnd.due_at is not None:
+        metrics.clock_fired(due.kind, (now - due.rnd.due_at).total_seconds())
+    return done
 
 
 @dataclass
