@@ -13,6 +13,9 @@
    e.g. ``PROD_ARGS="-c web=2"`` (two Daphnes, on 8000 and 8001, behind your
    proxy). Ctrl-C (or SIGTERM) stops every process: honcho sends SIGTERM, and
    SIGKILL to what still runs 5 seconds later.
+4. Gives the set one metrics folder (``PROMETHEUS_MULTIPROC_DIR``: yours if
+   set, else a new one under the temporary folder), emptied first, so that
+   ``/metrics`` adds up this set's processes only (docs/scaling.md, "Metrics").
 
 The programs the Procfile names (``python``, ``daphne``, ``celery``) are this
 virtual environment's. docs/decisions.md says why honcho.
@@ -24,6 +27,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +50,18 @@ def missing(env: dict[str, str]) -> list[str]:
     return [name for name in REQUIRED if not env.get(name, "").strip()]
 
 
+def fresh_metrics_dir(env: dict[str, str]) -> str:
+    """The set's metrics folder, without the files of processes gone (a
+    previous run's counters would add up with this one's)."""
+    folder = env.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
+    if not folder:
+        folder = tempfile.mkdtemp(prefix="domino-metrics-prod-")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for old in Path(folder).glob("*.db"):
+        old.unlink()
+    return folder
+
+
 def main() -> int:
     env = dict(os.environ)
     absent = missing(env)
@@ -61,6 +77,7 @@ def main() -> int:
         return 2
     bin_dir = Path(sys.executable).parent
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    env["PROMETHEUS_MULTIPROC_DIR"] = fresh_metrics_dir(env)
     procfile = ROOT / "Procfile"
     entries = procfile_entries(procfile)
     release = entries.pop("release", None)

@@ -106,6 +106,22 @@ def test_make_prod_calls_the_runner():
     assert f"{sys.prefix}/bin/python tools/prod.py" in done.stdout
 
 
+def test_make_prod_gives_the_set_an_empty_metrics_folder(tmp_path):
+    """A previous run's counters must not add up with this one's in /metrics."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("prod", ROOT / "tools" / "prod.py")
+    prod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(prod)
+    (tmp_path / "counter_123.db").write_bytes(b"old")
+    (tmp_path / "keep.txt").write_text("not a metrics file")
+    assert prod.fresh_metrics_dir({"PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}) == str(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+    made = Path(prod.fresh_metrics_dir({}))
+    assert made.is_dir() and not any(made.iterdir())
+    made.rmdir()
+
+
 # ------------------------------------------------------------ the whole set
 
 
