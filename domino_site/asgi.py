@@ -23,6 +23,7 @@ from django.conf import settings
 
 from arenas.routing import websocket_urlpatterns as arena_sockets
 from domino_site.origins import SameOriginValidator
+from domino_site.realtime.build_frame import FirstFrameBuild
 from domino_site.realtime.liveness import start_heartbeat
 from lobby.routing import websocket_urlpatterns as lobby_sockets
 from people.routing import websocket_urlpatterns as people_sockets
@@ -109,15 +110,18 @@ application = SchedulerStarter(
             "http": django_asgi_app,
             # The host must be allowed, and the whole origin (scheme, host,
             # port) this site's or a trusted one (domino_site.origins).
-            "websocket": AllowedHostsOriginValidator(
-                SameOriginValidator(
-                    AuthMiddlewareStack(
-                        URLRouter(
-                            arena_sockets
-                            + quick_sockets
-                            + lobby_sockets
-                            + people_sockets
-                            + room_sockets
+            # Every socket's first frame carries the build (FirstFrameBuild).
+            "websocket": FirstFrameBuild(
+                AllowedHostsOriginValidator(
+                    SameOriginValidator(
+                        AuthMiddlewareStack(
+                            URLRouter(
+                                arena_sockets
+                                + quick_sockets
+                                + lobby_sockets
+                                + people_sockets
+                                + room_sockets
+                            )
                         )
                     )
                 )
