@@ -20,7 +20,8 @@ build on the same port), then the workers and beat.
 * The clients behave like the page (static/js/socket_client.js): a socket closed
   with 4013 comes back at once, any other close after the page's backoff; a
   refused connection tries the other web process at once (a proxy's next
-  upstream); every (re)opened socket sends ``refresh``.
+  upstream); the server sends its snapshot on every connect, and a ``stale``
+  refusal is answered with ``refresh``, as the page does.
 
 Reported: moves lost (sent, never refused, not in the database), moves applied
 twice (a person's move in the database that no send explains, or one send
@@ -155,6 +156,18 @@ def wait_healthy(port: int, proc: Proc, timeout: float = 90) -> None:
     raise RuntimeError(f"{proc.name} did not answer /healthz:\n{proc.tail()}")
 
 
+def wait_ready(proc: Proc, timeout: float = 120) -> None:
+    """A Celery worker says ``ready.`` in its log once it consumes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not proc.alive():
+            raise RuntimeError(f"{proc.name} exited:\n{proc.tail()}")
+        if " ready." in proc.tail(20000):
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"{proc.name} was not ready in {timeout} s:\n{proc.tail()}")
+
+
 def migrate(tree: Path, env: dict[str, str]) -> float:
     start = time.monotonic()
     done = subprocess.run(
@@ -257,7 +270,6 @@ class PageSocket:
             self.ws = ws
             first_frame = True
             try:
-                await ws.send(json.dumps({"type": "refresh"}))
                 async for raw in ws:
                     msg = json.loads(raw)
                     if first_frame:
@@ -313,6 +325,8 @@ class DeployTable:
         self.waiting: tuple[int, asyncio.Future] | None = None
         self.ref = 0
         self.let_run = [False, False]  # clock tables: this seat lets its clock run next turn
+        self.decided_turn: tuple | None = None  # the last turn it decided on
+        self.clock_turn: tuple | None = None  # the turn it leaves to the clock
         self.tasks: list[asyncio.Task] = []
         self.deadline = float("inf")  # time.monotonic() when it stops making moves
 
@@ -353,9 +367,19 @@ class DeployTable:
             assert state is not None
             seat = state["you"]["seat"]
             if kind == "move" and self.clock:
-                self.let_run[seat] = not self.let_run[seat]
-                if self.let_run[seat]:
+                turn = (
+                    (state["match"] or {}).get("number"),
+                    state["round"]["number"],
+                    max((e.get("seq") or 0 for e in state["log"]), default=0),
+                )
+                if turn == self.clock_turn:
                     continue  # this turn goes to the clock
+                if turn != self.decided_turn:
+                    self.decided_turn = turn
+                    self.let_run[seat] = not self.let_run[seat]
+                    if self.let_run[seat]:
+                        self.clock_turn = turn
+                        continue
             await self.send(sock, msg, kind, version, state, seat)
 
     async def send(self, sock, msg, kind, version, state, seat) -> None:
@@ -388,6 +412,8 @@ class DeployTable:
                 status = await asyncio.wait_for(future, 30)
             except TimeoutError:
                 status = "timeout"
+            if status == "error stale":  # as static/js/table.js: ask for the snapshot
+                await sock.send(json.dumps({"type": "refresh"}))
             if record is None:
                 return
             if status.startswith("error"):
@@ -426,54 +452,47 @@ def prepare_storage(cfg: Config, old: Path) -> None:
 
 
 def judge(results: Results, codes: list[str]) -> dict[str, Any]:
-    """The moves against the database: applied once, refused, lost, twice."""
+    """The moves against the database. A player's intent is a move at one place
+    of one round (table, match, round, seq, seat, action); it may have been sent
+    twice (a socket that came back showed the move still to make: the page
+    would let the player make it again, and the version check refuses the one
+    that comes second). An intent is applied when the database has that person's
+    move there; refused when it was not and a send got an error; not sent when
+    every send found the socket closed (the page says "not connected"); lost
+    otherwise. A person's move in the database that no intent explains was
+    applied twice (or made up)."""
     from games.models import Move
 
-    by_key: dict[tuple, list[Sent]] = defaultdict(list)
+    intents: dict[tuple, list[Sent]] = defaultdict(list)
     for sent in results.sent:
-        by_key[(sent.table, sent.match, sent.round, sent.seq)].append(sent)
+        key = (sent.table, sent.match, sent.round, sent.seq)
+        intents[(*key, sent.seat, sent.kind, sent.tile)].append(sent)
+    rows: dict[tuple, tuple] = {}
+    for index, code in enumerate(codes):
+        for match, rnd, seq, seat, action in Move.objects.filter(
+            round__room__code=code, by="person"
+        ).values_list("round__match__number", "round__number", "seq", "seat", "action"):
+            rows[(index, match, rnd, seq)] = (seat, action.get("type"), action.get("tile"))
     outcome: Counter = Counter()
     lost, twice = [], []
-    matched: set[int] = set()
-    for index, code in enumerate(codes):
-        rows = Move.objects.filter(round__room__code=code).values_list(
-            "id",
-            "round__match__number",
-            "round__number",
-            "seq",
-            "seat",
-            "by",
-            "action",
-            "created_at",
-        )
-        person = {}
-        for row_id, match, rnd, seq, seat, by, action, _at in rows:
-            if by == "person":
-                person[(index, match, rnd, seq)] = (row_id, seat, action)
-        for key, row in person.items():
-            sends = [
-                s for s in by_key.get(key, [])
-                if not s.unsent and s.seat == row[1] and s.kind == row[2].get("type")
-                and s.tile == row[2].get("tile")
-            ]  # fmt: skip
-            if not sends:
-                twice.append({"key": key, "action": row[2], "why": "no send explains it"})
-                continue
-            applied = [s for s in sends if s.error is None]
-            if len(applied) > 1:
-                twice.append({"key": key, "action": row[2], "why": f"{len(applied)} sends"})
-            for s in applied[:1]:
-                matched.add(id(s))
-    for sent in results.sent:
-        if sent.unsent:
-            outcome["not sent: socket closed (the page says so)"] += 1
-        elif id(sent) in matched:
+    explained = set()
+    for key, sends in intents.items():
+        place, intent = key[:4], key[4:]
+        if len(sends) > 1:
+            outcome["intents sent more than once"] += 1
+        if rows.get(place) == intent:
+            explained.add(place)
             outcome["applied"] += 1
-        elif sent.error:
-            outcome[f"refused: {sent.error}"] += 1
+        elif all(s.unsent for s in sends):
+            outcome["not sent: socket closed (the page says so)"] += 1
+        elif any(s.error for s in sends):
+            outcome[f"refused: {next(s.error for s in sends if s.error)}"] += 1
         else:
             outcome["lost"] += 1
-            lost.append(sent.__dict__)
+            lost.append([s.__dict__ for s in sends])
+    for place, row in rows.items():
+        if place not in explained:
+            twice.append({"place": place, "move": row})
     return {"outcome": dict(outcome), "lost": lost, "twice": twice}
 
 
@@ -545,9 +564,13 @@ async def drill(args: argparse.Namespace) -> dict[str, Any]:
         from bench.loadbench.tables import create_tables
         from rooms.models import Room
 
-        specs = create_tables(args.tables)
-        clocked = [s.code for s in specs[: args.clock_tables]]
-        Room.objects.filter(code__in=clocked).update(move_seconds=CLOCK_SECONDS)
+        def make_tables() -> tuple[list, list[str]]:
+            specs = create_tables(args.tables)
+            clocked = [s.code for s in specs[: args.clock_tables]]
+            Room.objects.filter(code__in=clocked).update(move_seconds=CLOCK_SECONDS)
+            return specs, clocked
+
+        specs, clocked = await asyncio.to_thread(make_tables)
         proxy = Proxy(ports)
         for i, spec in enumerate(specs):
             table = DeployTable(i, spec, results, spec.code in clocked)
@@ -583,17 +606,32 @@ async def drill(args: argparse.Namespace) -> dict[str, Any]:
                 }
             )
         new_commands = background_commands(new, env, cfg.tmp)
-        for name in ("worker", "analysis", "beat"):
+        for name in ("worker", "analysis"):
+            # The new worker first (a node name of its own), the old one told
+            # to stop once the new one is ready: no moment without a worker.
             if name not in background:
                 continue
             t0 = time.monotonic()
-            drained = await asyncio.to_thread(background[name].terminate_and_wait, 120)
-            background[name] = TreeProc(
-                name, new_commands[name], {**env, "BUILD_VERSION": build_new}, cfg.tmp, new
+            argv = [*new_commands[name], f"--hostname={name}-{build_new.replace('+', '-')}@%h"]
+            fresh = TreeProc(
+                f"{name}-new", argv, {**env, "BUILD_VERSION": build_new}, cfg.tmp, new
+            ).start()
+            await asyncio.to_thread(wait_ready, fresh)
+            ready = time.monotonic() - t0
+            drained = await asyncio.to_thread(background[name].terminate_and_wait, 300)
+            background[name] = fresh
+            timeline.append(
+                {"step": name, "new_ready_s": round(ready, 2), "old_exit_s": round(drained, 2)}
+            )
+        if "beat" in background:  # exactly one: stop, then start
+            t0 = time.monotonic()
+            drained = await asyncio.to_thread(background["beat"].terminate_and_wait, 60)
+            background["beat"] = TreeProc(
+                "beat-new", new_commands["beat"], {**env, "BUILD_VERSION": build_new}, cfg.tmp, new
             ).start()
             timeline.append(
                 {
-                    "step": name,
+                    "step": "beat",
                     "exit_s": round(drained, 2),
                     "down_s": round(time.monotonic() - t0, 2),
                 }
