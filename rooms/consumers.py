@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from domino_site.jsonbody import BadJSON, parse
+from domino_site.realtime import liveness
 from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter
 from domino_site.realtime.listening import CLOSE_FLOOD
@@ -174,6 +175,15 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if self.released or not hasattr(self, "viewer"):
             return
         self.released = True
+        if self.restarting and liveness.enabled():
+            # A deploy closed it with 4013 (socket_guard.come_back_elsewhere):
+            # the page comes back at once and its new socket binds the seat
+            # again. Nothing to write while the process drains (each write
+            # would also bump the room's version, and moves decided on the
+            # version before would be refused as stale). A page that does not
+            # come back is released by the sweeper once this process's
+            # heartbeat has lapsed, as after a crash (docs/scaling.md, "Deploying").
+            return
         if self.watching:
             self.watching = False
             try:
