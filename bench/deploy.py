@@ -210,6 +210,8 @@ class Results:
     builds: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     refused_connects: int = 0
+    connect_errors: Counter = field(default_factory=Counter)
+    finals: list = field(default_factory=list)
 
 
 class Proxy:
@@ -241,6 +243,7 @@ class PageSocket:
         self.closed: str | None = None  # for DominoTable.until
         self.open = asyncio.Event()
         self.stopping = False
+        self.history: list[tuple[float, int]] = []  # (when, port) of each open
 
     async def run(self, proxy: Proxy, first: int) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -258,8 +261,9 @@ class PageSocket:
                         f"ws://127.0.0.1:{port}{path}", f"http://127.0.0.1:{port}", self.cookie
                     )
                     break
-                except Exception:  # noqa: BLE001 - refused (or dropped in its handshake)
+                except Exception as exc:  # noqa: BLE001 - refused (or dropped in its handshake)
                     res.refused_connects += 1
+                    res.connect_errors[type(exc).__name__] += 1
             start_at = None
             if ws is None:
                 step = min(1.0 * 2**retries, 10.0)
@@ -268,6 +272,7 @@ class PageSocket:
                 continue
             retries = 0
             self.ws = ws
+            self.history.append((round(time.time(), 3), port))
             first_frame = True
             try:
                 async for raw in ws:
@@ -292,6 +297,10 @@ class PageSocket:
             self.table.socket_closed(self)
             if code in (4001, 4003, 4004):
                 self.closed = f"final {code}"
+                res.finals.append(
+                    {"table": self.table.index, "role": self.role, "code": code,
+                     "port": port, "at": time.time(), "history": list(self.history)}
+                )  # fmt: skip
                 return
             if code != 4013:  # the page's backoff; 4013 comes back at once
                 step = min(1.0 * 2**retries, 10.0)
@@ -680,6 +689,8 @@ async def drill(args: argparse.Namespace) -> dict[str, Any]:
                 "max": round(back[-1]) if back else 0,
             },
             "refused_connects": results.refused_connects,
+            "connect_errors": dict(results.connect_errors),
+            "final_closes": results.finals,
             "first_frames_by_build": dict(results.builds),
             "errors": dict(results.errors),
             "latency": latency,
