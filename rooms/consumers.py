@@ -113,7 +113,7 @@ def _chat_hidden(user_id: int) -> frozenset[int]:
     return frozenset(hidden)
 
 
-class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
+class TableConsumer(LayerGuard, NoDatabaseInTheLoop, AsyncJsonWebsocketConsumer):
     """``ws/rooms/<code>/``: one socket per open table page."""
 
     released = False  # its seat and watcher row were let go (disconnect)

@@ -127,7 +127,10 @@ class LayerGuard:
     Each message (a frame from the client, a change from the channel layer) is
     handled under the consumer's `in_hand` lock, which a deploy's
     `come_back_elsewhere` takes before closing the socket: it closes between
-    two messages, never in the middle of one."""
+    two messages, never in the middle of one. It comes first among the bases
+    (``class C(LayerGuard, NoDatabaseInTheLoop, ...)``): `NoDatabaseInTheLoop`'s
+    ``dispatch`` does not call the next one (tests/realtime/test_layer_failures.py
+    holds the order)."""
 
     closing_for_layer = False
     restarting = False
