@@ -198,6 +198,7 @@ class Sent:
     at: float
     error: str | None = None
     unsent: bool = False
+    resent: bool = False  # the page's copy after a reconnect
 
 
 @dataclass
@@ -212,6 +213,15 @@ class Results:
     refused_connects: int = 0
     connect_errors: Counter = field(default_factory=Counter)
     finals: list = field(default_factory=list)
+
+
+def moved_on(state: dict, record: Sent) -> bool:
+    """Something happened at ``record``'s place since (its round went on, or another)."""
+    log = state.get("log") or []
+    seq = max((e.get("seq") or 0 for e in log), default=0)
+    match = (state.get("match") or {}).get("number", 0)
+    rnd = (state.get("round") or {}).get("number")
+    return match != record.match or rnd != record.round or seq >= record.seq
 
 
 class Proxy:
@@ -280,10 +290,13 @@ class PageSocket:
                     if first_frame:
                         first_frame = False
                         res.builds[msg.get("build")] += 1
-                    if msg.get("type") == "room" and closed_at is not None:
+                    again = msg.get("type") == "room" and closed_at is not None
+                    if again:
                         res.back_ms.append((time.monotonic() - closed_at) * 1000)
                         closed_at = None
                     self.table.on_frame(self, msg)
+                    if again:
+                        self.table.reopened(self)
                     self.open.set()
             except ConnectionClosed:
                 pass
@@ -338,11 +351,17 @@ class DeployTable:
         self.clock_turn: tuple | None = None  # the turn it leaves to the clock
         self.tasks: list[asyncio.Task] = []
         self.deadline = float("inf")  # time.monotonic() when it stops making moves
+        # The page's unanswered move (static/js/table/socket.js): sent again after
+        # a reconnect when the new snapshot shows nothing happened at its place.
+        self.unanswered: tuple[Sent, dict] | None = None
+        self.refs: dict[str, Sent] = {}
 
     def on_frame(self, sock: PageSocket, msg: dict) -> None:
         kind = msg.get("type")
         if kind == "room":
             sock.frames += 1
+            if self.unanswered and moved_on(msg, self.unanswered[0]):
+                self.unanswered = None
             if msg["version"] > sock.version:
                 sock.version = msg["version"]
                 sock.state = msg
@@ -355,12 +374,43 @@ class DeployTable:
                 waiting[1].set_result("ok")
         elif kind == "error":
             self.results.errors[msg.get("code")] += 1
+            record = self.refs.get(msg.get("ref"))
+            if record is not None:
+                record.error = record.error or f"error {msg.get('code')}"
+            if self.unanswered and self.unanswered[1].get("ref") == msg.get("ref"):
+                self.unanswered = None
             waiting = self.waiting
             if waiting and msg.get("ref") == f"m{self.ref}" and not waiting[1].done():
                 waiting[1].set_result(f"error {msg.get('code')}")
 
     def socket_closed(self, sock: PageSocket) -> None:
         pass  # the move in flight is judged at the end, from the database
+
+    def reopened(self, sock: PageSocket) -> None:
+        """The first snapshot after a reconnect: the page's unanswered move again."""
+        if self.unanswered is None or sock.state is None:
+            return
+        record, msg = self.unanswered
+        state = sock.state
+        if state["you"]["seat"] != record.seat or moved_on(state, record):
+            return
+        legal = (state.get("round") or {}).get("legal") or []
+        if not any(a["type"] == record.kind and a.get("tile") == record.tile for a in legal):
+            return
+        again = {k: v for k, v in msg.items() if k not in ("ref", "version")}
+        self.ref += 1
+        again.update(ref=f"m{self.ref}", version=state["version"])
+        copy = Sent(**{**record.__dict__, "phase": self.results.phase, "at": time.time()})
+        copy.error, copy.unsent, copy.resent = None, False, True
+        self.results.sent.append(copy)
+        self.refs[again["ref"]] = copy
+        self.unanswered = (copy, again)
+
+        async def resend() -> None:
+            if not await sock.send(json.dumps(again)):
+                copy.unsent = True
+
+        asyncio.get_running_loop().create_task(resend())
 
     async def play(self, period: float) -> None:
         loop = asyncio.get_running_loop()
@@ -413,10 +463,14 @@ class DeployTable:
             self.results.sent.append(record)
         start = time.perf_counter()
         try:
+            if record:
+                self.refs[msg["ref"]] = record
             if not await sock.send(json.dumps(msg)):
                 if record:
                     record.unsent = True
                 return
+            if record:
+                self.unanswered = (record, msg)
             try:
                 status = await asyncio.wait_for(future, 30)
             except TimeoutError:
@@ -489,6 +543,8 @@ def judge(results: Results, codes: list[str]) -> dict[str, Any]:
         place, intent = key[:4], key[4:]
         if len(sends) > 1:
             outcome["intents sent more than once"] += 1
+        if any(s.resent for s in sends):
+            outcome["intents sent again after a reconnect (the page's unanswered move)"] += 1
         if rows.get(place) == intent:
             explained.add(place)
             outcome["applied"] += 1

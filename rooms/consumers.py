@@ -117,6 +117,7 @@ class TableConsumer(LayerGuard, NoDatabaseInTheLoop, AsyncJsonWebsocketConsumer)
     """``ws/rooms/<code>/``: one socket per open table page."""
 
     released = False  # its seat and watcher row were let go (disconnect)
+    waiting_for_slot = False  # accepted, its connect waiting for a `connect_slot`
     chat_hidden: frozenset[int] | None = None  # accounts whose phrases it drops (asked once)
 
     async def connect(self) -> None:
@@ -147,7 +148,11 @@ class TableConsumer(LayerGuard, NoDatabaseInTheLoop, AsyncJsonWebsocketConsumer)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         track(self)  # told to reconnect if the channel layer loses its groups
+        self.waiting_for_slot = True  # a deploy may close it at once (come_back_elsewhere)
         async with connect_slot():  # a reconnect storm queues here, accepted
+            self.waiting_for_slot = False
+            if self.restarting:  # closed with 4013 while it waited: bind nothing
+                return
             outcome, snapshot, index, replaced = await _db(open_socket)(self.viewer)
         if outcome != "ok":
             code = CLOSE_NOT_FOUND if outcome == "not_found" else CLOSE_FORBIDDEN

@@ -108,12 +108,21 @@ async def come_back_elsewhere() -> int:
 
 
 async def _come_back(consumer: Any) -> int:
+    if getattr(consumer, "waiting_for_slot", False):
+        # Accepted, its connect queued behind a reconnect storm, nothing bound
+        # yet: closed at once (the connect then binds nothing, see
+        # rooms.consumers.TableConsumer.connect).
+        return await _close_restarting(consumer)
     async with consumer.in_hand():
-        untrack(consumer)
-        try:
-            await consumer.close(code=CLOSE_RESTARTING)
-        except Exception:  # noqa: BLE001 - already gone: nothing to tell
-            return 0
+        return await _close_restarting(consumer)
+
+
+async def _close_restarting(consumer: Any) -> int:
+    untrack(consumer)
+    try:
+        await consumer.close(code=CLOSE_RESTARTING)
+    except Exception:  # noqa: BLE001 - already gone: nothing to tell
+        return 0
     return 1
 
 
