@@ -3,7 +3,9 @@ docs/protocol.md, "Close codes"), run in node with a fake WebSocket and fake
 timers: a jittered backoff that grows to its cap and starts again on an open,
 no reconnect after a final code (4001, 4003, 4004), 4012 coming back after
 a jittered wait, never at once, and 4013 (a deploy) at once; and a first frame
-of another build reloading the page when nothing is in hand (static/js/build.js)."""
+of another build reloading the page when nothing is in hand (static/js/build.js);
+and the table socket sending its unanswered move again after a reconnect when
+nothing happened at its place (static/js/table/socket.js)."""
 
 from __future__ import annotations
 
@@ -275,3 +277,77 @@ def test_a_page_reloaded_for_a_build_does_not_reload_for_it_again_at_once():
         """
     )
     assert out["reloads"] == 0
+
+
+# The table's socket (static/js/table/socket.js) over the same fakes: its
+# snapshot as table.js keeps it, and what it sent on each socket.
+TABLE = """
+globalThis.localStorage = { getItem() { return null; }, setItem() {} };
+const st = await import(%s);
+const table = await import(%s);
+st.page.boot = { code: "ABC" };
+const room = (version, seq, extra = {}) => JSON.stringify({ type: "room", version,
+  match: { number: 1 }, round: { number: 2, legal: [{ type: "play", tile: "1-2", end: "A" }] },
+  log: seq ? [{ seq, seat: 1, type: "pass" }] : [], ...extra });
+table.start({ onMessage: (msg) => { if (msg.type === "room") st.setState({ snap: msg }); } });
+const sent = (socket) => socket.sent.map((text) => JSON.parse(text));
+"""
+
+
+def _table(body: str) -> dict:
+    script = (
+        FAKES
+        + f"const m = await import({module('socket_client.js')});\n"
+        + TABLE % (module("table", "state.js"), module("table", "socket.js"))
+        + "let out = {};\n"
+        + body
+        + "\nprocess.stdout.write(JSON.stringify(out));\n"
+    )
+    return run(script)
+
+
+def test_an_unanswered_move_is_sent_again_after_a_reconnect_when_nothing_happened_there():
+    out = _table(
+        """
+        last().opened();
+        last().frame(room(5, 3));
+        table.send("play", { tile: "1-2", end: "A" });
+        const first = sent(last());
+        last().closed(4013);
+        fire();
+        last().opened();
+        last().frame(room(7, 3)); // the new socket's snapshot: nothing happened at seq 4
+        out = { first, again: sent(last()), waiting: table.moveUnanswered() };
+        """
+    )
+    assert [(f["type"], f["tile"], f["version"]) for f in out["first"]] == [("play", "1-2", 5)]
+    (again,) = out["again"]
+    assert (again["type"], again["tile"], again["end"], again["version"]) == ("play", "1-2", "A", 7)
+    assert again["ref"] != out["first"][0]["ref"]
+    assert out["waiting"] is True  # until its answer comes
+
+
+def test_a_move_applied_before_the_close_or_answered_is_not_sent_again():
+    out = _table(
+        """
+        last().opened();
+        last().frame(room(5, 3));
+        table.send("play", { tile: "1-2", end: "A" });
+        last().closed(4013);
+        fire();
+        last().opened();
+        last().frame(room(8, 4)); // seq 4 is there: applied (or the clock's move)
+        const applied = { sent: sent(last()), waiting: table.moveUnanswered() };
+        table.send("play", { tile: "1-2", end: "A" });
+        last().frame(JSON.stringify({ type: "error", code: "not_your_turn", ref: sent(last())[0].ref }));
+        const refused = table.moveUnanswered();
+        last().closed(4013);
+        fire();
+        last().opened();
+        last().frame(room(9, 4));
+        out = { applied, refused, after_refusal: sent(last()) };
+        """
+    )
+    assert out["applied"] == {"sent": [], "waiting": False}
+    assert out["refused"] is False
+    assert out["after_refusal"] == []
