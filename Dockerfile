@@ -17,4 +17,4 @@ RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
 
 EXPOSE 8000
 # The Procfile's `web` (tests/site/test_make_prod.py keeps them the same).
-CMD ["daphne", "--verbosity", "0", "-b", "0.0.0.0", "-p", "8000", "domino_site.asgi:application"]
+CMD ["python", "-m", "domino_site.serve", "--verbosity", "0", "-b", "0.0.0.0", "-p", "8000", "domino_site.asgi:application"]

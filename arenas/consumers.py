@@ -23,7 +23,7 @@ def _read(arena_id: int, user: Any) -> tuple[dict, dict] | None:
     return arena_frame(arena), viewers_part(arena)
 
 
-class ArenaConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
+class ArenaConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
     socket_kind = "arena"
 
     async def connect(self) -> None:

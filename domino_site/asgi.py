@@ -22,9 +22,10 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 
 from arenas.routing import websocket_urlpatterns as arena_sockets
-from domino_site.logs import SocketLogContext
 from domino_site import heartbeats
+from domino_site.logs import SocketLogContext
 from domino_site.origins import SameOriginValidator
+from domino_site.realtime.build_frame import FirstFrameBuild
 from domino_site.realtime.liveness import start_heartbeat
 from lobby.routing import websocket_urlpatterns as lobby_sockets
 from people.routing import websocket_urlpatterns as people_sockets
@@ -113,17 +114,20 @@ application = SchedulerStarter(
             "http": django_asgi_app,
             # The socket's id on its log lines (domino_site.logs). The host
             # must be allowed, and the whole origin (scheme, host, port) this
-            # site's or a trusted one (domino_site.origins).
+            # site's or a trusted one (domino_site.origins). Every socket's
+            # first frame carries the build (FirstFrameBuild).
             "websocket": SocketLogContext(
-                AllowedHostsOriginValidator(
-                    SameOriginValidator(
-                        AuthMiddlewareStack(
-                            URLRouter(
-                                arena_sockets
-                                + quick_sockets
-                                + lobby_sockets
-                                + people_sockets
-                                + room_sockets
+                FirstFrameBuild(
+                    AllowedHostsOriginValidator(
+                        SameOriginValidator(
+                            AuthMiddlewareStack(
+                                URLRouter(
+                                    arena_sockets
+                                    + quick_sockets
+                                    + lobby_sockets
+                                    + people_sockets
+                                    + room_sockets
+                                )
                             )
                         )
                     )

@@ -113,6 +113,8 @@ def _unbind_task_ids(task_id: str | None = None, **_: object) -> None:
             logs.unbind(token)
         except ValueError:  # bound in another context: it ends with that context
             pass
+
+
 # ------------------------------------------------------------------ metrics and heartbeats
 # (domino_site.heartbeats, domino_site.metrics: imported when a signal comes, after
 # the settings, which choose the metrics' multiprocess folder.)

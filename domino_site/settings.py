@@ -35,6 +35,11 @@ environment (see README.md, "Production"):
 * ``PROMETHEUS_MULTIPROC_DIR`` -- where every process of a host writes its
   metrics for ``/metrics`` to add up (default with the Celery scheduler: a
   folder per database and Redis under the temporary folder; docs/scaling.md, "Metrics").
+* ``BUILD_VERSION`` -- the build every page and socket carries (default: the
+  checkout's git commit, read from .git at start, else ``dev``); a page that meets
+  another build reloads itself. ``DRAIN_SECONDS`` (default 10) -- how long a
+  web process told to stop (SIGTERM, ``python -m domino_site.serve``) waits for
+  its sockets to go (docs/scaling.md, "Deploying").
 """
 
 import hashlib
@@ -48,6 +53,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from domino_site.build import build_version
 from domino_site.logs import logging_config
 from domino_site.security import DEV_SECRET_KEY, secret_key_problem
 
@@ -199,6 +205,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "domino_site.build.context",  # BUILD_VERSION, the page's meta tag
             ],
         },
     },
@@ -334,6 +341,13 @@ else:
 # closing its sockets). 0 turns the check off. See domino_site/realtime/liveness.py.
 DOMINO_ALIVE_TTL_SECONDS = float(os.environ.get("DOMINO_ALIVE_TTL_SECONDS") or 90)
 DOMINO_ALIVE_BEAT_SECONDS = float(os.environ.get("DOMINO_ALIVE_BEAT_SECONDS") or 0) or None
+# The build this process serves (domino_site/build.py): every page's meta tag and
+# every socket's first frame carry it. Read once, at start.
+BUILD_VERSION = build_version(BASE_DIR, os.environ)
+# A web process told to stop (SIGTERM to `python -m domino_site.serve`) closes its
+# port, asks every socket to come back elsewhere (close code 4013) and exits once
+# they are gone, or after this many seconds (domino_site/infra/daphne.py).
+DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS") or 10)
 # Simulated engine actions a round analysis spends per decision (unset: the
 # analysis' own default, analysis.scoring; docs/decisions.md "Round analysis").
 DOMINO_ANALYSIS_WORK = int(os.environ.get("DOMINO_ANALYSIS_WORK") or 0) or None

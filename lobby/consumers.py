@@ -25,7 +25,7 @@ def _db(func):
     return db_async(func)
 
 
-class LobbyConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
+class LobbyConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
     """``ws/lobby/``: the live public list, one filtered page of it.
 
     On connect the first page of the unfiltered list (``rooms``); a ``view``

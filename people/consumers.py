@@ -90,7 +90,7 @@ def _answer(user: Any, msg: dict[str, Any], ip_hash: str) -> None:
         challenges.challenge_decline(user=user, challenge_id=msg.get("id"))
 
 
-class PeopleConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
+class PeopleConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
     """One socket per open page of a logged-in person."""
 
     socket_kind = "people"

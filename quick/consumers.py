@@ -39,7 +39,7 @@ def _current(user: Any) -> dict[str, Any] | None:
     return quick._entry_event(entry)["entry"] if entry is not None else None
 
 
-class QuickConsumer(NoDatabaseInTheLoop, LayerGuard, ListeningSocket):
+class QuickConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
     """One socket per lobby page that uses "Jogar agora com pessoas"."""
 
     socket_kind = "quick"

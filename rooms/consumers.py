@@ -36,6 +36,7 @@ from domino_site.client_ip import scope_ip_hash
 from domino_site.guests import guest_key, guest_token_of
 from domino_site.jsonbody import BadJSON, parse
 from domino_site.logs import bind
+from domino_site.realtime import liveness
 from domino_site.realtime.asyncdb import NoDatabaseInTheLoop, db_async
 from domino_site.realtime.frames import MAX_FRAME_BYTES, RateLimiter
 from domino_site.realtime.listening import CLOSE_FLOOD
@@ -115,10 +116,11 @@ def _chat_hidden(user_id: int) -> frozenset[int]:
     return frozenset(hidden)
 
 
-class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer):
+class TableConsumer(LayerGuard, NoDatabaseInTheLoop, AsyncJsonWebsocketConsumer):
     """``ws/rooms/<code>/``: one socket per open table page."""
 
     released = False  # its seat and watcher row were let go (disconnect)
+    waiting_for_slot = False  # accepted, its connect waiting for a `connect_slot`
     chat_hidden: frozenset[int] | None = None  # accounts whose phrases it drops (asked once)
     socket_kind = "table"
     # When this socket's pending move arrived (time.perf_counter), until the
@@ -155,7 +157,11 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         track(self)  # told to reconnect if the channel layer loses its groups
+        self.waiting_for_slot = True  # a deploy may close it at once (come_back_elsewhere)
         async with connect_slot():  # a reconnect storm queues here, accepted
+            self.waiting_for_slot = False
+            if self.restarting:  # closed with 4013 while it waited: bind nothing
+                return
             outcome, snapshot, index, replaced = await _db(open_socket)(self.viewer)
         if outcome != "ok":
             code = CLOSE_NOT_FOUND if outcome == "not_found" else CLOSE_FORBIDDEN
@@ -186,6 +192,15 @@ class TableConsumer(NoDatabaseInTheLoop, LayerGuard, AsyncJsonWebsocketConsumer)
         if self.released or not hasattr(self, "viewer"):
             return
         self.released = True
+        if self.restarting and liveness.enabled():
+            # A deploy closed it with 4013 (socket_guard.come_back_elsewhere):
+            # the page comes back at once and its new socket binds the seat
+            # again. Nothing to write while the process drains (each write
+            # would also bump the room's version, and moves decided on the
+            # version before would be refused as stale). A page that does not
+            # come back is released by the sweeper once this process's
+            # heartbeat has lapsed, as after a crash (docs/scaling.md, "Deploying").
+            return
         if self.watching:
             self.watching = False
             try:

@@ -25,8 +25,8 @@ from accounts.sessions import sessions_tidy
 from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
 from analysis.services import ANALYSIS_GRACE
 from arenas.services import arena_tick, arenas_sweep
-from domino_site.logs import bound
 from domino_site.heartbeats import sweep_done
+from domino_site.logs import bound
 from games.world import world
 from people.services import presence_sweep
 from privacy.services import retention_sweep

@@ -24,6 +24,7 @@ table goes on with the state the database holds.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import weakref
 from typing import Any
@@ -34,6 +35,9 @@ from domino_site.realtime import liveness
 log = logging.getLogger(__name__)
 
 CLOSE_RECONNECT = 4012  # come back (the page reconnects on any code but 4001/4003/4004)
+#: The server is restarting (a deploy): come back at once, the proxy gives another
+#: process (`come_back_elsewhere`; docs/protocol.md, "Close codes").
+CLOSE_RESTARTING = 4013
 
 try:  # the Redis layer's errors (redis-py is there whenever channels-redis is)
     from redis.exceptions import ConnectionError as _RedisConnectionError
@@ -88,16 +92,72 @@ async def reconnect_everyone(reason: str) -> int:
     return told
 
 
+async def come_back_elsewhere() -> int:
+    """A deploy stops this process (domino_site/infra/daphne.py): close every open
+    socket with 4013 ("server restarting, reconnect now"), each once the message
+    it is handling is handled (a move in hand is applied and answered first;
+    `LayerGuard.dispatch`). The frames a client sent before it got the close
+    still reach its consumer, before its disconnect, and are applied: nothing
+    it sent is lost. Returns how many were told."""
+    consumers = [
+        c for c in list(_live) if not c.closing_for_layer and not getattr(c, "restarting", False)
+    ]
+    for consumer in consumers:
+        consumer.restarting = True
+    told = await asyncio.gather(*(_come_back(consumer) for consumer in consumers))
+    return sum(told)
+
+
+async def _come_back(consumer: Any) -> int:
+    if getattr(consumer, "waiting_for_slot", False):
+        # Accepted, its connect queued behind a reconnect storm, nothing bound
+        # yet: closed at once (the connect then binds nothing, see
+        # rooms.consumers.TableConsumer.connect).
+        return await _close_restarting(consumer)
+    async with consumer.in_hand():
+        return await _close_restarting(consumer)
+
+
+async def _close_restarting(consumer: Any) -> int:
+    untrack(consumer)
+    try:
+        await consumer.close(code=CLOSE_RESTARTING)
+    except Exception:  # noqa: BLE001 - already gone: nothing to tell
+        return 0
+    return 1
+
+
 class LayerGuard:
     """Mixin for the consumers (before ``AsyncJsonWebsocketConsumer``): a failing
     channel layer closes the socket with 4012 instead of crashing the consumer,
     runs ``layer_failed()`` (the consumer's own clean-up, e.g. its seat) and asks
     every other socket of the process to reconnect. What it sends while the
-    client is closing the socket is dropped (`unless_closing`)."""
+    client is closing the socket is dropped (`unless_closing`).
+
+    Each message (a frame from the client, a change from the channel layer) is
+    handled under the consumer's `in_hand` lock, which a deploy's
+    `come_back_elsewhere` takes before closing the socket: it closes between
+    two messages, never in the middle of one. It comes first among the bases
+    (``class C(LayerGuard, NoDatabaseInTheLoop, ...)``): `NoDatabaseInTheLoop`'s
+    ``dispatch`` does not call the next one (tests/realtime/test_layer_failures.py
+    holds the order)."""
 
     closing_for_layer = False
     #: The ``kind`` label of ``domino_sockets_open`` (table, lobby, arena, quick, people).
     socket_kind = "other"
+    restarting = False
+    _in_hand: asyncio.Lock | None = None
+
+    def in_hand(self) -> asyncio.Lock:
+        """The lock held while a message is handled."""
+        if self._in_hand is None:
+            self._in_hand = asyncio.Lock()
+        return self._in_hand
+
+    async def dispatch(self, message: dict) -> None:
+        async with self.in_hand():
+            # A mixin: the consumer class after it in the MRO has ``dispatch``.
+            await super().dispatch(message)  # type: ignore[misc]
 
     async def __call__(self, scope, receive, send):
         kind = self.socket_kind

@@ -10,12 +10,18 @@
 //   back, and the random half spreads them out. An open socket starts it again.
 // * 4001 (replaced), 4003 (not allowed) and 4004 (no such room or arena) are
 //   final: no reconnect. Any other close reconnects, 4012 ("reconnect": the
-//   server's channel layer failed) and 4008 (flooding) included, always after a
-//   jittered wait, never at once.
+//   server's channel layer failed) and 4008 (flooding) included, after a
+//   jittered wait; but 4013 ("server restarting, reconnect now": a deploy) comes
+//   back at once, without backoff: the proxy gives it another process.
+// * Each connection's first frame names the server's build: another build than
+//   the page's reloads the page at a quiet moment (build.js).
+
+import { serverBuild } from "./build.js";
 
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_CAP_MS = 10000;
 export const FINAL_CODES = new Set([4001, 4003, 4004]);
+export const RESTARTING_CODE = 4013;
 
 // How long the attempt after `retries` failed ones waits.
 export function backoffDelay(retries) {
@@ -51,6 +57,7 @@ export function openSocket(path, { onMessage, onOpen, onClose, onState, keep, pi
     if (ws || timer !== null) return; // open, opening, or waiting to
     const socket = new WebSocket(socketUrl(path));
     ws = socket;
+    let first = true;
     socket.addEventListener("open", () => {
       retries = 0;
       report("open");
@@ -63,6 +70,10 @@ export function openSocket(path, { onMessage, onOpen, onClose, onState, keep, pi
       } catch {
         return; // a malformed frame
       }
+      if (first) {
+        first = false;
+        serverBuild(msg?.build);
+      }
       onMessage?.(msg);
     });
     socket.addEventListener("close", (event) => {
@@ -74,8 +85,9 @@ export function openSocket(path, { onMessage, onOpen, onClose, onState, keep, pi
         report("closed", { code: event.code, final });
         return;
       }
-      const delay = backoffDelay(retries);
-      retries += 1;
+      const restarting = event.code === RESTARTING_CODE;
+      const delay = restarting ? 0 : backoffDelay(retries);
+      if (!restarting) retries += 1;
       report("retrying", { code: event.code, delay });
       timer = setTimeout(() => {
         timer = null;

@@ -8,6 +8,7 @@
 // table/panels.js (actions, scores, host, log, result, notices). This module
 // starts them and turns input into messages.
 
+import { whileBusy } from "./build.js";
 import { createChat } from "./chat.js";
 import { initDrag, saveHandOrder } from "./dnd.js";
 import { feelAfter, feelBefore, initFeel } from "./feel.js";
@@ -28,7 +29,7 @@ import {
   toast,
 } from "./table/panels.js";
 import { redrawRings, renderSeats } from "./table/seats.js";
-import { connected, send, start, stop } from "./table/socket.js";
+import { connected, moveUnanswered, send, start, stop } from "./table/socket.js";
 import { $, isMyTurn, legalEnds, mySeat, page, setState, snap, state, t } from "./table/state.js";
 import { chooseBendPoint, isTurnClick, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
 import { makeT, ready } from "./util.js";
@@ -430,6 +431,9 @@ ready(() => {
   document.addEventListener("domino:table-theme", () => snap() && renderBoard()); // large tiles (table_theme.js)
   document.addEventListener("visibilitychange", tick);
   if (page.boot.snapshot) onMessage({ type: "room", ...page.boot.snapshot });
+  // A newer build reloads the page (build.js), never with a move waiting for its
+  // answer or a tile picked up.
+  whileBusy(() => state.sent !== null || state.selected !== null || moveUnanswered());
   start({ onMessage, onState: onSocketState, onUnsent: () => toast(t("Not connected yet. Try again in a moment.")) });
 });
 

@@ -13,6 +13,7 @@ from domino_site.infra.versions import UnsupportedVersion, require
 
 MODULES = {
     "domino_site.infra.channels_redis": "channels-redis",
+    "domino_site.infra.daphne": "daphne",
 }
 
 

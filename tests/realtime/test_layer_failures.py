@@ -146,3 +146,46 @@ async def test_a_heartbeat_that_finds_its_key_gone_asks_every_socket_to_reconnec
     again = await Player.table(room.code, cookies[0])
     assert again.state["you"]["seat"] == 0
     await again.close()
+
+
+# ---------------------------------------------------------------- a deploy (4013)
+
+SOCKET_CONSUMERS = [
+    "rooms.consumers.TableConsumer",
+    "lobby.consumers.LobbyConsumer",
+    "quick.consumers.QuickConsumer",
+    "arenas.consumers.ArenaConsumer",
+    "people.consumers.PeopleConsumer",
+]
+
+
+@pytest.mark.parametrize("path", SOCKET_CONSUMERS)
+def test_every_socket_handles_its_messages_under_the_lock_a_deploy_waits_for(path):
+    """`LayerGuard.dispatch` (the `in_hand` lock that `come_back_elsewhere` takes
+    before a 4013) is the consumer's: it comes before `NoDatabaseInTheLoop`,
+    whose dispatch calls no other."""
+    import importlib
+
+    from domino_site.realtime.socket_guard import LayerGuard
+
+    module, name = path.rsplit(".", 1)
+    consumer = getattr(importlib.import_module(module), name)
+    assert consumer.dispatch is LayerGuard.dispatch
+
+
+async def test_a_deploy_closes_the_sockets_with_4013_after_the_message_in_hand(live):
+    from domino_site.realtime.socket_guard import _live, come_back_elsewhere
+
+    lobby = Player("/ws/lobby/")
+    connected, _ = await lobby.comm.connect(timeout=5)
+    assert connected
+    await lobby.receive()
+    (consumer,) = [c for c in list(_live) if type(c).__name__ == "LobbyConsumer"]
+    lock = consumer.in_hand()
+    await lock.acquire()  # a message in hand
+    told = asyncio.ensure_future(come_back_elsewhere())
+    await asyncio.sleep(0.05)
+    assert not told.done() and await lobby.comm.receive_nothing(timeout=0.1)
+    lock.release()
+    assert await told == 1
+    assert await lobby.comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4013}

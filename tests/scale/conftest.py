@@ -119,7 +119,9 @@ class KillableProcess:
 
 
 class Server(KillableProcess):
-    """``daphne domino_site.asgi:application`` in a subprocess."""
+    """``daphne domino_site.asgi:application`` in a subprocess; with ``graceful``,
+    through the Procfile's runner (``python -m domino_site.serve``: SIGTERM
+    drains it, docs/scaling.md "Deploying")."""
 
     def __init__(
         self,
@@ -128,7 +130,9 @@ class Server(KillableProcess):
         scheduler: str,
         bot_delay: float = 0.0,
         env: dict[str, str] | None = None,
+        graceful: bool = False,
     ) -> None:
+        self.graceful = graceful
         self.port = free_port()
         extra = env
         env = process_env(DOMINO_SCHEDULER=scheduler, BOT_DELAY_SECONDS=str(bot_delay))
@@ -141,7 +145,8 @@ class Server(KillableProcess):
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 20) -> Server:
-        cmd = [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), "domino_site.asgi:application"]
+        program = [sys.executable, "-m", "domino_site.serve"] if self.graceful else [str(DAPHNE)]
+        cmd = [*program, "-b", "127.0.0.1", "-p", str(self.port), "domino_site.asgi:application"]
         self.proc = subprocess.Popen(
             cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
         )
@@ -170,6 +175,11 @@ class Server(KillableProcess):
         # stop would only add seconds to the suite.
         self.kill()
         self.wait_for_its_database_sessions()
+
+    def terminate(self) -> None:
+        """SIGTERM: what a deploy sends (a graceful server drains)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
 
     def output(self) -> str:
         return Path(self.log.name).read_text(errors="replace")[-4000:]

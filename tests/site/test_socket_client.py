@@ -1,8 +1,11 @@
 """The reconnect rules of the pages' one WebSocket client (static/js/socket_client.js;
 docs/protocol.md, "Close codes"), run in node with a fake WebSocket and fake
 timers: a jittered backoff that grows to its cap and starts again on an open,
-no reconnect after a final code (4001, 4003, 4004), and 4012 coming back after
-a jittered wait, never at once."""
+no reconnect after a final code (4001, 4003, 4004), 4012 coming back after
+a jittered wait, never at once, and 4013 (a deploy) at once; and a first frame
+of another build reloading the page when nothing is in hand (static/js/build.js);
+and the table socket sending its unanswered move again after a reconnect when
+nothing happened at its place (static/js/table/socket.js)."""
 
 from __future__ import annotations
 
@@ -191,3 +194,160 @@ def test_a_malformed_frame_is_dropped_and_json_frames_are_handed_on():
         """
     )
     assert out["got"] == [{"type": "rooms"}]
+
+
+def test_4013_comes_back_at_once_and_a_failed_attempt_then_backs_off():
+    out = _run(
+        """
+        m.openSocket("/ws/rooms/ABC/", { onState: (name, d) => states.push([name, d]) });
+        last().opened();
+        last().closed(4013);
+        const restarting = { delay: timers.at(-1).ms, state: states.at(-1) };
+        fire();
+        randoms = [1];
+        last().closed(1006); // the proxy gave a process that was not there yet
+        out = { restarting, sockets: sockets.length, after: timers.at(-1).ms, code: m.RESTARTING_CODE };
+        """
+    )
+    # A deploy (docs/protocol.md, "Close codes"): at once, no backoff.
+    assert out["restarting"] == {"delay": 0, "state": ["retrying", {"code": 4013, "delay": 0}]}
+    assert out["code"] == 4013
+    assert out["sockets"] == 2
+    assert out["after"] == 1000  # the usual first step after that
+
+
+# A page of build "A": its meta tag, a sessionStorage, and a reload that is recorded.
+PAGE_OF_BUILD_A = """
+const meta = { content: "A" };
+const busyEls = [];
+let reloads = 0;
+const storage = {};
+globalThis.sessionStorage = { getItem: (k) => storage[k] ?? null, setItem: (k, v) => { storage[k] = String(v); } };
+globalThis.location.reload = () => { reloads += 1; };
+globalThis.document = {
+  activeElement: null,
+  querySelector: (sel) => (sel.includes("domino-build") ? meta : sel.includes("dragging") ? busyEls[0] ?? null : null),
+  querySelectorAll: () => [],
+};
+"""
+
+
+def test_a_first_frame_of_another_build_reloads_the_page_once_it_is_not_busy():
+    out = _run(
+        PAGE_OF_BUILD_A
+        + f"const b = await import({module('build.js')});\n"
+        + """
+        let moveInHand = true;
+        b.whileBusy(() => moveInHand);
+        m.openSocket("/ws/rooms/ABC/");
+        last().opened();
+        last().frame('{"build": "A", "type": "room"}');
+        const same = reloads;
+        last().closed(4013);
+        fire();
+        last().opened();
+        last().frame('{"build": "B", "type": "room"}');
+        last().frame('{"build": "C", "type": "room"}'); // not a first frame
+        const whileMove = { reloads, waits: timers.at(-1).ms };
+        moveInHand = false;
+        busyEls.push({}); // something is being dragged
+        fire();
+        const whileDrag = reloads;
+        busyEls.length = 0;
+        fire();
+        out = { same, whileMove, whileDrag, reloads, guard: JSON.parse(storage["domino-reloaded-for"]).build };
+        """
+    )
+    assert out["same"] == 0
+    assert out["whileMove"] == {"reloads": 0, "waits": 500}
+    assert out["whileDrag"] == 0
+    assert out["reloads"] == 1
+    assert out["guard"] == "B"
+
+
+def test_a_page_reloaded_for_a_build_does_not_reload_for_it_again_at_once():
+    out = _run(
+        PAGE_OF_BUILD_A
+        + """
+        storage["domino-reloaded-for"] = JSON.stringify({ build: "B", at: Date.now() - 1000 });
+        m.openSocket("/ws/lobby/");
+        last().opened();
+        last().frame('{"build": "B", "type": "rooms"}');
+        out = { reloads };
+        """
+    )
+    assert out["reloads"] == 0
+
+
+# The table's socket (static/js/table/socket.js) over the same fakes: its
+# snapshot as table.js keeps it, and what it sent on each socket.
+TABLE = """
+globalThis.localStorage = { getItem() { return null; }, setItem() {} };
+const st = await import(%s);
+const table = await import(%s);
+st.page.boot = { code: "ABC" };
+const room = (version, seq, extra = {}) => JSON.stringify({ type: "room", version,
+  match: { number: 1 }, round: { number: 2, legal: [{ type: "play", tile: "1-2", end: "A" }] },
+  log: seq ? [{ seq, seat: 1, type: "pass" }] : [], ...extra });
+table.start({ onMessage: (msg) => { if (msg.type === "room") st.setState({ snap: msg }); } });
+const sent = (socket) => socket.sent.map((text) => JSON.parse(text));
+"""
+
+
+def _table(body: str) -> dict:
+    script = (
+        FAKES
+        + f"const m = await import({module('socket_client.js')});\n"
+        + TABLE % (module("table", "state.js"), module("table", "socket.js"))
+        + "let out = {};\n"
+        + body
+        + "\nprocess.stdout.write(JSON.stringify(out));\n"
+    )
+    return run(script)
+
+
+def test_an_unanswered_move_is_sent_again_after_a_reconnect_when_nothing_happened_there():
+    out = _table(
+        """
+        last().opened();
+        last().frame(room(5, 3));
+        table.send("play", { tile: "1-2", end: "A" });
+        const first = sent(last());
+        last().closed(4013);
+        fire();
+        last().opened();
+        last().frame(room(7, 3)); // the new socket's snapshot: nothing happened at seq 4
+        out = { first, again: sent(last()), waiting: table.moveUnanswered() };
+        """
+    )
+    assert [(f["type"], f["tile"], f["version"]) for f in out["first"]] == [("play", "1-2", 5)]
+    (again,) = out["again"]
+    assert (again["type"], again["tile"], again["end"], again["version"]) == ("play", "1-2", "A", 7)
+    assert again["ref"] != out["first"][0]["ref"]
+    assert out["waiting"] is True  # until its answer comes
+
+
+def test_a_move_applied_before_the_close_or_answered_is_not_sent_again():
+    out = _table(
+        """
+        last().opened();
+        last().frame(room(5, 3));
+        table.send("play", { tile: "1-2", end: "A" });
+        last().closed(4013);
+        fire();
+        last().opened();
+        last().frame(room(8, 4)); // seq 4 is there: applied (or the clock's move)
+        const applied = { sent: sent(last()), waiting: table.moveUnanswered() };
+        table.send("play", { tile: "1-2", end: "A" });
+        last().frame(JSON.stringify({ type: "error", code: "not_your_turn", ref: sent(last())[0].ref }));
+        const refused = table.moveUnanswered();
+        last().closed(4013);
+        fire();
+        last().opened();
+        last().frame(room(9, 4));
+        out = { applied, refused, after_refusal: sent(last()) };
+        """
+    )
+    assert out["applied"] == {"sent": [], "waiting": False}
+    assert out["refused"] is False
+    assert out["after_refusal"] == []
