@@ -6,8 +6,8 @@
 patched and nothing is sent. With it: sentry-sdk with its Django, Celery and
 logging integrations (an ERROR log line is an event, lower lines are
 breadcrumbs), ``environment`` from ``SENTRY_ENVIRONMENT``, ``release`` the
-build's version (``settings.BUILD_VERSION``, else the ``BUILD_VERSION``
-environment variable), and nothing personal:
+build's version (``settings.BUILD_VERSION``: the ``BUILD_VERSION``
+environment variable, else the checkout's commit), and nothing personal:
 
 * ``send_default_pii`` off (no user's address, no cookies, no email): left
   unset, which sentry-sdk 2.75 takes as ``False`` (passing it is deprecated
@@ -23,7 +23,6 @@ environment variable), and nothing personal:
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any
 
 from domino_site.logs import REDACTED, scrub_value
@@ -33,9 +32,9 @@ SECRET_HEADERS = frozenset({"cookie", "authorization", "x-csrftoken", "proxy-aut
 
 
 def release(settings: Any) -> str | None:
-    """The build's version: ``settings.BUILD_VERSION`` (set by the deploy), else
-    the ``BUILD_VERSION`` environment variable, else None."""
-    value = getattr(settings, "BUILD_VERSION", None) or os.environ.get("BUILD_VERSION")
+    """The build's version, ``settings.BUILD_VERSION`` (the ``BUILD_VERSION``
+    environment variable, else the checkout's commit; domino_site/build.py)."""
+    value = settings.BUILD_VERSION
     return str(value).strip() or None if value else None
 
 

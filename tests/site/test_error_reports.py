@@ -78,7 +78,7 @@ def fake_sentry(settings, monkeypatch):
     fake = FakeSentry()
     settings.SENTRY_DSN = fake.dsn
     settings.SENTRY_ENVIRONMENT = "drill"
-    monkeypatch.setenv("BUILD_VERSION", "build-4f2a9c1")
+    settings.BUILD_VERSION = "build-4f2a9c1"  # the build's version (domino_site/build.py)
     assert error_reports.start(settings)
     assert sentry_sdk.get_client().should_send_default_pii() is False
     yield fake
