@@ -19,7 +19,8 @@ Every minute it records, for each process (and each process of a Celery
 worker's pool): resident memory (RSS), open file descriptors, sockets, TCP
 connections to PostgreSQL and to Redis; the database's connections
 (``pg_stat_activity``); the rows of every table of the database (exact);
-the analysis jobs by state; the Redis db's keys and channel-layer groups; and
+the analysis jobs by state; the Redis db's keys, channel-layer groups and the
+messages waiting in Celery's queues (lists ``celery`` and ``analysis``); and
 the moves completed in that minute: count, p50 and p99 (from sending a move
 until the table's four sockets hold the snapshot after it), errors and moves
 not seen by all four sockets within 30 s; and the machine's load average and
@@ -370,7 +371,8 @@ def write(out: str, meta: dict[str, Any], entries: list[dict[str, Any]]) -> None
         head = ["minute", "moves", "p50_ms", "p99_ms", "lost", "errors", "db_connections"]
         for p in procs:
             head += [f"{p}_rss_kb", f"{p}_fds", f"{p}_sockets", f"{p}_pg", f"{p}_redis"]
-        head += ["redis_keys", "redis_groups", *(f"rows_{t}" for t in tables)]
+        head += ["redis_keys", "redis_groups", "queue_celery", "queue_analysis"]
+        head += [f"rows_{t}" for t in tables]
         w.writerow(head)
         for e in entries:
             m = e["moves"]
@@ -379,7 +381,9 @@ def write(out: str, meta: dict[str, Any], entries: list[dict[str, Any]]) -> None
             for p in procs:
                 fig = e["processes"].get(p, {})
                 row += [fig.get(k) for k in ("rss_kb", "fds", "sockets", "pg", "redis")]
-            row += [e["redis"]["keys"], e["redis"]["groups"]]
+            redis = e["redis"]
+            row += [redis["keys"], redis["groups"]]
+            row += [redis.get("queue_celery"), redis.get("queue_analysis")]
             row += [e["rows"].get(t) for t in tables]
             w.writerow(row)
 

@@ -160,19 +160,30 @@ class Database:
         return {value: n for value, n in self.conn.execute(query).fetchall()}
 
 
-def redis_figures(url: str) -> dict[str, int]:
+#: Celery's queues (kombu keeps each in a Redis list of its name) and the
+#: messages delivered to a worker and not yet acknowledged (a hash).
+BROKER_LISTS = ("celery", "analysis")
+
+
+def redis_figures(url: str, queues: tuple[str, ...] = BROKER_LISTS) -> dict[str, int]:
     """Keys of the Redis database, channel-layer groups (``*group:*``) among them,
-    and the server's memory (shared with other databases on the same server)."""
+    the messages waiting in each of Celery's queues (``queue_<name>``) and
+    delivered but unacknowledged (``unacked``), and the server's memory (shared
+    with other databases on the same server)."""
     import redis
 
     client = redis.Redis.from_url(url, socket_timeout=10)
     try:
         groups = sum(1 for _ in client.scan_iter(match="*:group:*", count=1000))
-        return {
+        figures = {
             "keys": int(client.dbsize()),
             "groups": groups,
             "used_memory_kb": int(client.info("memory")["used_memory"]) // 1024,
+            "unacked": int(client.hlen("unacked")),
         }
+        for name in queues:
+            figures[f"queue_{name}"] = int(client.llen(name))
+        return figures
     finally:
         client.close()
 

@@ -137,3 +137,25 @@ def test_the_sampler_reads_a_real_database_rows_and_connections():
         assert db.grouped("no_such_table", "x") == {}
     finally:
         db.close()
+
+
+@pytest.mark.redis
+def test_the_sampler_reads_a_real_redis_db_keys_groups_and_queues():
+    import redis
+
+    url = os.environ["REDIS_URL"]
+    client = redis.Redis.from_url(url)
+    keys = ["soak-test:asgi:group:room.X", "soak-test-queue"]
+    client.delete(*keys)
+    try:
+        before = sampling.redis_figures(url, queues=("soak-test-queue",))
+        client.zadd(keys[0], {"specific.a!b": 1})
+        client.rpush(keys[1], "m1", "m2", "m3")
+        after = sampling.redis_figures(url, queues=("soak-test-queue",))
+        assert before["queue_soak-test-queue"] == 0
+        assert after["queue_soak-test-queue"] == 3
+        # (the db may be shared with a running site: only what this test added is exact)
+        assert after["groups"] >= 1 and after["keys"] >= 2
+        assert after["used_memory_kb"] > 0 and after["unacked"] >= 0
+    finally:
+        client.delete(*keys)
