@@ -80,3 +80,52 @@ def test_a_broker_that_refuses_leaves_no_wake_up_marked_as_waiting(woken, monkey
     monkeypatch.setattr(analysis_next, "apply_async", lambda *a, **k: woken.append("analysis"))
     scheduling.wake_analysis()
     assert woken == ["analysis"]
+
+
+@pytest.mark.redis
+def test_waking_from_many_sockets_holds_no_redis_connection_for_each(settings, monkeypatch):
+    """A round ends in a socket's database call (`domino_site.realtime.asyncdb`),
+    which runs in a copy of the socket's context and hands its context back to it.
+    Django's ``cache`` is one object per context, each with its own pool. So the
+    soak's first run of the wake-up check left one Redis connection per socket that
+    had ended a round: 14 to 170 a Daphne in seven minutes. The check uses one
+    cache object per process: one pool, a connection per thread at most."""
+    import asyncio
+    import os
+
+    from bench.loadbench.sampling import fd_figures
+    from domino_site.realtime.asyncdb import db_async
+
+    settings.DOMINO_SCHEDULER = "celery"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": f"wakeups-test-{os.getpid()}",
+        }
+    }
+    monkeypatch.setattr(analysis_next, "apply_async", lambda *a, **k: None)
+    sockets = 30
+
+    async def play() -> int:
+        release = asyncio.Event()
+        done: list[int] = []
+
+        async def socket() -> None:  # a socket whose player's move ends a round, then stays
+            await db_async(scheduling.wake_analysis)()
+            done.append(1)
+            await release.wait()
+
+        tasks = [asyncio.create_task(socket()) for _ in range(sockets)]
+        while len(done) < sockets:
+            await asyncio.sleep(0.01)
+        held = fd_figures(os.getpid())["redis"]
+        release.set()
+        await asyncio.gather(*tasks)
+        return held
+
+    before = fd_figures(os.getpid())["redis"]
+    held = asyncio.run(play())
+    # At most one a database thread that called at the same time (one pool).
+    assert sockets > 3 * settings.DB_THREADS
+    assert held - before <= settings.DB_THREADS, f"{held - before} connections, {sockets} sockets"
