@@ -116,6 +116,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         " for its Redis connects to time out)",
     )
     parser.add_argument("--compare", nargs=2, metavar="SNAP", help="compare two snapshots")
+    parser.add_argument(
+        "--report", metavar="JSON", help="print a soak's JSON as Markdown tables (RESULTS.md)"
+    )
     args = parser.parse_args(argv)
     args.without = ""
     return args
@@ -359,6 +362,66 @@ def say_summary(s: dict[str, Any]) -> None:
         say(f"  minute {m}: {fig['moves']} moves, p50 {fig['p50_ms']} ms, p99 {fig['p99_ms']} ms")
 
 
+def report(path: str, marks: tuple[int, ...] = (1, 10, 30, 60)) -> list[str]:
+    """Markdown tables of a soak's JSON: each process at ``marks`` (and its RSS
+    growth after minute 10), the minute's moves and the shared parts, the rows
+    of every table that grew."""
+    data = json.loads(Path(path).read_text())
+    entries = {e["minute"]: e for e in data["minutes"]}
+    marks = tuple(m for m in marks if m in entries)
+    s = summary(data["minutes"])
+    head = " | ".join(f"min {m}" for m in marks)
+    rule = "|---" * (len(marks) + 2) + "|"
+    lines = ["| process | figure | " + head + " |", rule]
+    for name, fig in s["processes"].items():
+        at = {m: entries[m]["processes"].get(name, {}) for m in marks}
+        growth = fig["rss_kb_per_min_after_10"]
+        grows = "" if growth is None else f" ({growth:+.0f} KB/min after min 10)"
+        lines.append(
+            f"| {name} | RSS MB{grows} | "
+            + " | ".join(mb(at[m].get("rss_kb")) for m in marks)
+            + " |"
+        )
+        lines.append(
+            f"| {name} | fds / sockets / to PG / to Redis | "
+            + " | ".join(
+                f"{at[m].get('fds')} / {at[m].get('sockets')} / {at[m].get('pg')} / {at[m].get('redis')}"
+                for m in marks
+            )
+            + " |"
+        )
+    lines += ["", "| minute | " + head + " |", "|---" * (len(marks) + 1) + "|"]
+
+    def row(label: str, value: Any) -> None:
+        lines.append(f"| {label} | " + " | ".join(str(value(entries[m])) for m in marks) + " |")
+
+    row("moves completed in the minute", lambda e: e["moves"]["moves"])
+    row("p50 / p99 ms", lambda e: f"{e['moves']['p50_ms']} / {e['moves']['p99_ms']}")
+    row("moves lost (30 s) / errors", lambda e: f"{e['moves']['lost']} / {e['moves']['errors']}")
+    row("tables playing", lambda e: e.get("tables_playing"))
+    row("database connections", lambda e: e["db_connections"]["total"])
+    row("Redis keys / layer groups", lambda e: f"{e['redis']['keys']} / {e['redis']['groups']}")
+    row(
+        "broker lists celery / analysis; unacked",
+        lambda e: (
+            f"{e['redis'].get('queue_celery')} / {e['redis'].get('queue_analysis')};"
+            f" {e['redis'].get('unacked')}"
+        ),
+    )
+    row("analysis jobs by state", lambda e: e.get("analysis_jobs"))
+    row(
+        "machine: load (1 min), CPU %",
+        lambda e: f"{e.get('loadavg_1min')}, {e.get('machine_cpu_pct')}",
+    )
+    lines += ["", "| rows | min 0 | " + head + " |", "|---" * (len(marks) + 2) + "|"]
+    first = data["minutes"][0]["rows"]
+    for table in sorted(entries[marks[-1]]["rows"]):
+        counts = [entries[m]["rows"].get(table) for m in marks]
+        if len({first.get(table), *counts}) > 1:
+            lines.append(f"| {table} | {first.get(table)} | " + " | ".join(map(str, counts)) + " |")
+    return lines
+
+
 def write(out: str, meta: dict[str, Any], entries: list[dict[str, Any]]) -> None:
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(f"{out}.json").write_text(
@@ -488,6 +551,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.compare:
         print("\n".join(compare_snapshots(*args.compare)))
+        return 0
+    if args.report:
+        print("\n".join(report(args.report)))
         return 0
     raise_fd_limit()
     cfg = production_config(args)
