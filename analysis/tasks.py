@@ -7,11 +7,14 @@ from celery import shared_task
 from django.conf import settings
 
 from analysis.services import analysis_drain
+from domino_site import wakeups
 
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
 @shared_task(name="analysis.next", **TASK_OPTIONS)
 def analysis_next() -> int:
-    """Analyse the queue's rounds, best first, for a while; returns how many."""
+    """Analyse the queue's rounds, best first, for a while; returns how many.
+    The rounds queued from now on send a new wake-up (`domino_site.wakeups`)."""
+    wakeups.started("analysis")
     return analysis_drain(work=getattr(settings, "DOMINO_ANALYSIS_WORK", None))

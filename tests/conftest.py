@@ -111,6 +111,16 @@ def _default_language_after_each_test():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _no_wake_up_left_waiting():
+    """A wake-up marked as waiting by one test (domino_site/wakeups.py: a key in the
+    cache, removed when its task starts) never holds back the next test's."""
+    from domino_site import wakeups
+
+    for name in ("analysis", "puzzles"):
+        wakeups.forget(name)
+
+
 @pytest.fixture
 def admin_client(client, admin_user):
     """pytest-django's ``admin_client``, signed in with a second factor: the

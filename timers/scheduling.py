@@ -25,6 +25,7 @@ from django.conf import settings
 from accounts.tasks import mail_send_task
 from analysis.queue import analysis_enqueue_finished
 from analysis.tasks import analysis_next
+from domino_site import wakeups
 from games.world import world
 from timers import jobs, offload
 from timers.tasks import bot_turn, quick_pair, round_due, tick_arena
@@ -77,11 +78,12 @@ def on_analysis_queued(sender: Any, **_: Any) -> None:
 
 def wake_analysis() -> None:
     """Have the analysis queue drained: the Celery task ``analysis.next`` on its
-    own queue in production, a job of the ticker when embedded (one at a time,
+    own queue in production (unless one already waits to start:
+    `domino_site.wakeups`), a job of the ticker when embedded (one at a time,
     apart from the due actions). A lost wake-up is made up by the sweeper."""
     if scheduler_name() == "celery":
         try:
-            analysis_next.apply_async()
+            wakeups.wake_once("analysis", analysis_next.apply_async)
         except Exception:  # noqa: BLE001 - the sweeper is the safety net
             log.exception("could not wake the analysis worker")
     else:

@@ -18,6 +18,7 @@ from celery import shared_task
 
 from accounts.tasks import mail_send_task
 from analysis.tasks import analysis_next
+from domino_site import wakeups
 from puzzles.tasks import puzzles_next
 from timers import jobs
 
@@ -52,12 +53,14 @@ def sweep() -> None:
     check, its ``puzzles.next``: analyses first), and a quick-match pairing pass
     (the people still waiting: windows widen, bots come), and a
     ``accounts.mail_send`` for each message of the outbox that is due (unsent
-    after its first try, or never tried: its wake-up was lost)."""
+    after its first try, or never tried: its wake-up was lost). A wake-up of
+    the analysis worker that still waits to start is not sent again
+    (`domino_site.wakeups`)."""
     waiting = jobs.run("sweep")
     if waiting == "analysis":
-        analysis_next.apply_async()
+        wakeups.wake_once("analysis", analysis_next.apply_async)
     elif waiting == "puzzles":
-        puzzles_next.apply_async()
+        wakeups.wake_once("puzzles", puzzles_next.apply_async)
     for mail_id in jobs.run("mail_due"):
         mail_send_task.apply_async(kwargs={"mail_id": mail_id})
     jobs.run("quick_pair")

@@ -73,5 +73,10 @@ one run. One client process is enough: it uses a few % of a core at 250 tables.
     python bench/load.py --config production --tables 150 --layout one --client defaults
 
 Without PostgreSQL or Redis the production configuration is skipped (and says
-why). PostgreSQL and Redis addresses: ``--pg``, ``--redis``.
+why). PostgreSQL and Redis addresses: ``--pg``, ``--redis``; the production
+configuration's database (dropped and created afresh): ``--database``.
+
+``bench/soak.py`` reuses these parts for an hour on one set of servers (its
+docstring): the same tables and processes, read every minute from outside
+(`bench.loadbench.sampling`).
 """

@@ -111,6 +111,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
+    parser.add_argument(
+        "--database",
+        default="domino_bench",
+        help="PostgreSQL database of the production configuration (dropped and created afresh)",
+    )
     parser.add_argument("--json", help="also write every run's figures to this file")
     parser.add_argument("--child-out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -144,7 +149,8 @@ def child_argv(args: argparse.Namespace, config: str, out: str) -> list[str]:
     if (args.layout, args.client) != ("spread", "bench"):  # (older benches know neither)
         argv += ["--layout", args.layout, "--client", args.client]
     argv += ["--no-relay"] * args.no_relay + ["--no-one-daphne"] * args.no_one_daphne
-    argv += ["--pg", args.pg, "--redis", args.redis, "--child-out", out]
+    argv += ["--pg", args.pg, "--redis", args.redis, "--database", args.database]
+    argv += ["--child-out", out]
     if args.without:
         argv += ["--without", args.without]
     argv += ["--lobby", str(args.lobby), "--lobby-bare", str(args.lobby_bare)]

@@ -38,7 +38,7 @@ class Fleet:
             if hosts:  # one Daphne a web host, then a second port on each
                 netns, address = hosts["web"][i % len(hosts["web"])]
                 where = (netns, address, 8000 + i // len(hosts["web"]))
-            daphne = Daphne(env, logdir, host=where)
+            daphne = Daphne(env, logdir, asgi=self.cfg.asgi, host=where)
             self.procs.append(daphne.start())
             self.daphnes.append(daphne)
         for daphne in self.daphnes:

@@ -126,6 +126,10 @@ class Config:
     daphnes: int
     variant: str = "today"
     without: tuple[str, ...] = ()  # Procfile process types not started (--without)
+    # PostgreSQL database (dropped and created afresh) and the Daphnes' ASGI module
+    # (bench/soak.py: its own database, the site's application itself)
+    database: str = PG_DATABASE
+    asgi: str = ASGI_MODULE
     # --hosts: {"web": [(namespace, address), ...], "worker": namespace,
     # "db": namespace, "redis": namespace} (bench.hosts); None on the loopback
     hosts: dict | None = None
@@ -188,13 +192,15 @@ def embedded_config(args: argparse.Namespace) -> Config:
 def production_config(args: argparse.Namespace) -> Config:
     base = args.pg.rstrip("/")
     hosts = json.loads(args.hosts_layout) if getattr(args, "hosts_layout", None) else None
+    database = getattr(args, "database", None) or PG_DATABASE
     return Config(
         name=f"production@hosts-{float(args.hosts):g}ms" if hosts else "production",
         hosts=hosts,
-        database_url=f"{base}/{PG_DATABASE}",
+        database_url=f"{base}/{database}",
         redis_url=args.redis,
         daphnes=2,
         without=tuple(name for name in args.without.split(",") if name),
+        database=database,
     )
 
 
@@ -206,8 +212,8 @@ def prepare_storage(cfg: Config) -> None:
 
         admin = cfg.database_url.rsplit("/", 1)[0] + "/postgres"
         with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")
-            conn.execute(f"CREATE DATABASE {PG_DATABASE}")
+            conn.execute(f"DROP DATABASE IF EXISTS {cfg.database} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {cfg.database}")
         redis.Redis.from_url(cfg.redis_url).flushdb()
     env = cfg.server_env()
     done = subprocess.run(
