@@ -475,10 +475,21 @@ def _resolve(h: Hostile, player: Player, tables: Tables, name: str, version: int
     return json.dumps(body)
 
 
+def _strict_json(frame: str | bytes) -> Any:
+    """``frame`` read as RFC 8259 JSON, the way docs/protocol.md reads a frame:
+    Python's ``NaN`` and ``Infinity`` are not JSON, so a frame holding one has
+    no readable ``ref``."""
+
+    def not_json(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(frame, parse_constant=not_json)
+
+
 def _expected_ref(h: Hostile, frame: str | bytes) -> Any:
     """The ref an error must echo: the client's, when it could be read."""
     try:
-        body = json.loads(frame)
+        body = _strict_json(frame)
     except (TypeError, ValueError, RecursionError):
         return None
     if (
@@ -493,7 +504,7 @@ def _expected_ref(h: Hostile, frame: str | bytes) -> Any:
 
 def _body(frame: str | bytes) -> dict[str, Any]:
     try:
-        body = json.loads(frame)
+        body = _strict_json(frame)
     except (TypeError, ValueError, RecursionError):
         return {}
     return body if isinstance(body, dict) else {}
