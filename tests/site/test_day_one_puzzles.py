@@ -19,6 +19,7 @@ from puzzles.ratings import shown_rating
 from puzzles.themes import THEMES
 from records.rating import SCALE
 from tests.site.test_puzzles import _published
+from tools.make_day_one_puzzles import puzzle_from_round
 
 ENTRIES = day_one.read()["puzzles"]
 DAY_ONE = Puzzle.Origin.DAY_ONE
@@ -49,6 +50,13 @@ def test_the_files_header_says_its_recipe_and_seed():
     assert "tools/make_day_one_puzzles.py" in header["recipe"]
     assert f"--seed {header['seed']}" in header["recipe"]
     assert header["spread"] == day_one.spread(ENTRIES)
+
+
+def test_the_tool_makes_an_entry_again_from_its_seed():
+    """Deterministic: the first entry's round, played, analysed, cut and
+    checked again by tools/make_day_one_puzzles.py, is the same entry."""
+    first = ENTRIES[0]
+    assert puzzle_from_round(first["preset"], first["round_seed"]) == first
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["key"] for e in ENTRIES])
