@@ -133,6 +133,12 @@ def test_the_invite_link_seats_without_the_password(make_user):
     assert answer.status_code == 302 and answer["Location"] == f"/r/{room.code}/"
     assert _people_at(room) == ["ana", "bruno"]
     assert not PasswordMiss.objects.exists()
+    # a stranger's join page of a private table is the table page's answer: none
+    stranger = make_user("caio")
+    answer = _client(stranger, CAIO_IP).get(f"/r/{room.code}/sentar/", follow=True)
+    assert answer.status_code == 404
+    answer = _client(stranger, CAIO_IP).post(f"/r/{room.code}/sentar/", {"password": SECRET})
+    assert _people_at(room) == ["ana", "bruno"]
 
 
 @pytest.mark.django_db
