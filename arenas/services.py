@@ -25,6 +25,7 @@ from arenas import events, limits
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.pairing import Free, duel_pairs, four_tables
 from arenas.scoring import rank_players, score_match
+from arenas.selectors import apart_of
 from games.models import Match
 from games.world import now_or, world
 from people.selectors import kept_apart
@@ -405,15 +406,7 @@ def _free_of(
     never paired with: the rulebook's (one address) and a block either way
     (``kept``, `people.selectors.kept_apart`)."""
     waited = (now - player.free_since).total_seconds() if player.free_since else 0.0
-    apart = tuple(
-        other.user_id
-        for other in free
-        if other.user_id != player.user_id
-        and (
-            not rulebook.may_meet(player.ip_hash, other.ip_hash)
-            or frozenset((player.user_id, other.user_id)) in kept
-        )
-    )
+    apart, address = apart_of(player, free, kept)
     return Free(
         user=player.user_id,
         score=player.score,
@@ -422,6 +415,7 @@ def _free_of(
         partner=player.last_partner,
         waited=waited,
         apart=apart,
+        address=address,
     )
 
 

@@ -542,6 +542,20 @@ REPORT_LIMIT = int(os.environ.get("REPORT_LIMIT") or 10)
 REPORT_LIMIT_PER_PERSON = int(os.environ.get("REPORT_LIMIT_PER_PERSON") or 3)
 REPORT_WINDOW = timedelta(hours=float(os.environ.get("REPORT_WINDOW_HOURS") or 24))
 
+# A locked table's password (docs/site.md, "Locked tables"), limited like a
+# login: after TABLE_PASSWORD_FAILURES_PER_PERSON wrong passwords from one
+# person (an account, or a guest's cookie), or TABLE_PASSWORD_FAILURES_PER_ADDRESS
+# from one address whatever the people, within TABLE_PASSWORD_WINDOW_MINUTES,
+# that person (or address) is refused at every locked table, even with the right
+# password, until the oldest of those failures is out of the window (rooms.limits).
+TABLE_PASSWORD_FAILURES_PER_PERSON = int(os.environ.get("TABLE_PASSWORD_FAILURES_PER_PERSON") or 5)
+TABLE_PASSWORD_FAILURES_PER_ADDRESS = int(
+    os.environ.get("TABLE_PASSWORD_FAILURES_PER_ADDRESS") or 20
+)
+TABLE_PASSWORD_WINDOW = timedelta(
+    minutes=float(os.environ.get("TABLE_PASSWORD_WINDOW_MINUTES") or 15)
+)
+
 # --- logs and errors (docs/scaling.md, "Logs" and "Errors") ---------------------
 
 # "json": one JSON object a line on standard error, for every process (Daphne,

@@ -6,7 +6,9 @@ socket's ``error`` body has one serialiser, `error_message`
 ``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
 ``paused``, ``stale``, ``rate_limited``, ``bad_message``, ``cooldown`` (with
 ``until``), ``already_seated`` (with ``room``), ``blocked`` (a block, either
-way, between the person taking a seat and someone at the table), ``analysis_limit`` and ``analysis_full``
+way, between the person taking a seat and someone at the table),
+``password_required``, ``wrong_password`` (a locked table's seats) and
+``no_watchers`` (a watcher at a table that takes none), ``analysis_limit`` and ``analysis_full``
 (the analysis queue, `analysis.queue`)); ``reason`` narrows a
 ``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
 ``need_human``, ``invalid_rules``, ``bad_level``, ``login_required``,
@@ -38,6 +40,9 @@ SITE_CODES = frozenset(
         "cooldown",
         "already_seated",
         "blocked",
+        "password_required",
+        "wrong_password",
+        "no_watchers",
         "analysis_limit",
         "analysis_full",
     }

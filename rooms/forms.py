@@ -45,6 +45,15 @@ def preset_info() -> dict[str, dict[str, Any]]:
     return info
 
 
+class Checkbox(forms.CheckboxInput):
+    """A checkbox that reads "0" as unchecked: the JSON form of ``POST /rooms/``
+    sends false as "0" (`lobby.views`), which Django's widget reads as checked."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> bool:
+        value = data.get(name)
+        return value is not None and str(value).strip().lower() in ("1", "on", "true", "yes")
+
+
 class CreateRoomForm(forms.Form):
     name = forms.CharField(
         label=_("Room name"), max_length=80, required=False, validators=[validate_visible_text]
@@ -75,6 +84,21 @@ class CreateRoomForm(forms.Form):
         initial="competitive",
         widget=forms.RadioSelect,
         required=False,
+    )
+    # The host's locks (docs/site.md, "Locked tables"): a password to sit (the
+    # invite link seats without it) and "sem espectadores". Kept hashed.
+    password = forms.CharField(
+        label=_("Password to sit (optional)"),
+        max_length=128,
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=_("Whoever sits from the lobby types it; your invite link seats without it."),
+    )
+    no_watchers = forms.BooleanField(
+        label=_("No watchers: only the people seated see the table"),
+        required=False,
+        widget=Checkbox,
     )
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"),

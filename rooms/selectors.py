@@ -213,6 +213,10 @@ def _room_part(
         "invite_url": room.invite_path if show_invite else None,
         "rated": room.rated,
         "competitive": room.competitive,
+        # The host's locks (docs/site.md, "Locked tables"): whether a password
+        # guards the seats (never the password, nor its hash), and "sem espectadores".
+        "locked": room.locked,
+        "no_watchers": room.no_watchers,
         # A private room with two people seated: an absent one is waited for.
         "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
         # The commitment of the next deal (docs/rules.md, "Verifiable deals"); never its seed.
@@ -449,6 +453,8 @@ def listing_entries(rooms: Iterable[Any]) -> list[Entry]:
                 "move_seconds": room.move_seconds,
                 "rated": room.rated,
                 "competitive": room.competitive,
+                "locked": room.locked,
+                "no_watchers": room.no_watchers,
                 "url": f"/r/{room.code}/",
             },
         )
@@ -459,7 +465,8 @@ def listing_entries(rooms: Iterable[Any]) -> list[Entry]:
 # ------------------------------------------------------------------ who may see a room's rounds
 #
 # Its replay page and its JSON alike (docs/site.md): a public room's, anyone logged
-# in; a private room's, the people who sat at that table (any of its rounds, or
+# in; a private room's, and one whose host allowed no watchers ("Locked
+# tables"), the people who sat at that table (any of its rounds, or
 # a seat there now), and admins. Anyone else gets the answer of an unknown code
 # (404), so nobody learns which private codes exist.
 
@@ -483,7 +490,7 @@ def sat_at(*, room: Room, user: Any = None, guest_token: str | None = None) -> b
 
 def may_see_rounds(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
     """Whether this person may see ``room``'s finished rounds (see above)."""
-    if room.visibility == Room.Visibility.PUBLIC:
+    if room.visibility == Room.Visibility.PUBLIC and not room.no_watchers:
         return is_user(user)
     return is_admin(user) or sat_at(room=room, user=user, guest_token=guest_token)
 

@@ -14,6 +14,7 @@ from records import rulebook
 from rooms.errors import not_seated
 from rooms.events import room_changed
 from rooms.models import Room, Seat, new_room_code
+from rooms.services.apart import PASSWORD_MAX_LENGTH, password_hash_of
 from rooms.services.base import (
     bad,
     check_move_seconds,
@@ -44,13 +45,17 @@ def room_create(
     ip_hash: str = "",
     competitive: bool = True,
     seated_by_pairing: bool = False,
+    password: str = "",
+    no_watchers: bool = False,
     now: datetime | None = None,
 ) -> Room:
     """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
     hash of the creator's address (domino_site.client_ip), for the rated-table rule.
     ``competitive``: "Competitiva" (rated where the rule allows) or "Amistosa"
     (never rated). ``seated_by_pairing``: its people are paired, not invited, as at an
-    arena's table (`Room.seated_by_pairing`)."""
+    arena's table (`Room.seated_by_pairing`). The host's locks (docs/site.md,
+    "Locked tables"): ``password`` (kept hashed; "" for none) guards the seats
+    but from the invite link, ``no_watchers`` keeps out whoever has no seat."""
     now = now_or(now)
     options = dict(options or {})
     rules = rules_for(preset, options)
@@ -64,6 +69,11 @@ def room_create(
             raise bad("login_required", _("Log in to open a public room."))
         if not guest_token:
             raise not_seated()
+    if len(password or "") > PASSWORD_MAX_LENGTH:
+        raise bad(
+            "bad_password",
+            _("A table's password has at most %(n)s characters.") % {"n": PASSWORD_MAX_LENGTH},
+        )
     display = person_name(user, None)
     room_name = (name or "").strip()[:80] or _("%(name)s's table") % {"name": display}
     for _attempt in range(5):
@@ -85,6 +95,8 @@ def room_create(
                     no_humans_since=now,
                     competitive=bool(competitive),
                     seated_by_pairing=bool(seated_by_pairing),
+                    password_hash=password_hash_of(password),
+                    no_watchers=bool(no_watchers),
                 )
             break
         except IntegrityError:  # a code collision: draw another

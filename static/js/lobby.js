@@ -33,12 +33,13 @@ function roomRow(room) {
   // "Assistir" on every row for logged-in people (docs/site.md); "Sentar" while a seat
   // is free or held by a bot (a bot's seat is taken, or reserved during a round).
   const sit = sittable(room) ? html`<a class="button small" href="${room.url}?sit=1" data-action="sit">${t("Sit")}</a>` : nothing;
-  const watch = loggedIn() ? html`<a class="button small ghost" href=${room.url} data-action="watch">${t("Watch")}</a>` : nothing;
+  // A table whose host allowed no watchers has no "Assistir" (docs/site.md, "Locked tables").
+  const watch = loggedIn() && !room.no_watchers ? html`<a class="button small ghost" href=${room.url} data-action="watch">${t("Watch")}</a>` : nothing;
   const rated = room.rated
     ? html`<span class="tag rated" data-rated title=${t("Rated table: the match moves ratings and experience.")}>${t("Rated")}</span>`
     : nothing;
   return html`<li class="room-row" data-room=${room.code}>
-    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a><span class="room-preset">${preset}</span>${kindTag(room)}${rated}</div>
+    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a>${lockTags(room)}<span class="room-preset">${preset}</span>${kindTag(room)}${rated}</div>
     <div class="room-facts">
       <span class="seats-taken" title=${people}><span class="seat-pips" aria-hidden="true">${pips}</span>${t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats })} <span class="muted">(${people})</span></span>
       <span>${clock}</span>
@@ -56,6 +57,15 @@ export function peopleText(room) {
 
 // A seat a person can take: empty, or a bot's.
 const sittable = (room) => room.humans < room.seats;
+
+// The host's locks: a lock (its words for screen readers) and "no watchers".
+function lockTags(room) {
+  const locked = room.locked
+    ? html`<span class="tag locked" data-locked title=${t("Locked: a password to sit.")}><span aria-hidden="true">🔒</span><span class="visually-hidden">${t("Locked: a password to sit.")}</span></span>`
+    : nothing;
+  const closed = room.no_watchers ? html`<span class="tag no-watchers" data-no-watchers>${t("No watchers")}</span>` : nothing;
+  return html`${locked}${closed}`;
+}
 
 // The creator's choice (the portal's marker): competitive (⚔) or friendly.
 function kindTag(room) {

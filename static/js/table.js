@@ -246,6 +246,9 @@ function onClick(event) {
     case "copy_invite":
       return copyInvite();
     case "sit":
+      // A locked table's seats ask its password: its join page asks it
+      // (docs/site.md, "Locked tables"); moving between one's own seats does not.
+      if (snap().room.locked && mySeat() === null) return location.assign(`/r/${snap().room.code}/sentar/?seat=${index}`);
       return send("sit", { seat: index });
     case "add_bot":
       return send("add_bot", { seat: index, level: state.botLevel });

@@ -150,6 +150,8 @@ def test_public_rooms_lists_open_public_rooms_with_a_connected_human(make_user, 
             "move_seconds": None,
             "rated": False,
             "competitive": True,
+            "locked": False,
+            "no_watchers": False,
             "url": f"/r/{room.code}/",
         }
     ]
