@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.utils.translation import gettext as _
 
 from games.world import now_or
@@ -82,10 +82,33 @@ def reservation_lapses(seats: Sequence[Seat], seat: Seat) -> bool:
 PASSWORD_MAX_LENGTH = 128
 
 
+class TablePasswordHasher(PBKDF2PasswordHasher):
+    """Django's PBKDF2 at fewer rounds, for a table's password only. A table's
+    password is checked inside the table's lock (every seat-taking path asks
+    `check_table_password` there), so the accounts' million rounds (a third of
+    a second) would hold the table's moves while a stranger guesses; 20,000
+    rounds cost a few milliseconds. It guards a week-long table, not an
+    account, and the wrong guesses are limited (`rooms.limits`)."""
+
+    algorithm = "pbkdf2_sha256_table"
+    iterations = 20_000
+
+
+TABLE_PASSWORD_HASHER = TablePasswordHasher()
+
+
 def password_hash_of(password: str | None) -> str:
-    """What a room keeps of its host's password (`Room.password_hash`): Django's
-    hash of it, or "" for a table without one."""
-    return make_password(password) if password else ""
+    """What a room keeps of its host's password (`Room.password_hash`): its
+    `TablePasswordHasher` hash, or "" for a table without one."""
+    if not password:
+        return ""
+    return TABLE_PASSWORD_HASHER.encode(password, TABLE_PASSWORD_HASHER.salt())
+
+
+def _password_matches(password: str, encoded: str) -> bool:
+    return encoded.startswith(TablePasswordHasher.algorithm + "$") and (
+        TABLE_PASSWORD_HASHER.verify(password, encoded)
+    )
 
 
 def check_table_password(
@@ -110,7 +133,7 @@ def check_table_password(
         raise ServiceError("rate_limited", refusal)
     if not password:
         raise ServiceError("password_required", _("This table asks for a password to sit."))
-    if len(password) > PASSWORD_MAX_LENGTH or not check_password(password, room.password_hash):
+    if len(password) > PASSWORD_MAX_LENGTH or not _password_matches(password, room.password_hash):
         raise ServiceError("wrong_password", _("Wrong password for this table."))
 
 
