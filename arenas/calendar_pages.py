@@ -55,7 +55,9 @@ def on_ranking_parts(sender: Any, *, request: Any = None, **_: Any) -> str:
         "season": first_day,
         "ends": end,
         "tables": _season_tables(first_day, SEASON_ROWS),
-        "viewer_id": viewer.pk if getattr(viewer, "is_authenticated", False) else None,
+        "viewer_id": getattr(viewer, "pk", None)
+        if getattr(viewer, "is_authenticated", False)
+        else None,
     }
     return render_to_string("arenas/_season_ranking.html", context)
 

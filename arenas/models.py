@@ -59,7 +59,9 @@ class Arena(models.Model):
     version = models.PositiveIntegerField(_("version"), default=1)
     # Whether its tables are rated (competitive rooms): a schedule may make
     # friendly ones (docs/site.md, "Tournaments on a calendar").
-    rated = models.BooleanField(_("rated"), default=True)
+    # (db_default: the release before, still running during `migrate`, inserts
+    # arenas without it: docs/scaling.md, "Deploying".)
+    rated = models.BooleanField(_("rated"), default=True, db_default=True)
     # The recurring schedule that created it (None: made by hand); one arena
     # per schedule and start, whoever creates it and however often.
     schedule = models.ForeignKey(

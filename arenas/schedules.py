@@ -14,7 +14,7 @@ never closed again; a badge is unique per season, preset and place).
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import date, datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -99,7 +99,7 @@ def seasons_close(*, now: datetime | None = None) -> int:
 
 
 @transaction.atomic
-def _close(*, first_day: object, now: datetime) -> int:
+def _close(*, first_day: date, now: datetime) -> int:
     Season.objects.get_or_create(starts_on=first_day)
     season = Season.objects.select_for_update().get(starts_on=first_day)
     if season.closed_at is not None:

@@ -7,7 +7,7 @@ The times are the wall clock of the site's time zone: "every day at 21:00" is
 
 >>> from zoneinfo import ZoneInfo
 >>> sp = ZoneInfo("America/Sao_Paulo")
->>> now = datetime(2026, 12, 7, 4, 10, tzinfo=timezone.utc)  # 01:10 in São Paulo
+>>> now = datetime(2026, 12, 7, 4, 10, tzinfo=UTC)  # 01:10 in São Paulo
 >>> [t.astimezone(sp).strftime("%d %H:%M") for t in starts("hour", time(0, 30), None, now, sp, 3)]
 ['07 01:30', '07 02:30', '07 03:30']
 >>> [t.astimezone(sp).strftime("%d %H:%M") for t in starts("day", time(21, 0), None, now, sp, 2)]
