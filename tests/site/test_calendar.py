@@ -6,6 +6,7 @@ joining ahead; the seasons' standings, and their badges stored once."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, time, timedelta
 
 import pytest
@@ -229,6 +230,10 @@ def test_a_season_closes_once_its_arenas_are_over_and_its_podium_keeps_badges(dj
     profile = Client().get("/players/ana/").content.decode()
     assert 'data-season-badge="1"' in profile and "#1 in" in profile
     assert "data-season-badge" not in Client().get("/players/caio/").content.decode()
+    copy = json.loads(_member(ana).get("/accounts/export/").content)  # her data (LGPD)
+    assert copy["season_badges"] == [
+        {"season": "2026-11-01", "preset": "duelo", "place": 1, "points": 4}
+    ]
 
 
 def test_a_season_waits_for_an_arena_still_running_at_its_end(django_user_model):
