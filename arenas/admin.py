@@ -58,7 +58,7 @@ class ArenaAdmin(admin.ModelAdmin):
     list_filter = ("status", "preset", "visibility", "starts_at")
     search_fields = ("name", "players__user__username")
     actions = [cancel_arenas]
-    fields = ("name", "preset", "move_seconds", "starts_at", "minutes", "visibility")
+    fields = ("name", "preset", "move_seconds", "starts_at", "minutes", "visibility", "rated")
 
     def get_inlines(self, request: Any, obj: Any = None) -> list:
         return [PlayerInline, MatchInline] if obj is not None else []
@@ -81,6 +81,7 @@ class ArenaAdmin(admin.ModelAdmin):
             starts_at=obj.starts_at,
             minutes=obj.minutes,
             visibility=obj.visibility,
+            rated=obj.rated,
             created_by=request.user,
         )
         obj.pk = created.pk

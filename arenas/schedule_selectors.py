@@ -51,18 +51,6 @@ def schedule_rows(now: datetime) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: row["next"] or now)
 
 
-def scheduled_upcoming(now: datetime, limit: int = 20) -> QuerySet[Arena]:
-    """The public arenas still to come or running, soonest first."""
-    return (
-        Arena.objects.filter(
-            visibility=Arena.Visibility.PUBLIC,
-            status__in=(Arena.Status.UPCOMING, Arena.Status.RUNNING),
-        )
-        .exclude(starts_at__lte=now - timedelta(days=1))
-        .order_by("starts_at")[:limit]
-    )
-
-
 def next_tournament(now: datetime) -> Arena | None:
     """The lobby's strip: the public arena running now (the one ending last
     would be chosen by nobody: the soonest started), else the next to start."""

@@ -260,3 +260,57 @@ def test_the_ranking_page_and_the_profile_show_the_current_season(django_user_mo
     assert 'data-season-preset="parceria"' not in page  # nobody played one
     profile = Client().get("/players/ana/").content.decode()
     assert "data-profile-season" in profile and 'data-season-place="1"' in profile
+
+
+def test_a_friendly_arenas_tables_are_not_rated_but_its_matches_score(django_user_model):
+    ana, bia = (django_user_model.objects.create_user(n, password="x") for n in ("ana", "bia"))
+    start = world().now()
+    arena = services.arena_create(
+        name="Amistoso", preset="duelo", starts_at=start, minutes=30, rated=False, now=start
+    )
+    services.arena_join(arena=arena, user=ana, ip_hash="ip-a", now=start)
+    services.arena_join(arena=arena, user=bia, ip_hash="ip-b", now=start)
+    services.arena_tick(arena=arena, now=start)
+    am = ArenaMatch.objects.select_related("room").get(arena=arena)
+    assert am.room.competitive is False
+    match = Match.objects.get(room_id=am.room_id)
+    assert MatchLineup.objects.get(match=match).rated is False
+    Match.objects.filter(pk=match.pk).update(over=True, winner=am.users.index(ana.pk) % 2)
+    services.arena_tick(arena=arena, now=start + timedelta(minutes=1))
+    assert ArenaPlayer.objects.get(arena=arena, user=ana).score == 2
+
+
+def test_a_friendly_arena_scores_nothing_for_two_accounts_of_one_address(django_user_model):
+    ana, bia = (django_user_model.objects.create_user(n, password="x") for n in ("ana", "bia"))
+    start = world().now()
+    arena = services.arena_create(
+        name="Amistoso", preset="duelo", starts_at=start, minutes=30, rated=False, now=start
+    )
+    for user in (ana, bia):
+        services.arena_join(arena=arena, user=user, ip_hash="ip-same", now=start)
+    services.arena_tick(arena=arena, now=start)
+    assert not ArenaMatch.objects.filter(arena=arena).exists()  # never paired together
+
+
+def test_an_admin_sets_a_schedule_once_and_a_weekly_one_needs_its_weekday(admin_client):
+    Schedule.objects.all().delete()
+    form = {
+        "name": "Quarta à noite",
+        "preset": "parceria",
+        "every": "week",
+        "at": "21:00",
+        "move_seconds": "30",
+        "minutes": "45",
+        "rated": "on",
+        "active": "on",
+    }
+    refused = admin_client.post("/admin/arenas/schedule/add/", form)
+    assert refused.status_code == 200 and "A weekly tournament needs its weekday." in (
+        refused.content.decode()
+    )
+    done = admin_client.post("/admin/arenas/schedule/add/", {**form, "weekday": "2"})
+    assert done.status_code == 302
+    jobs.run("sweep", now=MONDAY_NIGHT)
+    arena = Arena.objects.get(schedule__name="Quarta à noite")
+    assert arena.starts_at == datetime(2026, 12, 10, 0, 0, tzinfo=UTC)  # Wednesday 21:00 there
+    assert (arena.preset, arena.minutes, arena.move_seconds) == ("parceria", 45, 30)
