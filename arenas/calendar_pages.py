@@ -7,10 +7,12 @@ season (`records.signals.ranking_parts`), the profile's season and badges
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.translation import pgettext_lazy
 
 from arenas import schedule_selectors as calendar
 from arenas import selectors
@@ -19,6 +21,16 @@ from arenas.schedules import schedules_ensure
 from games.world import world
 
 SEASON_ROWS = 10
+# The games' short names, for the season's headings and badges (the presets'
+# own labels explain the game, too long for a badge).
+SHORT_LABELS = {
+    Arena.Preset.DUELO: pgettext_lazy("an arena game", "Duel"),
+    Arena.Preset.PARCERIA: pgettext_lazy("an arena game", "Parceria"),
+}
+
+
+def _short(preset: str) -> str:
+    return str(SHORT_LABELS.get(preset, preset))
 
 
 def list_context(request: HttpRequest) -> dict[str, Any]:
@@ -39,21 +51,21 @@ def _season_tables(first_day: Any, limit: int | None) -> list[dict[str, Any]]:
     return [
         {
             "preset": preset,
-            "label": label,
+            "label": _short(preset),
             "rows": calendar.season_standings(preset=preset, first_day=first_day, limit=limit),
         }
-        for preset, label in Arena.Preset.choices
+        for preset in Arena.Preset.values
     ]
 
 
 def on_ranking_parts(sender: Any, *, request: Any = None, **_: Any) -> str:
     """The ranking page's season: the current season's standings per preset."""
     first_day = calendar.current_season(world().now())
-    start, end = calendar.season_range(first_day)
+    _start, end = calendar.season_range(first_day)
     viewer = getattr(request, "user", None)
     context = {
         "season": first_day,
-        "ends": end,
+        "last_day": (end - timedelta(days=1)).date(),
         "tables": _season_tables(first_day, SEASON_ROWS),
         "viewer_id": getattr(viewer, "pk", None)
         if getattr(viewer, "is_authenticated", False)
@@ -78,6 +90,6 @@ def on_profile_season(sender: Any, *, place: str, person: Any = None, **_: Any) 
     context = {
         "season": first_day,
         "places": [p for p in places if p["row"] is not None],
-        "badges": calendar.badges_of(person),
+        "badges": [{"badge": b, "label": _short(b.preset)} for b in calendar.badges_of(person)],
     }
     return render_to_string("arenas/_profile_season.html", context)

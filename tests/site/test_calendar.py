@@ -11,7 +11,7 @@ from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from arenas import schedule_selectors as calendar
 from arenas import schedules, services
@@ -314,3 +314,19 @@ def test_an_admin_sets_a_schedule_once_and_a_weekly_one_needs_its_weekday(admin_
     arena = Arena.objects.get(schedule__name="Quarta à noite")
     assert arena.starts_at == datetime(2026, 12, 10, 0, 0, tzinfo=UTC)  # Wednesday 21:00 there
     assert (arena.preset, arena.minutes, arena.move_seconds) == ("parceria", 45, 30)
+
+
+def test_the_calendar_reads_in_portuguese(settings, django_user_model, seeded_world):
+    seeded_world.offset = MONDAY_NIGHT - timezone.now()  # 21:00 on 7 December there
+    settings.LANGUAGE_CODE = "pt-br"
+    ana = django_user_model.objects.create_user("ana", password="x")
+    client = _member(ana)
+    with translation.override("pt-br"):
+        lobby = client.get("/", HTTP_ACCEPT_LANGUAGE="pt-BR").content.decode()
+        listing = client.get("/torneios/", HTTP_ACCEPT_LANGUAGE="pt-BR").content.decode()
+        ranking = client.get("/ranking/", HTTP_ACCEPT_LANGUAGE="pt-BR").content.decode()
+    assert "Próximo torneio:" in lobby and ">Participar<" in lobby
+    assert "15 s por jogada · 30 min" in lobby
+    assert "a cada hora, às xx:00" in listing and "todo dia às 21:00" in listing
+    assert "toda semana: domingo às 20:00" in listing
+    assert "Temporada: Dezembro de 2026" in ranking and "Esta vai até 31/12/2026." in ranking
