@@ -23,9 +23,9 @@ from games.world import world
 SEASON_ROWS = 10
 # The games' short names, for the season's headings and badges (the presets'
 # own labels explain the game, too long for a badge).
-SHORT_LABELS = {
-    Arena.Preset.DUELO: pgettext_lazy("an arena game", "Duel"),
-    Arena.Preset.PARCERIA: pgettext_lazy("an arena game", "Parceria"),
+SHORT_LABELS: dict[str, Any] = {
+    "duelo": pgettext_lazy("an arena game", "Duel"),
+    "parceria": pgettext_lazy("an arena game", "Parceria"),
 }
 
 
