@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
-from arenas import events, limits
+from arenas import events, limits, reminders
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.pairing import Free, duel_pairs, four_tables
 from arenas.scoring import rank_players, score_match
@@ -77,10 +77,13 @@ def arena_create(
     move_seconds: int | None = None,
     visibility: str = Arena.Visibility.PUBLIC,
     created_by: Any = None,
+    rated: bool = True,
+    schedule: Any = None,
     now: datetime | None = None,
 ) -> Arena:
-    """A new arena (public ones are scheduled by admins, private ones by any
-    logged-in player, who joins it at once)."""
+    """A new arena (public ones are scheduled by admins, by hand or through a
+    recurring schedule, `arenas.schedules`; private ones by any logged-in
+    player, who joins it at once)."""
     now = now_or(now)
     if preset not in Arena.Preset.values:
         raise _bad("bad_preset", _("An arena is duelo or parceria."))
@@ -99,6 +102,8 @@ def arena_create(
         visibility=visibility,
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
         created_at=now,
+        rated=rated,
+        schedule=schedule,
     )
     events.arena_changed(arena, due=[arena.starts_at, arena.ends_at])
     return arena
@@ -180,6 +185,7 @@ def _tick(*, arena: Arena | int, now: datetime) -> bool:
     if arena.status == Arena.Status.UPCOMING and now >= arena.starts_at:
         arena.status = Arena.Status.RUNNING
         ArenaPlayer.objects.filter(arena=arena, table=None).update(free_since=now)
+        reminders.arena_started(arena)  # who joined ahead hears of it (after the commit)
         changed = True
     changed |= _score_ended(arena, now)  # (a cancelled arena's score nothing)
     if arena.status == Arena.Status.RUNNING and now >= arena.ends_at:
@@ -329,7 +335,7 @@ def _finish_match(
     }
     # Points only for a lineup that could be rated (records.rulebook): two
     # accounts of one address earn nothing, whatever the result.
-    if match is not None and not match.annulled and rulebook.scores_standings(match):
+    if match is not None and not match.annulled and _scores(arena, am, match):
         am.winners, am.points = score_match(am, winner, players)
     am.ended_at = now
     am.save(update_fields=["winners", "points", "ended_at"])
@@ -339,6 +345,17 @@ def _finish_match(
         player.save()
     if am.room.status != Room.Status.CLOSED:
         rooms.room_close(room=am.room_id, reason="arena", now=now)
+
+
+def _scores(arena: Arena, am: ArenaMatch, match: Match) -> bool:
+    """Whether the match earns points: a lineup that could be rated. A friendly
+    arena's tables are never rated (its match's lineup says only "friendly"),
+    so its lineup is checked as a rated one would be: one address twice, a
+    guest or a bot, and it scores nothing, as in a rated arena."""
+    if arena.rated:
+        return rulebook.scores_standings(match)
+    seats = list(Seat.objects.filter(room_id=am.room_id))
+    return rulebook.table_rated(seats, competitive=True)[0]
 
 
 def _store_ranks(arena: Arena) -> bool:
@@ -436,7 +453,7 @@ def _open_table(
         visibility=visibility,
         move_seconds=arena.move_seconds,
         ip_hash=first.ip_hash,
-        competitive=True,
+        competitive=arena.rated,  # a schedule's friendly arena: unrated tables
         seated_by_pairing=True,  # nobody waits for an absent player here (rooms.models)
         now=now,
     )

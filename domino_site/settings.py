@@ -531,6 +531,11 @@ ESTABLISHED_ACCOUNT_MATCHES = int(os.environ.get("ESTABLISHED_ACCOUNT_MATCHES") 
 # to every watcher (arenas.limits).
 ARENA_TOGGLES = int(os.environ.get("ARENA_TOGGLES") or 6)
 ARENA_TOGGLE_WINDOW = timedelta(minutes=1)
+# The tournaments' calendar (arenas/schedules.py; docs/site.md "Tournaments on a
+# calendar"): each schedule's arenas are created this many hours ahead (and
+# always its next one); a closed season keeps this many top places as badges.
+ARENA_SCHEDULE_AHEAD_HOURS = float(os.environ.get("ARENA_SCHEDULE_AHEAD_HOURS") or 6)
+SEASON_BADGE_PLACES = int(os.environ.get("SEASON_BADGE_PLACES") or 3)
 # Challenges (rematches included) a person sends per window, in all and to one
 # person: each is pushed to the challenged person's pages (people.limits).
 CHALLENGE_LIMIT = int(os.environ.get("CHALLENGE_LIMIT") or 20)

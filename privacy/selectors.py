@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
-from arenas.models import ArenaPlayer
+from arenas.models import ArenaPlayer, SeasonBadge
 from domino_site.removed import shown_name
 from domino_site.validators import confusable_with
 from games.models import Match, Round
@@ -361,6 +361,18 @@ def _arenas(user: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _season_badges(user: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "season": b.season.starts_on.isoformat(),
+            "preset": b.preset,
+            "place": b.place,
+            "points": b.points,
+        }
+        for b in SeasonBadge.objects.filter(user=user).select_related("season")
+    ]
+
+
 def _requests(user: Any) -> list[dict[str, Any]]:
     return [
         {
@@ -386,5 +398,6 @@ def account_export(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
         "settings": _settings(user),
         "puzzles": _puzzles(user),
         "arenas": _arenas(user),
+        "season_badges": _season_badges(user),
         "data_requests": _requests(user),
     }

@@ -20,7 +20,7 @@ from domino_site.removed import is_tombstone
 from games.presets import PRESET_LABELS
 from records import selectors
 from records.models import ALL_PRESETS, Rating
-from records.signals import PROFILE_PLACES, profile_parts, rounds_visible
+from records.signals import PROFILE_PLACES, profile_parts, ranking_parts, rounds_visible
 
 
 @require_GET
@@ -41,6 +41,12 @@ def ranking(request: HttpRequest) -> HttpResponse:
         "presets": [(key, label) for key, label in PRESET_LABELS.items()],
         "min_matches": selectors.ranking_min_matches(),
         "my_position": selectors.ranking_position(user=user, by=by, preset=preset),
+        # The apps above add theirs (the arenas: the season's standings).
+        "parts": mark_safe(  # their templates'
+            "".join(
+                str(html) for _r, html in ranking_parts.send(sender=Rating, request=request) if html
+            )
+        ),
     }
     return render(request, "records/ranking.html", context)
 

@@ -179,8 +179,27 @@ function refused(msg) {
   offerLeave(toast, msg);
 }
 
+// An arena this person joined ahead has started (arenas/reminders.py): a line
+// with the way to it on whatever page is open, and the site's notification
+// when this browser allowed them (alerts.js, only while the tab is hidden).
+function arenaStarted(msg) {
+  const box = toasts();
+  const template = document.querySelector("[data-arena-started-template]");
+  if (!box || !template || typeof msg.url !== "string" || !msg.url.startsWith("/torneios/")) return;
+  if (location.pathname === msg.url || box.querySelector(`[data-arena-started="${msg.id}"]`)) return;
+  const toast = template.content.firstElementChild.cloneNode(true);
+  toast.dataset.arenaStarted = String(msg.id);
+  const link = toast.querySelector("[data-arena-link]");
+  link.href = msg.url;
+  link.textContent = String(msg.name || "");
+  box.append(toast);
+  notify(`${toast.querySelector("p").firstChild.textContent.trim()} ${link.textContent}`, `arena-${msg.id}`);
+}
+
 function onMessage(msg) {
-  if (msg.type === "challenge" && typeof msg.from === "string") {
+  if (msg.type === "arena_started") {
+    arenaStarted(msg);
+  } else if (msg.type === "challenge" && typeof msg.from === "string") {
     showChallenge(msg);
   } else if (msg.type === "challenge_gone") {
     dropChallenge(msg.id);
