@@ -246,6 +246,8 @@ TABLE_RULES: tuple[str, ...] = (
     _("Every hand, revealed"),
     _("Friendly"),
     _("Friendly table: never rated."),
+    _("Not rated as seated: a bot, a guest or two players at one address."),
+    _("Not rated"),
     _("Competitive"),
     _("Competitive table: rated when every seat is an account and no two share an address."),
 )

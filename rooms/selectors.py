@@ -212,6 +212,8 @@ def _room_part(
         "invite_url": room.invite_path if show_invite else None,
         "rated": room.rated,
         "competitive": room.competitive,
+        # The "⚔ Competitiva" marker: only where the table can be rated (`can_be_rated`).
+        "can_be_rated": can_be_rated(room, seats) if seats is not None else room.competitive,
         # A private room with two people seated: an absent one is waited for.
         "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
         # The commitment of the next deal (docs/rules.md, "Verifiable deals"); never its seed.
@@ -219,6 +221,21 @@ def _room_part(
         # Play alone: the first deal waits for this table's people's seeds.
         "start_on_seeds": room.start_on_seeds,
     }
+
+
+def can_be_rated(room: Room, seats: Sequence[Seat]) -> bool:
+    """Whether a match at this table could be rated, by the rulebook's own rule
+    (`records.rulebook.table_rated`: every seat an account, no bot, no guest, no
+    two at one address; a friendly table never): over the seats as they are, an
+    empty one aside and, at a public table, a bot's too, which anyone may take.
+    A private table against bots can never be rated: only whoever the host
+    invites may come, and its bots stay until then (docs/site.md, "Names at
+    the table")."""
+    if not room.competitive:
+        return False
+    public = room.visibility == Room.Visibility.PUBLIC
+    seated = [s for s in seats if not s.is_empty and not (public and s.is_bot)]
+    return not seated or rulebook.table_rated(seated, competitive=True)[0]
 
 
 def _turn_seconds(room: Room) -> int | None:
