@@ -11,7 +11,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-
 from games import engine, seat_names
 from games.errors import ServiceError
 from games.models import Move, Round

@@ -18,7 +18,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
-from django.utils.translation import gettext as _
 
 from domino_site.guests import guest_key
 from games import seat_names

@@ -26,9 +26,7 @@ def test_a_bots_name_and_picture_at_the_table_the_score_box_and_the_replay(
         sign_up(page, server_url, me)
         page.goto(server_url + "/")
         play_alone(page, preset="parceria", level="easy")
-        names = [
-            page.locator(f'[data-seat="{i}"] .seat-name .name').inner_text() for i in range(4)
-        ]
+        names = [page.locator(f'[data-seat="{i}"] .seat-name .name').inner_text() for i in range(4)]
         assert names[0] == me and len(set(names)) == 4
         assert not any(re.search(r"\bBot\b|Cadeira", name) for name in names), names
         for index in (1, 2, 3):  # a bot's picture, served by the site

@@ -225,7 +225,9 @@ def test_every_profile_tile_says_what_it_counts(client, tables):
     client.force_login(tables["stranger"])
     html = client.get("/players/ana/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
     stats = re.search(r"<dl class=\"stats\" data-stats>(.*?)</dl>", html, re.S).group(1)
-    tiles = re.findall(r'<div[^>]*data-stat="(\w+)"[^>]*title="([^"]+)"[^>]*><dt>([^<]+)</dt>', stats)
+    tiles = re.findall(
+        r'<div[^>]*data-stat="(\w+)"[^>]*title="([^"]+)"[^>]*><dt>([^<]+)</dt>', stats
+    )
     assert len(tiles) == stats.count("<dt>") >= 9
     labels = {key: label for key, _title, label in tiles}
     assert labels["dominoes"] == "Batidas" and labels["matches"] == "Partidas jogadas"

@@ -21,7 +21,9 @@ pytestmark = pytest.mark.django_db
 
 def _replay_seats(client, code: str) -> list[dict]:
     page = client.get(f"/r/{code}/rounds/1/?match=1").content.decode()
-    island = re.search(r'<script id="replay-boot" type="application/json">(.*?)</script>', page, re.S)
+    island = re.search(
+        r'<script id="replay-boot" type="application/json">(.*?)</script>', page, re.S
+    )
     return json.loads(island.group(1))["seats"]
 
 
@@ -35,7 +37,9 @@ def _finished_parceria(make_user, clock):
 
 def test_the_table_the_replay_and_the_json_name_every_seat_alike(make_user, clock, client):
     ana, room = _finished_parceria(make_user, clock)
-    table = [(s["name"], s["avatar"]) for s in selectors.room_state(room=room, viewer=None)["seats"]]
+    table = [
+        (s["name"], s["avatar"]) for s in selectors.room_state(room=room, viewer=None)["seats"]
+    ]
     client.force_login(ana)
     replay = [(s["name"], s["avatar"]) for s in _replay_seats(client, room.code)]
     answer = client.get(f"/api/rooms/{room.code}/rounds/1/?match=1").json()
@@ -47,7 +51,9 @@ def test_the_table_the_replay_and_the_json_name_every_seat_alike(make_user, cloc
     assert len(set(bots)) == 3 and set(bots) <= set(BOT_NAMES)  # three bots, three names
     assert not any(re.search(r"\bBot\b|Cadeira|Seat", name) for name in names)
     for _, picture in table[1:]:
-        assert client.get(picture).status_code == 200  # a static picture: no request leaves the site
+        assert (
+            client.get(picture).status_code == 200
+        )  # a static picture: no request leaves the site
 
 
 def test_a_bot_keeps_its_name_through_a_level_change_and_a_new_match(make_user, clock):

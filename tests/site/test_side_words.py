@@ -36,9 +36,9 @@ def _say(client, language: str, expression: str):
     return run(script)
 
 
-SCORES = "[[%s], [%s]].flatMap((names) => [0, 1, 2].map((n) => sides.sideScores(names, n, t)))" % (
-    '"Ana"',
-    '"Ana", "Dona Cida"',
+SCORES = (
+    '[["Ana"], ["Ana", "Dona Cida"]]'
+    ".flatMap((names) => [0, 1, 2].map((n) => sides.sideScores(names, n, t)))"
 )
 
 
@@ -88,7 +88,11 @@ def test_a_sides_points_agree_with_its_people_and_its_points(client, language, w
         (
             ENGLISH,
             ["Ana won the round", "Ana also scores the opponents", "Ana wins the series"],
-            ["Ana and Bia won the round", "Ana and Bia also score the opponents", "Ana and Bia win the series"],
+            [
+                "Ana and Bia won the round",
+                "Ana and Bia also score the opponents",
+                "Ana and Bia win the series",
+            ],
         ),
     ],
 )
