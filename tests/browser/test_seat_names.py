@@ -1,6 +1,7 @@
 """One name for each seat everywhere, in a real browser (docs/site.md, "Names at
 the table"): at a table against bots each bot shows its own Brazilian name and
-picture, the score box says a partnership as "Ana e Dona Cida" (never "&"), and
+picture, the title does not call the table "⚔ Competitiva" (it can never be
+rated), the score box says a partnership as "Ana e Dona Cida" (never "&"), and
 the replay names every seat as the table did."""
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ def test_a_bots_name_and_picture_at_the_table_the_score_box_and_the_replay(
             picture = page.locator(f'[data-seat="{index}"] .avatar img')
             expect(picture).to_have_attribute("src", re.compile(r"/static/icons/bots/bot-\d\.svg$"))
             assert picture.evaluate("(img) => img.complete && img.naturalWidth > 0")
+        # A private table against bots can never be rated: no "⚔ Competitiva".
+        kind = page.locator(".table-title [data-kind]")
+        expect(kind).to_have_attribute("data-kind", "unratable")
+        expect(kind).to_have_text("Não vale ranking")
         scores = page.locator("[data-scores] .score-name").first.inner_text()
         assert f"{me} e {names[2]}" in scores and "&" not in scores
         play_until_result([page])
