@@ -37,7 +37,7 @@ def test_a_bots_name_and_picture_at_the_table_the_score_box_and_the_replay(
         # A private table against bots can never be rated: no "⚔ Competitiva".
         kind = page.locator(".table-title [data-kind]")
         expect(kind).to_have_attribute("data-kind", "unratable")
-        expect(kind).to_have_text("Não vale ranking")
+        expect(kind).to_have_text("Sem ranking")
         scores = page.locator("[data-scores] .score-name").first.inner_text()
         assert f"{me} e {names[2]}" in scores and "&" not in scores
         play_until_result([page])

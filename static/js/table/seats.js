@@ -66,7 +66,7 @@ function seatView(seat) {
   return html`<section class=${classes.join(" ")} data-seat=${seat.index} aria-label=${label}>${page.chat.bubble(seat.index)}
     <div class="avatar">${clockRing(turn)}${seat.avatar ? html`<img src=${seat.avatar} alt="" width="40" height="40">` : html`<span>${initial}</span>`}</div>
     <div class="seat-body">
-      <div class="seat-name">${dot}<span class="name">${name}</span>${badges}</div>
+      <div class="seat-name">${dot}<span class="name" title=${name}>${name}</span>${badges}</div>
       ${fan}
       <div class="seat-count">${countText}</div>
       ${seatActions(seat)}
