@@ -435,7 +435,8 @@ CELERY_TIMEZONE = "UTC"
 # domino_site/client_ip.py).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 
-# Rated matches an account needs before it appears in the ranking by rating.
+# Rated matches an account needs before it appears in the ranking by rating; until
+# then its rating shows as provisional ("Provisório: jogue 5 partidas valendo ranking").
 RANKING_MIN_MATCHES = int(os.environ.get("RANKING_MIN_MATCHES") or 5)
 
 # --- auth -------------------------------------------------------------------------

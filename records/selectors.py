@@ -114,6 +114,18 @@ class ShownRating:
     wins: int
     xp: int
 
+    @property
+    def provisional(self) -> bool:
+        """Too few rated matches to say much yet (`RANKING_MIN_MATCHES`, the
+        ranking's own threshold): pages say "Provisório: jogue 5 partidas
+        valendo ranking" rather than a newcomer's "0 ± 500"."""
+        return self.matches < ranking_min_matches()
+
+    @property
+    def matches_to_go(self) -> int:
+        """How many more rated matches until the rating stops being provisional."""
+        return max(ranking_min_matches() - self.matches, 0)
+
 
 def shown_rating(user: Any, preset: str = ALL_PRESETS) -> ShownRating:
     row = Rating.objects.filter(user=user, preset=preset).first()
@@ -464,6 +476,7 @@ def _ranking_row(row: Rating, position: int) -> dict[str, Any]:
         "user_id": row.user_id,
         "rating": skill.shown,
         "uncertainty": skill.uncertainty,
+        "provisional": row.matches < ranking_min_matches(),  # in the ranking by points
         "matches": row.matches,
         "wins": row.wins,
         "xp": row.xp,

@@ -123,6 +123,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context["rated"] = room.rated
     context["unrated"] = snapshot["room"]["unrated"]  # said before the match starts
     context["competitive"] = room.competitive
+    context["can_be_rated"] = snapshot["room"]["can_be_rated"]  # "⚔ Competitiva" only then
     context["rules_href"] = rules_href(room.preset, room.options)
     context["page_parts"] = _page_parts("table", room=room, request=request)
     context["cooldown"] = records.cooldown_notice(user) if user is not None else None

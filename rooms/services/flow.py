@@ -131,7 +131,7 @@ def _seat_bot_opposite_locked(table: Table, host: Seat) -> None:
         raise bad("not_alone", _("Playing alone needs a two-seat table with the other seat free."))
     other.kind = Seat.Kind.BOT
     other.bot_level = SUBSTITUTE_LEVEL
-    other.display_name = bot_name(other.bot_level)
+    other.display_name = bot_name(table.room, other)
     other.seated_at = table.now
     other.save()
 

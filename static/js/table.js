@@ -12,6 +12,7 @@ import { whileBusy } from "./build.js";
 import { createChat } from "./chat.js";
 import { initDrag, saveHandOrder } from "./dnd.js";
 import { feelAfter, feelBefore, initFeel } from "./feel.js";
+import { render as draw } from "./lit.js";
 import { renderBoard } from "./table/chain_draw.js";
 import { fairAfter, initFair } from "./table/fair.js";
 import { moveInHand, renderHand } from "./table/hand.js";
@@ -31,7 +32,7 @@ import {
 import { redrawRings, renderSeats } from "./table/seats.js";
 import { connected, moveUnanswered, send, start, stop } from "./table/socket.js";
 import { $, isMyTurn, legalEnds, mySeat, page, setState, snap, state, t } from "./table/state.js";
-import { chooseBendPoint, isTurnClick, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
+import { chooseBendPoint, isTurnClick, kindTag, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
 import { makeT, ready } from "./util.js";
 
 // ---------------------------------------------------------------------------
@@ -137,6 +138,12 @@ function render() {
     rated.hidden = !s.room.rated;
     rated.dataset.base = rated.dataset.base ?? rated.title;
     rated.title = ratedTitle(rated.dataset.base);
+  }
+  const kind = $("[data-kind-tag]"); // "⚔ Competitiva" only while the table can be rated
+  if (kind) {
+    if (!kind.dataset.live) kind.replaceChildren(); // the server's first drawing, once
+    kind.dataset.live = "1";
+    draw(kindTag(), kind);
   }
   const unrated = $("[data-unrated]"); // why a competitive table is not rated, before it starts
   if (unrated) {

@@ -10,6 +10,18 @@ import { ngettext } from "../util.js";
 import { pickReveals } from "../pickreveal.js";
 import { adjustToggle } from "./chain_draw.js";
 import { howText, moveText, reasonText } from "./moves.js";
+import {
+  sideAlsoScores,
+  sideReachedTarget,
+  sideScores,
+  sideScoresDifference,
+  sideScoresEveryHand,
+  sideScoresOpponents,
+  sideWinsAbandoned,
+  sideWinsWalkover,
+  sideWonMatch,
+  sideWonRound,
+} from "./sides.js";
 import { autoButton, boneyardPile, rulesHref, waitingNotice } from "./table-rules.js";
 import {
   $,
@@ -24,6 +36,7 @@ import {
   setState,
   sideCount,
   sideName,
+  sideNames,
   sideSeats,
   snap,
   state,
@@ -366,11 +379,11 @@ export function renderResult() {
   const m = s.match;
   let headline;
   if (m?.over) {
-    headline = m.winner === null || m.winner === undefined ? t("The match is over.") : t("%(name)s won the match!", { name: sideName(m.winner) });
+    headline = m.winner === null || m.winner === undefined ? t("The match is over.") : sideWonMatch(sideNames(m.winner), t);
   } else if (res.winner === null || res.winner === undefined) {
     headline = t("Round drawn: nobody scores.");
   } else {
-    headline = t("%(name)s won the round", { name: sideName(res.winner) });
+    headline = sideWonRound(sideNames(res.winner), t);
   }
   const hands = s.seats.map((seat) => {
     const tiles = res.hands?.[seat.index] ?? [];
@@ -461,7 +474,7 @@ function explainHowWon(res) {
   const w = res.winner;
   if (w !== null && w !== undefined) {
     const n = res.points?.[w] ?? 0;
-    lines.push(ngettext("%(name)s scores %(n)s point.", "%(name)s scores %(n)s points.", n, { name: sideName(w) }));
+    lines.push(sideScores(sideNames(w), n, t));
   }
   return lines;
 }
@@ -472,10 +485,10 @@ function explainFives(res) {
   const lines = [t("Made by plays: %(terms)s", { terms: made.map((m, side) => `${sideName(side)} ${m}`).join(" · ") })];
   const w = res.winner;
   if (res.reason === "target" && w !== null && w !== undefined) {
-    lines.push(t("%(name)s reached the match's target first: the round ends at that play, and the hands are not counted.", { name: sideName(w) }));
+    lines.push(sideReachedTarget(sideNames(w), t));
   } else if (w !== null && w !== undefined) {
     const n = (res.points?.[w] ?? 0) - (made[w] ?? 0);
-    lines.push(t("%(name)s also scores the opponents' pips, rounded to the nearest 5: +%(n)s", { name: sideName(w), n }));
+    lines.push(sideAlsoScores(sideNames(w), n, t));
   }
   return lines;
 }
@@ -518,12 +531,12 @@ export function explain(res, rules) {
     lines.push(t("Penalty scoring: every other side scores the pips left in its own hands."));
   } else if (res.reason === "blocked" && rules.blocked_points === "difference") {
     const other = (res.counted ?? []).find((_, side) => side !== w) ?? 0;
-    lines.push(t("%(name)s scores the difference: %(a)s − %(b)s = %(n)s", { name: sideName(w), a: other, b: res.counted?.[w] ?? 0, n: pts }));
+    lines.push(sideScoresDifference(sideNames(w), { a: other, b: res.counted?.[w] ?? 0, points: pts }, t));
   } else if (rules.scoring === "all_hands") {
-    lines.push(t("%(name)s scores the pips left in every hand: %(terms)s = %(n)s", { name: sideName(w), terms: terms(all), n: pts }));
+    lines.push(sideScoresEveryHand(sideNames(w), { terms: terms(all), points: pts }, t));
   } else {
     const opp = all.filter((i) => !seatsOf(w).includes(i));
-    lines.push(t("%(name)s scores the pips left in the opponents' hands: %(terms)s = %(n)s", { name: sideName(w), terms: terms(opp), n: pts }));
+    lines.push(sideScoresOpponents(sideNames(w), { terms: terms(opp), points: pts }, t));
   }
   if (sides > 2) lines.push("");
   return lines.filter(Boolean);
@@ -607,7 +620,7 @@ function walkoverPanel(panel) {
   if (m.ended_by === "abandono") {
     // A rated match left before its end: the leaver's side lost it (docs/rated-play.md).
     const headline = won
-      ? t("%(name)s wins: the other side abandoned the match.", { name: sideName(m.winner) })
+      ? sideWinsAbandoned(sideNames(m.winner), t)
       : t("The match ended: a player abandoned it.");
     return endedPanel(panel, `ab:${m.number}`, html`<h2 id="result-title">${headline}</h2>
       <p class="reason">${t("Abandonment")}</p>
@@ -616,7 +629,7 @@ function walkoverPanel(panel) {
   }
   if (m.ended_by !== "walkover") return false;
   const headline = won
-    ? t("%(name)s wins the series by walkover (W.O.).", { name: sideName(m.winner) })
+    ? sideWinsWalkover(sideNames(m.winner), t)
     : t("The series ended by walkover (W.O.).");
   endedPanel(panel, `wo:${m.number}`, html`<h2 id="result-title">${headline}</h2>
     <p class="reason">${t("Walkover")}</p>`, "walkover");

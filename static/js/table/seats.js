@@ -64,9 +64,9 @@ function seatView(seat) {
   const label = `${t("Seat %(n)s", { n: seat.index + 1 })}: ${seat.kind === "empty" ? t("Empty seat") : seatName(seat.index)}${turn ? ", " + t("to play") : ""}`;
   const initial = seat.kind === "empty" ? "+" : seat.kind === "bot" ? String(seat.index + 1) : (seat.name || "?").slice(0, 1).toUpperCase();
   return html`<section class=${classes.join(" ")} data-seat=${seat.index} aria-label=${label}>${page.chat.bubble(seat.index)}
-    <div class="avatar">${clockRing(turn)}<span>${initial}</span></div>
+    <div class="avatar">${clockRing(turn)}${seat.avatar ? html`<img src=${seat.avatar} alt="" width="40" height="40">` : html`<span>${initial}</span>`}</div>
     <div class="seat-body">
-      <div class="seat-name">${dot}<span class="name">${name}</span>${badges}</div>
+      <div class="seat-name">${dot}<span class="name" title=${name}>${name}</span>${badges}</div>
       ${fan}
       <div class="seat-count">${countText}</div>
       ${seatActions(seat)}
