@@ -53,8 +53,11 @@ def _room(preset: str, seed: int, accounts: bool) -> tuple[Any, dict[str, Any]]:
             return {"user": users[-1]}
         tokens.append(secrets.token_urlsafe(18))
         # (the creator's guest name is the room's default one)
-        return {"user": None, "guest_token": tokens[-1]} if index == 0 else {
-            "guest_token": tokens[-1], "name": f"P{index + 1}"}
+        return (
+            {"user": None, "guest_token": tokens[-1]}
+            if index == 0
+            else {"guest_token": tokens[-1], "name": f"P{index + 1}"}
+        )
 
     room = services.room_create(name="Mesa", preset=preset, visibility="private", **who(0))
     for index in range(1, len(seats_of(room))):

@@ -129,14 +129,16 @@ def test_the_table_page_preloads_its_deepest_imports(pages, django_user_model):
 
 
 @pytest.mark.django_db
-def test_every_page_has_its_own_description_in_the_reader_s_language(
-    pages, django_user_model
-):
+def test_every_page_has_its_own_description_in_the_reader_s_language(pages, django_user_model):
     ana = django_user_model.objects.get(username="ana")
     said: dict[str, str] = {}
     for language in ("pt-br", "en"):
         client = _client(ana, language)
-        for name, url in {**pages, "login": "/accounts/login/", "signup": "/accounts/signup/"}.items():
+        for name, url in {
+            **pages,
+            "login": "/accounts/login/",
+            "signup": "/accounts/signup/",
+        }.items():
             if name in ("login", "signup"):
                 client = _client(None, language)
             page = client.get(url)
