@@ -30,6 +30,7 @@ import re
 from django import template
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.templatetags.static import static
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
@@ -57,9 +58,16 @@ def _read(path: str) -> str | None:
     """The text of the static file at ``path`` (``js/…``), None if there is none."""
     found = finders.find(path)
     if not found or isinstance(found, list):
+        # A deployment that ships only the collected files (STATIC_ROOT).
+        try:
+            found = staticfiles_storage.path(path)
+        except NotImplementedError:  # a storage with no local files
+            return None
+    try:
+        with open(found, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError:
         return None
-    with open(found, encoding="utf-8") as handle:
-        return handle.read()
 
 
 def module_graph(*entries: str) -> list[str]:
