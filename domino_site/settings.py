@@ -207,6 +207,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "domino_site.build.context",  # BUILD_VERSION, the page's meta tag
             ],
+            # {% load modules %}: a page's ES-module graph preloaded (domino_site/modules.py)
+            "libraries": {"modules": "domino_site.modules"},
         },
     },
 ]

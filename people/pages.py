@@ -146,6 +146,9 @@ def on_page_parts(
             u.username for u in challenges.rematch_lineup(user=viewer, room=room) or []
         ),
         "rematch_to": challenges.rematch_partner(user=viewer, room=room),
+        # The table page shows it once its match is over (static/js/table.js
+        # reads the match from the snapshot); the closed page, at once.
+        "until_over": page == "table",
         "next": request.get_full_path(),
         "report_reasons": Report.Reason.choices,
     }

@@ -150,6 +150,10 @@ function render() {
     unrated.hidden = s.room.unrated !== "pair_limit";
     unrated.textContent = t("Not rated: two players here already had their rated matches against each other for the last 24 hours.");
   }
+  // "Revanche com …" (the people's part above the table, docs/site.md
+  // "Rematch") once the match is over, not from its first move.
+  const rematch = $("[data-form=rematch]");
+  if (rematch) rematch.hidden = !s.match?.over;
   renderSeats();
   renderBoard();
   renderHand();
