@@ -1,0 +1,122 @@
+"""Reads of the play chips (docs/site.md, "Fichas")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Sum
+
+from chips.models import Balance, Entry, Pot
+
+
+def balance_of(user: Any) -> int | None:
+    """A person's chips (0 before their first entry); None for a guest."""
+    if hasattr(user, "is_authenticated"):
+        if not user.is_authenticated:
+            return None
+        user_id = user.pk
+    else:
+        user_id = user
+    if not user_id:
+        return None
+    row = Balance.objects.filter(user_id=user_id).values_list("amount", flat=True).first()
+    return int(row or 0)
+
+
+def balances_of(user_ids: Iterable[int]) -> dict[int, int]:
+    """The balances of these accounts (0 for one without a row)."""
+    ids = [u for u in user_ids if u]
+    found = dict(Balance.objects.filter(user_id__in=ids).values_list("user_id", "amount"))
+    return {u: int(found.get(u, 0)) for u in ids}
+
+
+def ledger_sum(user: Any) -> int:
+    """The truth the balance caches: the sum of the person's entries."""
+    user_id = getattr(user, "pk", user)
+    total = Entry.objects.filter(user_id=user_id).aggregate(total=Sum("amount"))["total"]
+    return int(total or 0)
+
+
+def last_entries(user: Any, *, limit: int = 10) -> list[Entry]:
+    """The person's latest entries, the newest first (the profile, the header)."""
+    user_id = getattr(user, "pk", user)
+    return list(Entry.objects.filter(user_id=user_id).select_related("match")[:limit])
+
+
+def ledger_export(user: Any) -> list[dict[str, Any]]:
+    """Every entry of the person, for their copy of their data (privacy)."""
+    user_id = getattr(user, "pk", user)
+    rows = Entry.objects.filter(user_id=user_id).order_by("created_at", "pk")
+    return [
+        {
+            "at": row.created_at.isoformat(),
+            "amount": row.amount,
+            "reason": row.reason,
+            "match": row.match_id,
+            "room": row.room_code,
+            "note": row.note,
+        }
+        for row in rows
+    ]
+
+
+def pot_of(match: Any) -> Pot | None:
+    """The match's pot, if it was staked."""
+    match_id = getattr(match, "pk", match)
+    return Pot.objects.filter(match_id=match_id).first()
+
+
+def pot_view(match: Any) -> dict[str, Any] | None:
+    """The pot as the table and the result panel show it: the stake, the
+    total, each seat's stake, and after the settlement each seat's net and the
+    bank's share (docs/protocol.md, ``pot``)."""
+    pot = pot_of(match)
+    if pot is None:
+        return None
+    view: dict[str, Any] = {
+        "stake": pot.stake,
+        "total": pot.total,
+        "settled": pot.settled_at is not None,
+    }
+    if pot.settled_at is not None:
+        view["outcome"] = pot.result.get("outcome", "")
+        view["net"] = pot.result.get("net", [])
+        view["bank_share"] = pot.result.get("bank_share", 0)
+    return view
+
+
+def match_entries(match: Any) -> list[Entry]:
+    """Every entry of a match, the bank's too (the sum is zero once settled)."""
+    match_id = getattr(match, "pk", match)
+    return list(Entry.objects.filter(match_id=match_id).order_by("pk"))
+
+
+def chip_passing(*, pairs: Iterable[frozenset[int]], since: Any) -> dict[frozenset[int], int]:
+    """For each pair of accounts, the chips one gained from matches the other
+    lost in since ``since`` (the winner's pot won in matches where the other
+    held a stake): what the win-trading check reads (records' rulebook)."""
+    pairs = list(pairs)
+    ids = {u for pair in pairs for u in pair}
+    found: dict[frozenset[int], int] = {pair: 0 for pair in pairs}
+    if not ids:
+        return found
+    rows = Entry.objects.filter(
+        user_id__in=ids,
+        created_at__gte=since,
+        reason__in=(Entry.Reason.STAKE, Entry.Reason.POT_WON),
+        match__isnull=False,
+    ).values_list("match_id", "user_id", "reason", "amount")
+    by_match: dict[int, dict[int, dict[str, int]]] = {}
+    for match_id, user_id, reason, amount in rows:
+        by_match.setdefault(match_id, {}).setdefault(user_id, {})[reason] = amount
+    for people in by_match.values():
+        for pair in pairs:
+            a, b = sorted(pair)
+            if a in people and b in people:
+                for winner, loser in ((a, b), (b, a)):
+                    if Entry.Reason.POT_WON in people[winner] and (
+                        Entry.Reason.POT_WON not in people[loser]
+                    ):
+                        found[pair] += people[winner][Entry.Reason.POT_WON]
+    return found
