@@ -77,11 +77,19 @@ def pot_view(match: Any) -> dict[str, Any] | None:
     view: dict[str, Any] = {
         "stake": pot.stake,
         "total": pot.total,
+        # Each seat's stake: ``bank`` where the bank paid it (a bot's seat).
+        "seats": [
+            {"seat": i, "stake": pot.stake, "bank": u is None} for i, u in enumerate(pot.stakers)
+        ],
         "settled": pot.settled_at is not None,
     }
     if pot.settled_at is not None:
         view["outcome"] = pot.result.get("outcome", "")
-        view["net"] = pot.result.get("net", [])
+        # What each seat won (positive) or lost (negative), its stake counted.
+        view["net"] = [
+            {"seat": row["seat"], "net": row["net"], "bank": row["user"] is None}
+            for row in pot.result.get("net", [])
+        ]
         view["bank_share"] = pot.result.get("bank_share", 0)
     return view
 

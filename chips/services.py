@@ -210,8 +210,8 @@ def pot_settle(
     """Settle a staked match's pot, once (a second call writes nothing):
 
     * ``won``: the seats of ``winner_side`` share the pot less the bank's share
-      (`rules.split_pot`); a bot's part goes back to the bank; the others'
-      stakes stay in the pot (lost);
+      (`rules.split_pot`); a bot's part, and that of a seat in ``penalised``,
+      goes back to the bank; the others' stakes stay in the pot (lost);
     * ``draw`` and ``closed`` (the table closed before the match's end): every
       stake goes back (a bot's to the bank);
     * ``annulled``: every stake goes back except those of the seats in
@@ -233,6 +233,8 @@ def pot_settle(
         )
         back = {i: each for i in winners}
         reason = Entry.Reason.POT_WON
+        # A winning seat whose staker abandoned the match: its part is the bank's.
+        stakers = [None if i in penalised else u for i, u in enumerate(stakers)]
     else:
         back = {i: pot.stake for i in range(len(stakers)) if i not in penalised}
         reason = Entry.Reason.RETURNED
@@ -273,7 +275,8 @@ def pot_settle(
         "outcome": outcome,
         "bank_share": bank_share,
         "net": [
-            {"seat": i, "user": u, "net": back.get(i, 0) - pot.stake} for i, u in enumerate(stakers)
+            {"seat": i, "user": u, "net": (back.get(i, 0) if u else 0) - pot.stake}
+            for i, u in enumerate(pot.stakers)
         ],
     }
     pot.settled_at = now

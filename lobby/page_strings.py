@@ -33,3 +33,9 @@ LOBBY_RULES: tuple[str, ...] = (
     _("Competitive table: rated when every seat is an account and no two share an address."),
 )
 LOBBY = LOBBY + LOBBY_RULES
+
+# Issue 56 (docs/site.md, "Fichas"): a table's stake.
+LOBBY_CHIPS: tuple[str, ...] = (
+    _("Play chips only: they cannot be bought, sold, cashed out or transferred."),
+)
+LOBBY = LOBBY + LOBBY_CHIPS

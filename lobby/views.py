@@ -162,6 +162,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 move_seconds=values.get("move_seconds"),
                 ip_hash=ip_hash,
                 competitive=values.get("kind") != "friendly",
+                stake=values.get("stake") or 0,
             )
             if solo:
                 _fill_with_bots_and_start(room, user, token, values.get("bot_level") or "medium")

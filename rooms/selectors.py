@@ -21,6 +21,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from chips import selectors as chips_selectors
 from domino_site.guests import guest_key
 from domino_site.removed import shown_name
 from games.models import Move, Round
@@ -136,6 +137,8 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
             ),
         },
         "you": {"seat": None, "is_host": False, "side": None},
+        # A table with a stake: its match's pot (docs/protocol.md, `pot`), else None.
+        "pot": chips_selectors.pot_view(rnd.match_id) if room.stake and rnd is not None else None,
         "seats": [_seat_part(seat, rules, counts) for seat in seats],
         "match": _match_part(rnd, seats),
         "round": _round_part(rnd, view, room) if rnd is not None else None,
@@ -213,6 +216,7 @@ def _room_part(
         "invite_url": room.invite_path if show_invite else None,
         "rated": room.rated,
         "competitive": room.competitive,
+        "stake": room.stake,  # the chips each player stakes on a match; 0: a free table
         # A private room with two people seated: an absent one is waited for.
         "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
         # The commitment of the next deal (docs/rules.md, "Verifiable deals"); never its seed.
@@ -449,6 +453,7 @@ def listing_entries(rooms: Iterable[Any]) -> list[Entry]:
                 "move_seconds": room.move_seconds,
                 "rated": room.rated,
                 "competitive": room.competitive,
+                "stake": room.stake,
                 "url": f"/r/{room.code}/",
             },
         )

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.world import now_or
 from records import rulebook
+from records import services as records
 from rooms.errors import not_seated
 from rooms.events import room_changed
 from rooms.models import Room, Seat, new_room_code
@@ -44,14 +45,18 @@ def room_create(
     ip_hash: str = "",
     competitive: bool = True,
     seated_by_pairing: bool = False,
+    stake: int = 0,
     now: datetime | None = None,
 ) -> Room:
     """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
     hash of the creator's address (domino_site.client_ip), for the rated-table rule.
     ``competitive``: "Competitiva" (rated where the rule allows) or "Amistosa"
     (never rated). ``seated_by_pairing``: its people are paired, not invited, as at an
-    arena's table (`Room.seated_by_pairing`)."""
+    arena's table (`Room.seated_by_pairing`). ``stake``: the chips each player
+    stakes on a match (one of the ``CHIPS_STAKES``; 0: a free table), which the
+    creator's own chips must cover (docs/site.md, "Fichas")."""
     now = now_or(now)
+    stake = rulebook.check_stake_choice(stake, user=user)
     options = dict(options or {})
     rules = rules_for(preset, options)
     move_seconds = check_move_seconds(move_seconds)
@@ -85,6 +90,7 @@ def room_create(
                     no_humans_since=now,
                     competitive=bool(competitive),
                     seated_by_pairing=bool(seated_by_pairing),
+                    stake=stake,
                 )
             break
         except IntegrityError:  # a code collision: draw another
@@ -150,6 +156,8 @@ def room_close(
     if room.is_closed:
         table.unchanged()
         return
+    if table.rnd is not None and not table.rnd.match.over:  # its stakes go back
+        records.stakes_settled(match=table.rnd.match, seats=table.seats, now=table.now)
     room.status = Room.Status.CLOSED
     room.closed_at = table.now
     room.close_reason = reason[:32]
