@@ -100,31 +100,37 @@ def match_entries(match: Any) -> list[Entry]:
     return list(Entry.objects.filter(match_id=match_id).order_by("pk"))
 
 
-def chip_passing(*, pairs: Iterable[frozenset[int]], since: Any) -> dict[frozenset[int], int]:
-    """For each pair of accounts, the chips one gained from matches the other
-    lost in since ``since`` (the winner's pot won in matches where the other
-    held a stake): what the win-trading check reads (records' rulebook)."""
+def staked_wins(
+    *, pairs: Iterable[frozenset[int]], since: Any
+) -> dict[frozenset[int], list[tuple[int, int]]]:
+    """For each pair of accounts, the staked matches since ``since`` that one
+    of the two won against the other (a pot won by one of them, not by both),
+    as ``(match id, winner)``, the oldest first: the chips passed between them,
+    which the records' win-trading check reads."""
     pairs = list(pairs)
     ids = {u for pair in pairs for u in pair}
-    found: dict[frozenset[int], int] = {pair: 0 for pair in pairs}
+    found: dict[frozenset[int], list[tuple[int, int]]] = {pair: [] for pair in pairs}
     if not ids:
         return found
-    rows = Entry.objects.filter(
-        user_id__in=ids,
-        created_at__gte=since,
-        reason__in=(Entry.Reason.STAKE, Entry.Reason.POT_WON),
-        match__isnull=False,
-    ).values_list("match_id", "user_id", "reason", "amount")
-    by_match: dict[int, dict[int, dict[str, int]]] = {}
-    for match_id, user_id, reason, amount in rows:
-        by_match.setdefault(match_id, {}).setdefault(user_id, {})[reason] = amount
-    for people in by_match.values():
+    rows = (
+        Entry.objects.filter(
+            user_id__in=ids,
+            created_at__gte=since,
+            reason__in=(Entry.Reason.STAKE, Entry.Reason.POT_WON),
+            match__isnull=False,
+        )
+        .order_by("pk")
+        .values_list("match_id", "user_id", "reason")
+    )
+    by_match: dict[int, dict[int, set[str]]] = {}
+    for match_id, user_id, reason in rows:
+        by_match.setdefault(match_id, {}).setdefault(user_id, set()).add(reason)
+    for match_id, people in by_match.items():
         for pair in pairs:
             a, b = sorted(pair)
-            if a in people and b in people:
-                for winner, loser in ((a, b), (b, a)):
-                    if Entry.Reason.POT_WON in people[winner] and (
-                        Entry.Reason.POT_WON not in people[loser]
-                    ):
-                        found[pair] += people[winner][Entry.Reason.POT_WON]
+            if a not in people or b not in people:
+                continue
+            won = [u for u in (a, b) if Entry.Reason.POT_WON in people[u]]
+            if len(won) == 1 and all(Entry.Reason.STAKE in people[u] for u in (a, b)):
+                found[pair].append((match_id, won[0]))
     return found

@@ -39,6 +39,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from chips import rules as chips_rules
+from chips import selectors as chips_selectors
 from chips import services as chips
 from chips.errors import no_chips, same_address
 from games.errors import ServiceError
@@ -220,6 +221,33 @@ def win_trading(
             if won * 100 >= WIN_TRADING_PERCENT * len(matches):
                 (loser,) = pair - {winner}
                 found.append(WinTrading(winner, loser, tuple(m.match_id for m in matches)))
+    return found
+
+
+# Chips passed between two accounts: this many staked matches one of them won
+# against the other within `WIN_TRADING_WINDOW`, one winning `WIN_TRADING_PERCENT`
+# % or more, go to the moderators' queue too (rated or not: a friendly staked
+# table moves chips without moving ratings).
+CHIP_TRADING_MATCHES = 5
+
+
+def chip_trading(*, users: Sequence[int | None], now: datetime) -> list[WinTrading]:
+    """The pairs of this lineup passing chips: `CHIP_TRADING_MATCHES` or more
+    staked matches within `WIN_TRADING_WINDOW` that one of the two won against
+    the other, one of them having won `WIN_TRADING_PERCENT` % or more
+    (docs/rated-play.md, "Rated results between the same two people")."""
+    people = [u for u in users if u]
+    pairs = {frozenset((a, b)) for a in people for b in people if a != b}
+    found = []
+    meetings = chips_selectors.staked_wins(pairs=pairs, since=now - WIN_TRADING_WINDOW)
+    for pair, matches in meetings.items():
+        if len(matches) < CHIP_TRADING_MATCHES:
+            continue
+        for winner in sorted(pair):
+            won = sum(1 for _match, who in matches if who == winner)
+            if won * 100 >= WIN_TRADING_PERCENT * len(matches):
+                (loser,) = pair - {winner}
+                found.append(WinTrading(winner, loser, tuple(m for m, _who in matches)))
     return found
 
 

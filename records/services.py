@@ -210,6 +210,10 @@ def stakes_settled(*, match: Any, seats: Sequence[Any], now: datetime | None = N
         outcome = chips.OUTCOME_DRAW
     else:
         outcome = chips.OUTCOME_WON
+    if outcome == chips.OUTCOME_WON:  # after the commit: a pair passing chips is told
+        transaction.on_commit(
+            partial(_look_for_chip_trading, users=list(pot.stakers), now=now_or(now)), robust=True
+        )
     chips.pot_settle(
         match=match,
         outcome=outcome,
@@ -226,6 +230,20 @@ def _look_for_win_trading(*, users: list[int | None], side_of: Any, now: datetim
     wins (`rulebook.win_trading`) are told to the apps above
     (`records.signals.win_trading`: the people's moderation queue)."""
     for found in rulebook.win_trading(users=users, side_of=side_of, now=now):
+        win_trading.send(
+            sender=MatchLineup,
+            winner_id=found.winner,
+            loser_id=found.loser,
+            match_ids=list(found.matches),
+            now=now,
+        )
+
+
+def _look_for_chip_trading(*, users: list[int | None], now: datetime) -> None:
+    """After a staked match's commit: two of its people who look like passing
+    chips (`rulebook.chip_trading`) are told to the apps above, as win trading
+    is (`records.signals.win_trading`: one entry per pair in the moderators' queue)."""
+    for found in rulebook.chip_trading(users=users, now=now):
         win_trading.send(
             sender=MatchLineup,
             winner_id=found.winner,

@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from chips import rules as chips_rules
 from domino_site.removed import is_tombstone
 from games.presets import PRESET_LABELS
 from records import selectors
@@ -41,6 +42,11 @@ def ranking(request: HttpRequest) -> HttpResponse:
         "presets": [(key, label) for key, label in PRESET_LABELS.items()],
         "min_matches": selectors.ranking_min_matches(),
         "my_position": selectors.ranking_position(user=user, by=by, preset=preset),
+        # The points ranking asks for chips: a signed-in person short of the smallest
+        # stake is told how to get back in (docs/site.md, "Fichas").
+        "chips_short": user is not None and not selectors.chips_cover_ranking(user),
+        "smallest_stake": chips_rules.smallest_stake(),
+        "daily_floor": chips_rules.daily_floor(),
     }
     return render(request, "records/ranking.html", context)
 
