@@ -207,6 +207,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "domino_site.build.context",  # BUILD_VERSION, the page's meta tag
+                "chips.context.balance",  # the header's chips (docs/site.md, "Fichas")
             ],
         },
     },

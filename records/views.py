@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from chips import rules as chips_rules
+from chips import selectors as chips_selectors
 from domino_site.removed import is_tombstone
 from games.presets import PRESET_LABELS
 from records import selectors
@@ -71,7 +72,15 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         row.label = PRESET_LABELS.get(row.preset, row.preset)
         row.ranked = row.preset in PRESET_LABELS  # the ranking's filter knows it
     favourite = stats["favourite_preset"]
+    # The person's own chips and last entries: shown to them alone (docs/site.md, "Fichas").
+    own = request.user.is_authenticated and request.user.pk == person.pk
     context = {
+        "chips": {
+            "balance": chips_selectors.balance_of(person.pk) or 0,
+            "entries": chips_selectors.last_entries(person, limit=10),
+        }
+        if own
+        else None,
         "person": person,
         "stats": stats,
         "favourite_label": PRESET_LABELS.get(favourite, favourite) if favourite else None,
