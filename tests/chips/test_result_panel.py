@@ -64,3 +64,20 @@ def test_a_returned_stake_and_one_chip_read_as_such():
     words = _words(pot)
     assert [w["text"] for w in words["seats"]] == ["ana: won 1 chip", "bruno: stake returned"]
     assert words["bank"] == "The bank's share: 1 chip"
+
+
+def _stake_text(stake: int, pot: dict | None) -> str:
+    script = (
+        BROWSER
+        + f"const m = await import({module('table', 'panels.js')});\n"
+        + f"process.stdout.write(JSON.stringify(m.stakeText({stake}, {json.dumps(pot)})));\n"
+    )
+    return run(script)
+
+
+def test_the_scoreboard_says_each_seat_s_stake_and_the_pot():
+    assert _stake_text(0, None) == ""  # a free table
+    assert _stake_text(100, None) == "Stake: 100 chips a seat"
+    held = {"stake": 100, "total": 400, "settled": False}
+    assert _stake_text(100, held) == "Stake: 100 chips a seat · Pot: 400 chips"
+    assert _stake_text(1, {"stake": 1, "total": 2, "settled": True}) == "Stake: 1 chip a seat"

@@ -110,6 +110,7 @@ export function renderScores() {
     bonus ? ngettext("This round is worth %(n)s point more", "This round is worth %(n)s points more", bonus) : "",
     m ? t("Match %(n)s", { n: m.number }) : "",
     roundNo ? t("Round %(n)s", { n: roundNo }) : "",
+    stakeText(s.room.stake, s.pot),
     s.room.move_seconds
       ? t("%(n)s s per move", { n: s.room.move_seconds })
       : s.room.turn_seconds
@@ -404,6 +405,14 @@ function ratingLines() {
   if (!changes.length) return nothing;
   const rows = changes.map((c) => html`<li><span>${seatName(c.seat)}</span><span>${t("Rating %(before)s → %(after)s, +%(xp)s XP", c)}</span></li>`);
   return html`<ul class="rating-changes" data-rating-changes>${rows}</ul>`;
+}
+
+// A table with a stake (docs/site.md, "Fichas"): each seat's stake and, once a
+// match holds them, the pot ("" at a free table).
+export function stakeText(stake, pot) {
+  if (!stake) return "";
+  const each = ngettext("Stake: %(n)s chip a seat", "Stake: %(n)s chips a seat", pot?.stake ?? stake);
+  return pot && !pot.settled ? `${each} · ${ngettext("Pot: %(n)s chip", "Pot: %(n)s chips", pot.total)}` : each;
 }
 
 // A staked match's settled pot (docs/site.md, "Fichas"): what each person won or
