@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "games",
     "rooms",
     "records",
+    "chips",  # between records and games: the play chips' ledger, the stakes' pots
     "bots",
     "analysis",  # after a round: scores each person's decisions (docs/site.md, "Round analysis")
     "arenas",  # above rooms: seats its players through the rooms' services
@@ -206,6 +207,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "domino_site.build.context",  # BUILD_VERSION, the page's meta tag
+                "chips.context.balance",  # the header's chips (docs/site.md, "Fichas")
             ],
             # {% load modules %}: a page's ES-module graph preloaded (domino_site/modules.py)
             "libraries": {"modules": "domino_site.modules"},
@@ -530,6 +532,13 @@ PRIVACY_CONTACT = os.environ.get("PRIVACY_CONTACT", "").strip()
 # throwaway accounts cannot push a puzzle's rating (docs/decisions.md).
 ESTABLISHED_ACCOUNT_DAYS = int(os.environ.get("ESTABLISHED_ACCOUNT_DAYS") or 7)
 ESTABLISHED_ACCOUNT_MATCHES = int(os.environ.get("ESTABLISHED_ACCOUNT_MATCHES") or 5)
+# The play chips (docs/site.md, "Fichas"; chips.rules): a new account's grant, the
+# floor the daily allowance tops a balance up to, the stakes a host may pick, and
+# the bank's share of a pot (exact: a decimal string).
+CHIPS_WELCOME = int(os.environ.get("CHIPS_WELCOME") or 1000)
+CHIPS_DAILY_FLOOR = int(os.environ.get("CHIPS_DAILY_FLOOR") or 200)
+CHIPS_STAKES = tuple(int(s) for s in env_list("CHIPS_STAKES", "10,50,100,500"))
+BANK_SHARE = os.environ.get("BANK_SHARE") or "0.40"
 # Joins and leaves of one arena per person and window: each sends the standings
 # to every watcher (arenas.limits).
 ARENA_TOGGLES = int(os.environ.get("ARENA_TOGGLES") or 6)

@@ -40,3 +40,8 @@ LOBBY_LOCKS: tuple[str, ...] = (
     _("No watchers"),
 )
 LOBBY = LOBBY + LOBBY_LOCKS
+# Issue 56 (docs/site.md, "Fichas"): a table's stake.
+LOBBY_CHIPS: tuple[str, ...] = (
+    _("Play chips only: they cannot be bought, sold, cashed out or transferred."),
+)
+LOBBY = LOBBY + LOBBY_CHIPS

@@ -23,6 +23,8 @@ from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
 from arenas.models import ArenaPlayer, SeasonBadge
+from chips import selectors as chips_selectors
+from chips.selectors import ledger_export
 from domino_site.removed import shown_name
 from domino_site.validators import confusable_with
 from games.models import Match, Round
@@ -399,5 +401,11 @@ def account_export(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
         "puzzles": _puzzles(user),
         "arenas": _arenas(user),
         "season_badges": _season_badges(user),
+        "chips": _chips(user),
         "data_requests": _requests(user),
     }
+
+
+def _chips(user: Any) -> dict[str, Any]:
+    """The play chips: the balance and every ledger entry (docs/site.md, "Fichas")."""
+    return {"balance": chips_selectors.balance_of(user.pk) or 0, "ledger": ledger_export(user)}

@@ -11,6 +11,8 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from chips import rules as chips_rules
+from chips.words import chips_label
 from domino_site.validators import validate_visible_text
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
 from games.presets import PRESET_LABELS, describe_rules
@@ -100,6 +102,11 @@ class CreateRoomForm(forms.Form):
         required=False,
         widget=Checkbox,
     )
+    # The chips each player stakes on a match (docs/site.md, "Fichas"): one of the
+    # CHIPS_STAKES (set in __init__: an operator knob), or none, a free table.
+    stake = forms.TypedChoiceField(
+        label=_("Stake (play chips)"), choices=(), coerce=int, empty_value=None, required=False
+    )
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"),
         choices=[(str(s), seconds_label(s)) for s in MOVE_SECONDS_CHOICES] + [("", _("No clock"))],
@@ -142,6 +149,10 @@ class CreateRoomForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.guest = guest
         self.solo = solo
+        stake_field: Any = self.fields["stake"]
+        stake_field.choices = [("0", _("None: a free table"))] + [
+            (str(s), chips_label(s)) for s in chips_rules.stakes()
+        ]
         if guest:
             self.fields["visibility"].initial = "private"
 

@@ -80,6 +80,9 @@ class Room(models.Model):
     # The creator's choice (the portal's marker): "Competitiva" may be rated when
     # the seated people make a rated table; "Amistosa" (False) never is.
     competitive = models.BooleanField(_("competitive"), default=True)
+    # The chips each player stakes on a match here (docs/site.md, "Fichas"): one of
+    # the CHIPS_STAKES, or 0, a free table. Held when a match starts, settled when it ends.
+    stake = models.PositiveIntegerField(_("stake"), default=0, db_default=0)
     # A table whose people a pairing seated, not an invitation (an arena's, which
     # sets it at the creation): nobody there may call a bot, so an absence runs
     # as at any table, private or not (`waits_for_both`), and it has no invite link.

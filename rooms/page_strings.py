@@ -252,3 +252,10 @@ TABLE_RULES: tuple[str, ...] = (
     _("Competitive table: rated when every seat is an account and no two share an address."),
 )
 TABLE = TABLE + TABLE_RULES
+
+# Issue 56 (docs/site.md, "Fichas"): the pot on the result panel.
+TABLE_CHIPS: tuple[str, ...] = (
+    _("%(name)s: stake returned"),
+    _("Play chips only: they cannot be bought, sold, cashed out or transferred."),
+)
+TABLE = TABLE + TABLE_CHIPS

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
+from chips import selectors as chips_selectors
 from domino_site.guests import guest_key
 from games import seat_names
 from games.models import Move, Round
@@ -134,6 +135,8 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
             ),
         },
         "you": {"seat": None, "is_host": False, "side": None},
+        # A table with a stake: its match's pot (docs/protocol.md, `pot`), else None.
+        "pot": chips_selectors.pot_view(rnd.match_id) if room.stake and rnd is not None else None,
         "seats": [_seat_part(seat, rules, counts, room.code) for seat in seats],
         "match": _match_part(rnd, seats),
         "round": _round_part(rnd, view, room) if rnd is not None else None,
@@ -217,6 +220,7 @@ def _room_part(
         "no_watchers": room.no_watchers,
         # The "⚔ Competitiva" marker: only where the table can be rated (`can_be_rated`).
         "can_be_rated": can_be_rated(room, seats) if seats is not None else room.competitive,
+        "stake": room.stake,  # the chips each player stakes on a match; 0: a free table
         # A private room with two people seated: an absent one is waited for.
         "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
         # The commitment of the next deal (docs/rules.md, "Verifiable deals"); never its seed.
@@ -464,6 +468,7 @@ def listing_entries(rooms: Iterable[Any]) -> list[Entry]:
                 "competitive": room.competitive,
                 "locked": room.locked,
                 "no_watchers": room.no_watchers,
+                "stake": room.stake,
                 "url": f"/r/{room.code}/",
             },
         )

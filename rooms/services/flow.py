@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games import services as games
 from games.models import Round
 from records import rulebook
+from records import services as records
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.selectors import annul_period, annul_person, annul_voters, standing_votes
@@ -84,6 +85,7 @@ def match_start(
         if rnd is not None and not rnd.match.over:  # left unfinished: counts for nobody
             rnd.match.annulled = True
             games.match_end(match=rnd.match, winner=None, reason="restart", now=table.now)
+            records.stakes_settled(match=rnd.match, seats=table.seats, now=table.now)
     elif not match_over(rnd):
         raise wrong_phase()
     _check_startable(seats)

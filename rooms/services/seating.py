@@ -233,6 +233,8 @@ def sit_locked(
                 ip_hash=ip_hash,
                 now=now,
             )
+        # A table with a stake: chips that cover it, nobody of one's address there.
+        rulebook.check_stake_seat(stake=room.stake, user=user, ip_hash=ip_hash, seats=seats)
     if target.is_human:
         if not (playing and target.leaving and target.substitute):
             raise ServiceError("seat_taken", _("That seat is taken."))

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.world import now_or
 from records import rulebook
+from records import services as records
 from rooms.errors import not_seated
 from rooms.events import room_changed
 from rooms.models import Room, Seat, new_room_code
@@ -47,6 +48,7 @@ def room_create(
     seated_by_pairing: bool = False,
     password: str = "",
     no_watchers: bool = False,
+    stake: int = 0,
     now: datetime | None = None,
 ) -> Room:
     """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
@@ -55,8 +57,12 @@ def room_create(
     (never rated). ``seated_by_pairing``: its people are paired, not invited, as at an
     arena's table (`Room.seated_by_pairing`). The host's locks (docs/site.md,
     "Locked tables"): ``password`` (kept hashed; "" for none) guards the seats
-    but from the invite link, ``no_watchers`` keeps out whoever has no seat."""
+    but from the invite link, ``no_watchers`` keeps out whoever has no seat.
+    ``stake``: the chips each player stakes on a match (one of the
+    ``CHIPS_STAKES``; 0: a free table), which the creator's own chips must
+    cover (docs/site.md, "Fichas")."""
     now = now_or(now)
+    stake = rulebook.check_stake_choice(stake, user=user)
     options = dict(options or {})
     rules = rules_for(preset, options)
     move_seconds = check_move_seconds(move_seconds)
@@ -97,6 +103,7 @@ def room_create(
                     seated_by_pairing=bool(seated_by_pairing),
                     password_hash=password_hash_of(password),
                     no_watchers=bool(no_watchers),
+                    stake=stake,
                 )
             break
         except IntegrityError:  # a code collision: draw another
@@ -162,6 +169,8 @@ def room_close(
     if room.is_closed:
         table.unchanged()
         return
+    if table.rnd is not None and not table.rnd.match.over:  # its stakes go back
+        records.stakes_settled(match=table.rnd.match, seats=table.seats, now=table.now)
     room.status = Room.Status.CLOSED
     room.closed_at = table.now
     room.close_reason = reason[:32]

@@ -39,7 +39,7 @@ function roomRow(room) {
     ? html`<span class="tag rated" data-rated title=${t("Rated table: the match moves ratings and experience.")}>${t("Rated")}</span>`
     : nothing;
   return html`<li class="room-row" data-room=${room.code}>
-    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a>${lockTags(room)}<span class="room-preset">${preset}</span>${kindTag(room)}${rated}</div>
+    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a>${lockTags(room)}<span class="room-preset">${preset}</span>${kindTag(room)}${stakeTag(room)}${rated}</div>
     <div class="room-facts">
       <span class="seats-taken" title=${people}><span class="seat-pips" aria-hidden="true">${pips}</span>${t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats })} <span class="muted">(${people})</span></span>
       <span>${clock}</span>
@@ -72,6 +72,13 @@ function kindTag(room) {
   return room.competitive === false
     ? html`<span class="tag friendly" data-kind="friendly" title=${t("Friendly table: never rated.")}>${t("Friendly")}</span>`
     : html`<span class="tag competitive" data-kind="competitive" title=${t("Competitive table: rated when every seat is an account and no two share an address.")}>⚔ ${t("Competitive")}</span>`;
+}
+
+// A table with a stake (docs/site.md, "Fichas"): "100 fichas", with the play-chips notice.
+function stakeTag(room) {
+  if (!room.stake) return "";
+  const title = t("Play chips only: they cannot be bought, sold, cashed out or transferred.");
+  return html`<span class="tag stake" data-stake=${room.stake} title=${title}>${ngettext("%(n)s chip", "%(n)s chips", room.stake)}</span>`;
 }
 
 const loggedIn = () => document.querySelector("[data-rooms]")?.hasAttribute("data-logged-in");

@@ -21,7 +21,7 @@ from tests.site.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-TOP_KEYS = {"type", "version", "room", "you", "seats", "match", "round", "log"}
+TOP_KEYS = {"type", "version", "room", "you", "seats", "match", "round", "log", "pot"}
 ROUND_KEYS = {
     "number", "opener", "turn", "deadline", "chain", "ends", "boneyard_count",
     "passes_in_row", "hand", "legal", "mandatory_tile", "pick_off", "result",
@@ -152,6 +152,7 @@ def test_public_rooms_lists_open_public_rooms_with_a_connected_human(make_user, 
             "competitive": True,
             "locked": False,
             "no_watchers": False,
+            "stake": 0,
             "url": f"/r/{room.code}/",
         }
     ]

@@ -123,6 +123,7 @@ export function renderScores() {
     bonus ? ngettext("This round is worth %(n)s point more", "This round is worth %(n)s points more", bonus) : "",
     m ? t("Match %(n)s", { n: m.number }) : "",
     roundNo ? t("Round %(n)s", { n: roundNo }) : "",
+    stakeText(s.room.stake, s.pot),
     s.room.move_seconds
       ? t("%(n)s s per move", { n: s.room.move_seconds })
       : s.room.turn_seconds
@@ -402,7 +403,7 @@ export function renderResult() {
     ${pickReveals(s.round.pick_off, seatName, t)}
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
     <ul class="points">${points}</ul>
-    ${ratingLines()}${noteLine()}${replayLink()}
+    ${ratingLines()}${potLines()}${noteLine()}${replayLink()}
     <div class="row result-actions">${resultButtons()}</div>
   </div>`,
     panel,
@@ -417,6 +418,40 @@ function ratingLines() {
   if (!changes.length) return nothing;
   const rows = changes.map((c) => html`<li><span>${seatName(c.seat)}</span><span>${t("Rating %(before)s → %(after)s, +%(xp)s XP", c)}</span></li>`);
   return html`<ul class="rating-changes" data-rating-changes>${rows}</ul>`;
+}
+
+// A table with a stake (docs/site.md, "Fichas"): each seat's stake and, once a
+// match holds them, the pot ("" at a free table).
+export function stakeText(stake, pot) {
+  if (!stake) return "";
+  const each = ngettext("Stake: %(n)s chip a seat", "Stake: %(n)s chips a seat", pot?.stake ?? stake);
+  return pot && !pot.settled ? `${each} · ${ngettext("Pot: %(n)s chip", "Pot: %(n)s chips", pot.total)}` : each;
+}
+
+// A staked match's settled pot (docs/site.md, "Fichas"): what each person won or
+// lost, their stake counted, and the bank's share, in words; the bank's own seats
+// (bots) are left out.
+export function potWords(pot, nameOf) {
+  const seats = pot.net.filter((row) => !row.bank).map((row) => {
+    const name = nameOf(row.seat);
+    const text = row.net > 0
+      ? ngettext("%(name)s: won %(n)s chip", "%(name)s: won %(n)s chips", row.net, { name })
+      : row.net < 0
+        ? ngettext("%(name)s: lost %(n)s chip", "%(name)s: lost %(n)s chips", -row.net, { name })
+        : t("%(name)s: stake returned", { name });
+    return { seat: row.seat, net: row.net, text };
+  });
+  const bank = ngettext("The bank's share: %(n)s chip", "The bank's share: %(n)s chips", pot.bank_share);
+  return { seats, bank };
+}
+
+function potLines() {
+  const pot = snap().pot;
+  if (!pot?.settled) return nothing;
+  const words = potWords(pot, seatName);
+  const rows = words.seats.map((w) => html`<li data-pot-seat=${w.seat} data-net=${w.net}>${w.text}</li>`);
+  return html`<ul class="pot-result" data-pot-result=${pot.outcome}>${rows}<li data-bank-share=${pot.bank_share}>${words.bank}</li></ul>
+    <p class="small muted">${t("Play chips only: they cannot be bought, sold, cashed out or transferred.")}</p>`;
 }
 
 // The finished round's replay page (every hand face up, step by step).
