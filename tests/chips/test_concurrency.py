@@ -5,9 +5,6 @@ eight threads writes one set of entries (docs/site.md, "Fichas")."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
 import pytest
 from django.db import connection
 
@@ -16,35 +13,11 @@ from chips import services as chips
 from chips.models import Entry
 from games import services as games
 from rooms import services
+from tests.at_once import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 THREADS = 8
-
-
-def _at_once(calls: list[Callable[[], object]]) -> list[str]:
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[str] = []
-    lock = threading.Lock()
-
-    def run(call: Callable[[], object]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            call()
-            result = "ok"
-        except Exception as exc:  # noqa: BLE001 - reported below
-            result = f"crash: {exc!r}"
-        finally:
-            connection.close()
-        with lock:
-            outcomes.append(result)
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
 
 
 def _pots(make_user, clock, count: int):
@@ -67,7 +40,7 @@ def test_two_matches_settling_at_once_lose_no_update(make_user, clock):
         pytest.skip("needs PostgreSQL: row locks (select_for_update) are a no-op on SQLite")
     ana, matches = _pots(make_user, clock, THREADS)
     assert selectors.balance_of(ana) == 0
-    outcomes = _at_once(
+    outcomes = at_once(
         [
             lambda m=match: chips.pot_settle(
                 match=m, outcome="won", winner_side=1, side_of=lambda i: i
@@ -83,7 +56,7 @@ def test_one_settlement_from_eight_threads_writes_once(make_user, clock):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: row locks (select_for_update) are a no-op on SQLite")
     ana, (match,) = _pots(make_user, clock, 1)
-    outcomes = _at_once(
+    outcomes = at_once(
         [
             lambda: chips.pot_settle(match=match, outcome="won", winner_side=1, side_of=lambda i: i)
             for _ in range(THREADS)

@@ -5,14 +5,13 @@ serialises whole transactions instead)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, time
 
 import pytest
-from django.db import connection
 
 from arenas.models import Arena, Schedule, Season
 from arenas.schedules import calendar_sweep
+from tests.at_once import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -26,27 +25,7 @@ def test_four_sweeps_at_once_make_one_arena_per_start_and_close_the_season_once(
     Schedule.objects.create(
         name="Toda hora", preset="duelo", move_seconds=15, minutes=30, every="hour", at=time(0, 0)
     )
-    barrier = threading.Barrier(THREADS)
-    outcomes: list[str] = []
-    lock = threading.Lock()
-
-    def sweep() -> None:
-        try:
-            barrier.wait(timeout=10)
-            calendar_sweep(now=NOW)
-            result = "ok"
-        except Exception as exc:  # noqa: BLE001 - reported below
-            result = f"crash: {exc!r}"
-        finally:
-            connection.close()
-        with lock:
-            outcomes.append(result)
-
-    threads = [threading.Thread(target=sweep) for _ in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    outcomes = at_once([lambda: calendar_sweep(now=NOW)] * THREADS)
     assert outcomes == ["ok"] * THREADS, outcomes
     starts = list(Arena.objects.order_by("starts_at").values_list("starts_at", flat=True))
     assert [s.hour for s in starts] == [1, 2, 3]  # once each
