@@ -11,7 +11,7 @@
 
 import { notify } from "./alerts.js";
 import { openSocket } from "./socket_client.js";
-import { ready } from "./util.js";
+import { ngettext, ready } from "./util.js";
 
 let socket = null;
 
@@ -114,7 +114,9 @@ function describe(challenge) {
   const clock = challenge.move_seconds ? fill(d.labelClock || "%(n)s s", { n: challenge.move_seconds }) : d.labelNoClock || "";
   const kind = challenge.rematch ? d.labelRematch : "";
   const rated = challenge.unrated === "pair_limit" ? d.labelUnrated : challenge.rated ? d.labelRated : d.labelFriendly;
-  return [kind, d[key] || challenge.preset, clock, rated].filter(Boolean).join(" · ");
+  // A staked challenge (docs/site.md, "Fichas"): "Aposta: 50 fichas por lugar".
+  const stake = challenge.stake ? ngettext("Stake: %(n)s chip a seat", "Stake: %(n)s chips a seat", challenge.stake) : "";
+  return [kind, d[key] || challenge.preset, clock, rated, stake].filter(Boolean).join(" · ");
 }
 
 function showChallenge(challenge) {
