@@ -81,3 +81,54 @@ def test_the_scoreboard_says_each_seat_s_stake_and_the_pot():
     held = {"stake": 100, "total": 400, "settled": False}
     assert _stake_text(100, held) == "Stake: 100 chips a seat · Pot: 400 chips"
     assert _stake_text(1, {"stake": 1, "total": 2, "settled": True}) == "Stake: 1 chip a seat"
+
+
+def _seat_stakes(seats: list[dict], stake: int, pot: dict | None) -> list:
+    with translation.override("en"):
+        strings = translated(TABLE)
+    script = (
+        BROWSER
+        + f"const state = await import({module('table', 'state.js')});\n"
+        + f"const util = await import({module('util.js')});\n"
+        + f"const m = await import({module('table', 'panels.js')});\n"
+        + f"state.page.t = util.makeT({json.dumps(strings)});\n"
+        + f"const seats = {json.dumps(seats)};\n"
+        + f"process.stdout.write(JSON.stringify(seats.map((s) => m.seatStake(s, {stake}, {json.dumps(pot)}))));\n"
+    )
+    return run(script)
+
+
+NOTICE = "Play chips only: they cannot be bought, sold, cashed out or transferred."
+
+
+def test_each_seat_shows_its_stake_next_to_its_name_a_bot_s_paid_by_the_bank():
+    seats = [
+        {"index": 0, "kind": "human"},
+        {"index": 1, "kind": "bot"},
+        {"index": 2, "kind": "empty"},
+    ]
+    assert _seat_stakes(seats, 0, None) == [None, None, None]  # a free table
+    before = _seat_stakes(seats, 50, None)  # no match holds the stakes yet
+    assert before[0] == {
+        "n": 50,
+        "bank": False,
+        "text": "🪙 50",
+        "title": f"Stake: 50 chips. {NOTICE}",
+    }
+    assert before[1]["title"] == f"Stake: 50 chips, paid by the bank. {NOTICE}"
+    assert before[2] is None  # an empty seat stakes nothing
+    held = {
+        "stake": 1,
+        "total": 2,
+        "settled": False,
+        "seats": [{"seat": 0, "stake": 1, "bank": False}, {"seat": 1, "stake": 1, "bank": True}],
+    }
+    during = _seat_stakes(seats, 50, held)  # the pot's stake: the one the match holds
+    assert [(s["text"], s["bank"]) for s in during[:2]] == [("🪙 1", False), ("🪙 1", True)]
+    assert during[0]["title"] == f"Stake: 1 chip. {NOTICE}"
+
+
+def test_the_seat_badges_words_are_in_the_pt_br_catalog(client):
+    catalog = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    assert "Aposta: %(n)s fichas, paga pela banca" in catalog
+    assert "Aposta: %(n)s ficha" in catalog

@@ -428,6 +428,22 @@ export function stakeText(stake, pot) {
   return pot && !pot.settled ? `${each} · ${ngettext("Pot: %(n)s chip", "Pot: %(n)s chips", pot.total)}` : each;
 }
 
+// A seat's stake at a table with a stake (docs/site.md, "Fichas"), for its badge
+// next to the name: the match's pot where it holds the stakes (a bot's seat: the
+// bank paid it), else the table's stake for a taken seat; null at a free table
+// and for an empty seat. ``title`` says it in words, with the play-chips notice.
+export function seatStake(seat, stake, pot) {
+  const held = pot?.seats?.find((row) => row.seat === seat.index);
+  const n = held ? held.stake : seat.kind === "empty" ? 0 : stake;
+  if (!n) return null;
+  const bank = held ? held.bank : seat.kind === "bot";
+  const words = bank
+    ? ngettext("Stake: %(n)s chip, paid by the bank", "Stake: %(n)s chips, paid by the bank", n)
+    : ngettext("Stake: %(n)s chip", "Stake: %(n)s chips", n);
+  const notice = t("Play chips only: they cannot be bought, sold, cashed out or transferred.");
+  return { n, bank, text: `🪙 ${n}`, title: `${words}. ${notice}` };
+}
+
 // A staked match's settled pot (docs/site.md, "Fichas"): what each person won or
 // lost, their stake counted, and the bank's share, in words; the bank's own seats
 // (bots) are left out.

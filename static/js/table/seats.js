@@ -5,6 +5,7 @@ import { css, html, keyed, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
 import { BOT_LEVELS, levelName, mySeat, page, position, seatName, snap, t } from "./state.js";
+import { seatStake } from "./panels.js";
 import { autoBadge } from "./table-rules.js";
 
 export const ICON_CROWN = html`<svg class="icon crown" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18h18l-1.5-10-4.5 4-3-7-3 7-4.5-4z"/></svg>`;
@@ -49,6 +50,10 @@ function seatView(seat) {
   if (isHost) badges.push(html`<span class="badge host" title=${t("Host")}>${ICON_CROWN}<span class="visually-hidden">${t("Host")}</span></span>`);
   if (seat.kind === "bot" || seat.bot_level) {
     badges.push(html`<span class="badge bot">${ICON_BOT}${levelName(seat.bot_level)}</span>`);
+  }
+  const staked = seatStake(seat, s.room.stake, s.pot);
+  if (staked) {
+    badges.push(html`<span class="badge stake" data-seat-stake=${staked.n} title=${staked.title}>${staked.text}<span class="visually-hidden">${staked.title}</span></span>`);
   }
   if (seat.reserved_for) badges.push(html`<span class="badge">${t("reserved")}</span>`);
   if (seat.leaving) badges.push(html`<span class="badge">${t("leaving")}</span>`);
