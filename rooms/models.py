@@ -383,6 +383,9 @@ class QuickEntry(models.Model):
     preset = models.CharField(_("preset"), max_length=32)
     move_seconds = models.PositiveSmallIntegerField(_("move clock (s)"))
     people_only = models.BooleanField(_("people only"), default=False)
+    # The chips each player stakes (docs/site.md, "Fichas"): one queue per
+    # preset, clock and stake; 0, a free table.
+    stake = models.PositiveIntegerField(_("stake"), default=0, db_default=0)
     # The shown rating for the preset when the person joined (the pairing's key).
     rating = models.IntegerField(_("rating"), default=0)
     ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
