@@ -112,7 +112,7 @@ def test_each_seat_shows_its_stake_next_to_its_name_a_bot_s_paid_by_the_bank():
     assert before[0] == {
         "n": 50,
         "bank": False,
-        "text": "🪙 50",
+        "text": "50",
         "title": f"Stake: 50 chips. {NOTICE}",
     }
     assert before[1]["title"] == f"Stake: 50 chips, paid by the bank. {NOTICE}"
@@ -124,7 +124,7 @@ def test_each_seat_shows_its_stake_next_to_its_name_a_bot_s_paid_by_the_bank():
         "seats": [{"seat": 0, "stake": 1, "bank": False}, {"seat": 1, "stake": 1, "bank": True}],
     }
     during = _seat_stakes(seats, 50, held)  # the pot's stake: the one the match holds
-    assert [(s["text"], s["bank"]) for s in during[:2]] == [("🪙 1", False), ("🪙 1", True)]
+    assert [(s["text"], s["bank"]) for s in during[:2]] == [("1", False), ("1", True)]
     assert during[0]["title"] == f"Stake: 1 chip. {NOTICE}"
 
 

@@ -441,7 +441,7 @@ export function seatStake(seat, stake, pot) {
     ? ngettext("Stake: %(n)s chip, paid by the bank", "Stake: %(n)s chips, paid by the bank", n)
     : ngettext("Stake: %(n)s chip", "Stake: %(n)s chips", n);
   const notice = t("Play chips only: they cannot be bought, sold, cashed out or transferred.");
-  return { n, bank, text: `🪙 ${n}`, title: `${words}. ${notice}` };
+  return { n, bank, text: `${n}`, title: `${words}. ${notice}` };
 }
 
 // A staked match's settled pot (docs/site.md, "Fichas"): what each person won or
