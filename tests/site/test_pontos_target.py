@@ -79,8 +79,11 @@ def test_the_panel_says_the_target_was_reached_at_that_play(make_user, clock, cl
     state = room_state(room=fresh(room), viewer=seat(room, 0))
     with translation.override("pt-br"):
         strings = translated(TABLE)
+    # The sentences whose subject is a side come from the JavaScript catalog.
+    catalog = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
     script = (
         BROWSER
+        + f"new Function({json.dumps(catalog)}).call(globalThis);\n"
         + f"const state = await import({module('table', 'state.js')});\n"
         + f"const util = await import({module('util.js')});\n"
         + f"const moves = await import({module('table', 'moves.js')});\n"
@@ -96,7 +99,7 @@ def test_the_panel_says_the_target_was_reached_at_that_play(make_user, clock, cl
     reason, lines = run(script)
     assert reason == "A meta da partida foi alcançada!"
     assert lines[-1].endswith(
-        "chegou primeiro à meta da partida: a rodada termina nessa jogada, e as mãos não "
-        "são contadas."
+        " chegaram primeiro à meta da partida: a rodada termina nessa jogada, e as mãos "
+        "não são contadas."  # a partnership: the verb agrees (docs/site.md, "Names at the table")
     )
     assert not any("arredondados" in line for line in lines)  # no count of the hands
