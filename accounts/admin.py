@@ -3,8 +3,6 @@ the outbox (what was sent, when, what failed), the sessions."""
 
 from django.contrib import admin
 
-from domino_site.admin_base import AgreeingDeleteMixin
-
 from .models import EmailAddress, OutgoingMail, SessionRecord
 
 
@@ -42,7 +40,7 @@ class OutgoingMailAdmin(admin.ModelAdmin):
 
 
 @admin.register(SessionRecord)
-class SessionRecordAdmin(AgreeingDeleteMixin, admin.ModelAdmin):
+class SessionRecordAdmin(admin.ModelAdmin):
     list_display = ("user", "device", "address", "created_at", "last_seen")
     search_fields = ("user__username",)
     list_display_links = None  # a row's address would be its session's key: none

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from arenas import services
-from arenas.models import Arena, ArenaMatch, ArenaPlayer, Schedule, Season, SeasonBadge
+from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from domino_site.admin_base import ReadOnlyMixin
 
 
@@ -58,7 +57,7 @@ class ArenaAdmin(admin.ModelAdmin):
     list_filter = ("status", "preset", "visibility", "starts_at")
     search_fields = ("name", "players__user__username")
     actions = [cancel_arenas]
-    fields = ("name", "preset", "move_seconds", "starts_at", "minutes", "visibility", "rated")
+    fields = ("name", "preset", "move_seconds", "starts_at", "minutes", "visibility")
 
     def get_inlines(self, request: Any, obj: Any = None) -> list:
         return [PlayerInline, MatchInline] if obj is not None else []
@@ -81,7 +80,6 @@ class ArenaAdmin(admin.ModelAdmin):
             starts_at=obj.starts_at,
             minutes=obj.minutes,
             visibility=obj.visibility,
-            rated=obj.rated,
             created_by=request.user,
         )
         obj.pk = created.pk
@@ -92,82 +90,3 @@ class ArenaAdmin(admin.ModelAdmin):
 class ArenaMatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("arena", "room", "started_at", "ended_at")
     list_filter = ("arena",)
-
-
-# ------------------------------------------------------- the calendar (issue 54)
-
-
-class ScheduleForm(forms.ModelForm):
-    """A weekly schedule needs its weekday; a duration as an arena's (1 min to 24 h)."""
-
-    class Meta:
-        model = Schedule
-        fields = (
-            "name",
-            "preset",
-            "every",
-            "at",
-            "weekday",
-            "move_seconds",
-            "minutes",
-            "rated",
-            "active",
-        )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if data.get("every") == Schedule.Every.WEEK and data.get("weekday") is None:
-            self.add_error("weekday", _("A weekly tournament needs its weekday."))
-        minutes = data.get("minutes")
-        if minutes is not None and not 1 <= minutes <= services.MAX_MINUTES:
-            self.add_error("minutes", _("An arena lasts from 1 minute to 24 hours."))
-        return data
-
-
-@admin.register(Schedule)
-class ScheduleAdmin(admin.ModelAdmin):
-    """The recurring tournaments: set once here, their arenas are created
-    ahead by the sweeper (`arenas.schedules`). Turning one off (or deleting
-    it) creates no more; the arenas it already created stay (cancel them in
-    Arenas). A schedule is only settings: saved as it is, no service behind."""
-
-    form = ScheduleForm
-    list_display = (
-        "name",
-        "preset",
-        "every",
-        "at",
-        "weekday",
-        "move_seconds",
-        "minutes",
-        "rated",
-        "active",
-    )
-    list_filter = ("active", "every", "preset", "rated")
-    list_editable = ("active",)
-    fields = (
-        "name",
-        "preset",
-        "every",
-        "at",
-        "weekday",
-        "move_seconds",
-        "minutes",
-        "rated",
-        "active",
-    )
-
-
-class BadgeInline(ReadOnlyMixin, admin.TabularInline):
-    model = SeasonBadge
-    extra = 0
-    can_delete = False
-    fields = ("preset", "place", "user", "points")
-
-
-@admin.register(Season)
-class SeasonAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """The seasons closed by the sweeper, with the badges stored then."""
-
-    list_display = ("__str__", "starts_on", "closed_at")
-    inlines = [BadgeInline]

@@ -10,9 +10,7 @@ class ArenasConfig(AppConfig):
     `rooms.signals.match_over`, connected here: it asks the timers for a tick
     (`arenas.signals.arena_due`). Its parts of the pages below (a table's way
     back, a profile's arenas) answer `rooms.signals.page_parts` and
-    `records.signals.profile_parts` (`arenas.pages`); the calendar's (the
-    ranking page's season, a profile's season and badges) answer
-    `records.signals.ranking_parts` and ``profile_parts`` (`arenas.calendar_pages`).
+    `records.signals.profile_parts` (`arenas.pages`).
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -20,14 +18,11 @@ class ArenasConfig(AppConfig):
     verbose_name = _("Arenas")
 
     def ready(self) -> None:
-        from arenas.calendar_pages import on_profile_season, on_ranking_parts  # (app loading)
         from arenas.events import on_match_over  # (app loading: models are ready only now)
         from arenas.pages import on_page_parts, on_profile_parts  # (app loading, as above)
-        from records.signals import profile_parts, ranking_parts  # (app loading, as above)
+        from records.signals import profile_parts  # (app loading, as above)
         from rooms.signals import match_over, page_parts  # (app loading, as above)
 
         match_over.connect(on_match_over, dispatch_uid="arenas.match_over")
         page_parts.connect(on_page_parts, dispatch_uid="arenas.page_parts")
         profile_parts.connect(on_profile_parts, dispatch_uid="arenas.profile_parts")
-        profile_parts.connect(on_profile_season, dispatch_uid="arenas.profile_season")
-        ranking_parts.connect(on_ranking_parts, dispatch_uid="arenas.ranking_parts")

@@ -57,31 +57,11 @@ class Arena(models.Model):
     # Bumped by every change, so that the sockets drop a frame older than one
     # they already sent.
     version = models.PositiveIntegerField(_("version"), default=1)
-    # Whether its tables are rated (competitive rooms): a schedule may make
-    # friendly ones (docs/site.md, "Tournaments on a calendar").
-    # (db_default: the release before, still running during `migrate`, inserts
-    # arenas without it: docs/scaling.md, "Deploying".)
-    rated = models.BooleanField(_("rated"), default=True, db_default=True)
-    # The recurring schedule that created it (None: made by hand); one arena
-    # per schedule and start, whoever creates it and however often.
-    schedule = models.ForeignKey(
-        "arenas.Schedule",
-        verbose_name=_("schedule"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="arenas",
-    )
 
     class Meta:
         verbose_name = _("arena")
         verbose_name_plural = _("arenas")
         ordering = ("-starts_at",)
-        constraints = [
-            models.UniqueConstraint(
-                fields=("schedule", "starts_at"), name="arena_unique_schedule_slot"
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.name
@@ -178,99 +158,3 @@ class ArenaMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.arena_id}: {self.room_id}"
-
-
-# ------------------------------------------------------- the calendar (issue 54)
-
-
-class Schedule(models.Model):
-    """A recurring public arena an admin sets once: the site creates its
-    arenas ahead of time (`arenas.schedules.schedules_materialize`)."""
-
-    class Every(models.TextChoices):
-        HOUR = "hour", _("Every hour")
-        DAY = "day", _("Every day")
-        WEEK = "week", _("Every week")
-
-    class Weekday(models.IntegerChoices):
-        MONDAY = 0, _("Monday")
-        TUESDAY = 1, _("Tuesday")
-        WEDNESDAY = 2, _("Wednesday")
-        THURSDAY = 3, _("Thursday")
-        FRIDAY = 4, _("Friday")
-        SATURDAY = 5, _("Saturday")
-        SUNDAY = 6, _("Sunday")
-
-    name = models.CharField(_("name"), max_length=80)
-    preset = models.CharField(_("preset"), max_length=16, choices=Arena.Preset.choices)
-    move_seconds = models.PositiveSmallIntegerField(
-        _("move clock (s)"),
-        null=True,
-        blank=True,
-        choices=[(15, "15 s"), (30, "30 s"), (60, "60 s")],
-    )
-    minutes = models.PositiveSmallIntegerField(_("duration (min)"), default=30)
-    rated = models.BooleanField(_("rated"), default=True)
-    every = models.CharField(_("repeats"), max_length=8, choices=Every.choices)
-    # The clock time in the site's time zone (an hourly one uses its minutes only).
-    at = models.TimeField(_("at (site time)"))
-    weekday = models.PositiveSmallIntegerField(
-        _("weekday (weekly only)"), choices=Weekday.choices, null=True, blank=True
-    )
-    active = models.BooleanField(_("active"), default=True)
-    created_at = models.DateTimeField(_("created at"), default=timezone.now)
-
-    class Meta:
-        verbose_name = _("tournament schedule")
-        verbose_name_plural = _("tournament schedules")
-        ordering = ("every", "at", "pk")
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Season(models.Model):
-    """A season (a calendar month of the site's time zone): closed once, when
-    its arenas are over, with its podiums stored as badges."""
-
-    starts_on = models.DateField(_("starts on"), unique=True)
-    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("season")
-        verbose_name_plural = _("seasons")
-        ordering = ("-starts_on",)
-
-    def __str__(self) -> str:
-        return self.starts_on.strftime("%Y-%m")
-
-
-class SeasonBadge(models.Model):
-    """A top place of a closed season in one preset, kept on the profile."""
-
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="badges")
-    preset = models.CharField(_("preset"), max_length=16, choices=Arena.Preset.choices)
-    place = models.PositiveSmallIntegerField(_("place"))
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        on_delete=models.CASCADE,
-        related_name="season_badges",
-    )
-    points = models.PositiveIntegerField(_("points"), default=0)
-
-    class Meta:
-        verbose_name = _("season badge")
-        verbose_name_plural = _("season badges")
-        ordering = ("-season__starts_on", "preset", "place")
-        constraints = [
-            models.UniqueConstraint(
-                fields=("season", "preset", "place"), name="seasonbadge_unique_place"
-            ),
-            models.UniqueConstraint(
-                fields=("season", "preset", "user"), name="seasonbadge_unique_user"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.season} {self.preset} #{self.place}: {self.user}"

@@ -26,16 +26,4 @@ def arena_strings() -> dict[str, str]:
         "Podium": _("Podium"),
         "Connection lost; reconnecting…": _("Connection lost; reconnecting…"),
         "Your new table is ready.": _("Your new table is ready."),
-        # Issue 54: while a player waits, and why the pairing keeps them waiting.
-        "Waiting for an opponent…": _("Waiting for an opponent…"),
-        (
-            "Everyone waiting now plays from your internet address: players at one address "
-            "are never paired."
-        ): _(
-            "Everyone waiting now plays from your internet address: players at one address "
-            "are never paired."
-        ),
-        "The players waiting cannot be paired with you right now.": _(
-            "The players waiting cannot be paired with you right now."
-        ),
     }

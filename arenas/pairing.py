@@ -35,9 +35,6 @@ class Free:
     partner: int | None = None
     waited: float = 0.0
     apart: tuple[int, ...] = ()
-    # Those of ``apart`` kept away by the address rule alone (one address): a
-    # waiting player is told so plainly (`held_apart`), since it is their own.
-    address: tuple[int, ...] = ()
 
 
 def _apart(a: Free, b: Free) -> bool:
@@ -189,44 +186,3 @@ def performance_of(opponents: float, result: float) -> float:
     (1900.0, 1500.0, 1100.0)
     """
     return float(opponents) + 800.0 * (result - 0.5)
-
-
-#: Why the pairing keeps a waiting player from everyone waiting (`held_apart`).
-SAME_ADDRESS = "same_address"
-KEPT_APART = "kept_apart"
-
-
-def held_apart(player: Free, free: Sequence[Free], seats: int) -> str | None:
-    """Why ``player`` cannot be seated with those waiting now (``free``), when
-    there are enough of them for a table but the pairing rules keep too many
-    from ``player``: `SAME_ADDRESS` when only the one-address rule does,
-    `KEPT_APART` otherwise (a block either way, two who just met, or a mix; one
-    answer for all of them, so that it never says who blocked whom). None while
-    they simply wait for more people, or could be seated at the next pairing.
-
-    >>> a, b = Free(1, 0, 1500, apart=(2,), address=(2,)), Free(2, 0, 1500, apart=(1,), address=(1,))
-    >>> held_apart(a, [a, b], 2)
-    'same_address'
-    >>> held_apart(a, [a], 2) is None  # alone: waiting for someone to come
-    True
-    >>> c = Free(3, 0, 1400, apart=(1,))  # a block between 1 and 3
-    >>> held_apart(a, [a, b, c], 2)
-    'kept_apart'
-    >>> held_apart(Free(1, 0, 0, last=(2,)), [Free(1, 0, 0, last=(2,)), Free(2, 0, 0)], 2)
-    'kept_apart'
-    >>> held_apart(Free(1, 0, 0), [Free(i, 0, 0) for i in range(1, 4)], 4) is None
-    True
-    """
-    others = [other for other in free if other.user != player.user]
-    need = seats - 1
-    if len(others) < need:
-        return None
-    # In parceria last match's partners may meet again (only the split avoids
-    # them); in a duel the pairing holds two who just met back.
-    held = [
-        other for other in others if _apart(player, other) or (seats == 2 and _met(player, other))
-    ]
-    if len(others) - len(held) >= need:
-        return None
-    by_address = all(other.user in player.address or player.user in other.address for other in held)
-    return SAME_ADDRESS if by_address else KEPT_APART

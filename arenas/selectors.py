@@ -3,18 +3,13 @@ arenas (docs/protocol.md, "Arenas")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
 
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
-from arenas.pairing import Free, held_apart
 from arenas.scoring import rank_players
 from domino_site.removed import is_tombstone, shown_name
-from games.world import now_or
-from people.selectors import kept_apart
-from records import rulebook
 
 PODIUM = 3
 
@@ -94,11 +89,8 @@ def arena_frame(arena: Arena) -> dict[str, Any]:
 
 def viewers_part(arena: Arena) -> dict[str, Any]:
     """What each viewer's ``you`` is made of: the active players and the table
-    each one is at (by account id, as text), and while the arena runs those
-    waiting for a table with why the pairing keeps them from everyone waiting
-    (`waiting_reasons`). Sent to the arena's group; each socket passes on only
-    its own viewer's part."""
-    rows = list(ArenaPlayer.objects.filter(arena=arena).select_related("table", "user"))
+    each one is at (by account id, as text)."""
+    rows = ArenaPlayer.objects.filter(arena=arena).select_related("table")
     return {
         "joined": [p.user_id for p in rows if p.active],
         "tables": {
@@ -106,81 +98,13 @@ def viewers_part(arena: Arena) -> dict[str, Any]:
             for p in rows
             if p.table is not None and p.table.status != "closed"
         },
-        "waiting": waiting_reasons(arena, rows),
     }
 
 
 def you(part: dict[str, Any], user_id: int | None) -> dict[str, Any]:
-    """A viewer's ``you``: joined, their table, and while they wait for one
-    (``waiting``) the one reason the pairing keeps them from everyone waiting
-    (``apart``: "same_address" or "kept_apart", else null)."""
-    waiting = part.get("waiting", {})
-    key = str(user_id)
     return {
         "joined": user_id is not None and user_id in part["joined"],
-        "table": part["tables"].get(key) if user_id is not None else None,
-        "waiting": user_id is not None and key in waiting,
-        "apart": waiting.get(key) if user_id is not None else None,
-    }
-
-
-def apart_of(
-    player: ArenaPlayer, free: Sequence[ArenaPlayer], kept: set[frozenset[int]]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The free accounts ``player`` is never paired with, and those of them kept
-    away by the address rule (records.rulebook.may_meet): the pairing's
-    ``apart`` and ``address`` (`arenas.pairing.Free`). A block either way
-    (``kept``, `people.selectors.kept_apart`) keeps two apart too."""
-    apart, address = [], []
-    for other in free:
-        if other.user_id == player.user_id:
-            continue
-        one_address = not rulebook.may_meet(player.ip_hash, other.ip_hash)
-        if one_address or frozenset((player.user_id, other.user_id)) in kept:
-            apart.append(other.user_id)
-        if one_address:
-            address.append(other.user_id)
-    return tuple(apart), tuple(address)
-
-
-def waiting_reasons(arena: Arena, rows: Sequence[ArenaPlayer]) -> dict[str, str | None]:
-    """Those waiting for a table in a running arena (active, no table), by
-    account id as text, each with `arenas.pairing.held_apart`'s reason or None
-    (docs/site.md, "Arenas": "aguardando adversário" and why). Read as the
-    pairing reads them; those it does not pair now (another arena's table, a
-    cool-down) are not counted as someone to play."""
-    if arena.status != Arena.Status.RUNNING:
-        return {}
-    waiting = [p for p in rows if p.active and p.table_id is None]
-    if not waiting:
-        return {}
-    now = now_or(None)
-    busy = set(
-        ArenaPlayer.objects.exclude(arena=arena)
-        .filter(user__in=[p.user_id for p in waiting], table__isnull=False)
-        .values_list("user_id", flat=True)
-    )
-    free = [p for p in waiting if p.user_id not in busy and rulebook.may_be_paired(p.user, now)]
-    kept = kept_apart(p.user_id for p in free)
-    candidates = {}
-    for p in free:
-        apart, address = apart_of(p, free, kept)
-        candidates[p.user_id] = Free(
-            user=p.user_id,
-            score=0,
-            rating=0,
-            last=tuple(p.last_opponents or ()),
-            apart=apart,
-            address=address,
-        )
-    pool = list(candidates.values())
-    return {
-        str(p.user_id): (
-            held_apart(candidates[p.user_id], pool, arena.seats)
-            if p.user_id in candidates
-            else None
-        )
-        for p in waiting
+        "table": part["tables"].get(str(user_id)) if user_id is not None else None,
     }
 
 

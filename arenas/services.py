@@ -21,11 +21,10 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
-from arenas import events, limits, reminders
+from arenas import events, limits
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from arenas.pairing import Free, duel_pairs, four_tables
 from arenas.scoring import rank_players, score_match
-from arenas.selectors import apart_of
 from games.models import Match
 from games.world import now_or, world
 from people.selectors import kept_apart
@@ -77,13 +76,10 @@ def arena_create(
     move_seconds: int | None = None,
     visibility: str = Arena.Visibility.PUBLIC,
     created_by: Any = None,
-    rated: bool = True,
-    schedule: Any = None,
     now: datetime | None = None,
 ) -> Arena:
-    """A new arena (public ones are scheduled by admins, by hand or through a
-    recurring schedule, `arenas.schedules`; private ones by any logged-in
-    player, who joins it at once)."""
+    """A new arena (public ones are scheduled by admins, private ones by any
+    logged-in player, who joins it at once)."""
     now = now_or(now)
     if preset not in Arena.Preset.values:
         raise _bad("bad_preset", _("An arena is duelo or parceria."))
@@ -102,8 +98,6 @@ def arena_create(
         visibility=visibility,
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
         created_at=now,
-        rated=rated,
-        schedule=schedule,
     )
     events.arena_changed(arena, due=[arena.starts_at, arena.ends_at])
     return arena
@@ -185,7 +179,6 @@ def _tick(*, arena: Arena | int, now: datetime) -> bool:
     if arena.status == Arena.Status.UPCOMING and now >= arena.starts_at:
         arena.status = Arena.Status.RUNNING
         ArenaPlayer.objects.filter(arena=arena, table=None).update(free_since=now)
-        reminders.arena_started(arena)  # who joined ahead hears of it (after the commit)
         changed = True
     changed |= _score_ended(arena, now)  # (a cancelled arena's score nothing)
     if arena.status == Arena.Status.RUNNING and now >= arena.ends_at:
@@ -335,7 +328,7 @@ def _finish_match(
     }
     # Points only for a lineup that could be rated (records.rulebook): two
     # accounts of one address earn nothing, whatever the result.
-    if match is not None and not match.annulled and _scores(arena, am, match):
+    if match is not None and not match.annulled and rulebook.scores_standings(match):
         am.winners, am.points = score_match(am, winner, players)
     am.ended_at = now
     am.save(update_fields=["winners", "points", "ended_at"])
@@ -345,17 +338,6 @@ def _finish_match(
         player.save()
     if am.room.status != Room.Status.CLOSED:
         rooms.room_close(room=am.room_id, reason="arena", now=now)
-
-
-def _scores(arena: Arena, am: ArenaMatch, match: Match) -> bool:
-    """Whether the match earns points: a lineup that could be rated. A friendly
-    arena's tables are never rated (its match's lineup says only "friendly"),
-    so its lineup is checked as a rated one would be: one address twice, a
-    guest or a bot, and it scores nothing, as in a rated arena."""
-    if arena.rated:
-        return rulebook.scores_standings(match)
-    seats = list(Seat.objects.filter(room_id=am.room_id))
-    return rulebook.table_rated(seats, competitive=True)[0]
 
 
 def _store_ranks(arena: Arena) -> bool:
@@ -423,7 +405,15 @@ def _free_of(
     never paired with: the rulebook's (one address) and a block either way
     (``kept``, `people.selectors.kept_apart`)."""
     waited = (now - player.free_since).total_seconds() if player.free_since else 0.0
-    apart, address = apart_of(player, free, kept)
+    apart = tuple(
+        other.user_id
+        for other in free
+        if other.user_id != player.user_id
+        and (
+            not rulebook.may_meet(player.ip_hash, other.ip_hash)
+            or frozenset((player.user_id, other.user_id)) in kept
+        )
+    )
     return Free(
         user=player.user_id,
         score=player.score,
@@ -432,7 +422,6 @@ def _free_of(
         partner=player.last_partner,
         waited=waited,
         apart=apart,
-        address=address,
     )
 
 
@@ -453,7 +442,7 @@ def _open_table(
         visibility=visibility,
         move_seconds=arena.move_seconds,
         ip_hash=first.ip_hash,
-        competitive=arena.rated,  # a schedule's friendly arena: unrated tables
+        competitive=True,
         seated_by_pairing=True,  # nobody waits for an absent player here (rooms.models)
         now=now,
     )

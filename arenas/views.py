@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from arenas import calendar_pages, selectors, services
+from arenas import selectors, services
 from arenas.forms import ArenaForm
 from arenas.models import Arena
 from arenas.page_strings import arena_strings
@@ -24,7 +24,7 @@ from rooms.errors import ServiceError
 
 @require_GET
 def arena_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "arenas/list.html", calendar_pages.list_context(request))
+    return render(request, "arenas/list.html", {"arenas": selectors.public_arenas()})
 
 
 def _arena(arena_id: int, user: Any) -> Arena:

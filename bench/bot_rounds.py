@@ -13,13 +13,6 @@ from games.engine import Round, RuleSet
 LEVELS = ("hard", "medium", "easy", "medium")
 
 
-def _still() -> float:
-    """A clock that never moves: the hard bot's search stops on its work budget
-    alone, never on the wall clock (bots.search), so a loaded machine plays
-    the same round as a quiet one."""
-    return 0.0
-
-
 def bot_round(rules: RuleSet, seed: int) -> tuple[dict, list[tuple[int, dict, str]], list[str]]:
     """One round: its deal, its moves (all marked as a person's), the seats' levels."""
     rng = random.Random(seed)
@@ -28,6 +21,6 @@ def bot_round(rules: RuleSet, seed: int) -> tuple[dict, list[tuple[int, dict, st
     moves = []
     while not rnd.is_over:
         seat = rnd.turn
-        rnd.apply(seat, choose_action(rnd.view(seat), levels[seat], rng, clock=_still))
+        rnd.apply(seat, choose_action(rnd.view(seat), levels[seat], rng))
         moves.append((seat, rnd.history[-1][1].to_dict(), "person"))
     return rnd.initial, moves, levels

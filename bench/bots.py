@@ -31,13 +31,10 @@ Usage::
     python bench/bots.py --pairs 50 --duels hard:dominoes@12x5,hard:dominoes@4x16
     python bench/bots.py --jobs 2 --cpu-clock ...   # two processes, on a busy machine
     python bench/bots.py --preset partida --duels hard:medium   # the partida de 6, pairs, to 6
-    python bench/bots.py --preset duelo --duels hard:medium     # one on one, with a boneyard
 
 ``--preset`` names any four-seat partnership preset (`parceria`, `partida`,
-`pontos`, ...) or two-seat one (`duelo`, one round with a boneyard;
-`com_monte`, ...) played at its own target and scoring; the points per round
-are that preset's points. The `dominoes` package's player mirrors `parceria`
-only.
+`pontos`, ...) played at its own target and scoring; the points per round are
+that preset's points. The `dominoes` package's player mirrors `parceria` only.
 
 With ``--jobs`` the pairs are shared among processes (the figures are the same
 as one process gives, pair by pair: each pair's seeds are its own). With
@@ -378,8 +375,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--preset",
         default="parceria",
-        choices=sorted(k for k, r in PRESETS.items() if r.seats != 3),
-        help="the preset the matches are played at (four seats in pairs, or two; default parceria)",
+        choices=sorted(k for k, r in PRESETS.items() if r.seats == 4 and r.partnership),
+        help="the preset the matches are played at (four seats in pairs; default parceria)",
     )
     parser.add_argument(
         "--duels",

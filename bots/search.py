@@ -65,9 +65,6 @@ NODE_COST = 2
 DEAL_COST = 13
 #: Nodes one deal's solve (all candidates) may take before playouts take over.
 ENDGAME_NODES = 500
-#: Single-round and best-of games: weight of a point of the round's margin beside
-#: the win (1): a tie-break, and a less noisy signal than the win alone.
-ROUND_POINTS = 0.001
 #: Rounds of medium play (fixed seed) that measure a rule set's round points for its match equity.
 EQUITY_ROUNDS = 400
 #: Weight of the round's points beside the match equity (which is scaled to the target).
@@ -85,12 +82,6 @@ FIVES_HORIZON = 0
 #: Weigh the deals by the plays seen (`bots.belief`, whose model of play prefers
 #: heavy tiles, where these players chase the count).
 FIVES_BELIEF = True
-# The same two knobs for the other scorings (0: every play searched; 0.0: the
-# best average is played, however small its lead).
-#: Only the medium player's best this many plays are searched (0: all).
-CANDIDATES = 0
-#: Another play than medium's first only when it leads by this many standard errors.
-MARGIN = 0.0
 
 
 def hard_choice(
@@ -109,23 +100,19 @@ def hard_choice(
     candidates = distinct_actions(legal, know.ends, know.rules)
     if len(candidates) == 1:
         return candidates[0]
-    fives = know.rules.scoring == "fives"
-    limit, margin = (FIVES_CANDIDATES, FIVES_MARGIN) if fives else (CANDIDATES, MARGIN)
-    ranked = (limit > 0 or margin > 0) and type(candidates[0]) is Play
-    if ranked:
-        candidates = _medium_first(candidates, know)
-        if limit:
-            candidates = candidates[:limit]
+    fives = know.rules.scoring == "fives" and type(candidates[0]) is Play
+    if fives:
+        candidates = _medium_first(candidates, know)[:FIVES_CANDIDATES]
     budget = DEFAULT_BUDGET_MS if budget_ms is None else max(float(budget_ms), 1.0)
     work = max(1, int(budget * ACTIONS_PER_MS * WORK_SHARE))
     equity = match_equity(know.rules)  # measured once a rule set, before the clock starts
     deadline = clock() + budget * WALL_SHARE / 1000.0
-    squares = [0.0] * (len(candidates) + 1) if ranked and margin > 0 else None
+    squares = [0.0] * (len(candidates) + 1) if fives else None
     totals, _ = evaluate(
         view, candidates, know, rng, scores, work, deadline, clock, equity, squares
     )
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    if squares is not None and best and not _clearly_better(totals, squares, best, margin):
+    if squares is not None and best and not _clearly_better(totals, squares, best):
         return candidates[0]
     return candidates[best]
 
@@ -138,8 +125,8 @@ def _medium_first(candidates: list[Action], know: Knowledge) -> list[Action]:
     return [candidates[i] for i in order]
 
 
-def _clearly_better(totals: list[float], squares: list[float], best: int, margin: float) -> bool:
-    """Whether candidate ``best`` beats candidate 0 by ``margin`` standard
+def _clearly_better(totals: list[float], squares: list[float], best: int) -> bool:
+    """Whether candidate ``best`` beats candidate 0 by ``FIVES_MARGIN`` standard
     errors of their paired difference (``squares``: per candidate the sum of its
     squared differences from candidate 0 over the deals, the deals last)."""
     deals = squares[-1]
@@ -147,7 +134,7 @@ def _clearly_better(totals: list[float], squares: list[float], best: int, margin
         return False
     mean = (totals[best] - totals[0]) / deals
     variance = max(squares[best] / deals - mean * mean, 0.0) * deals / (deals - 1)
-    return mean > margin * math.sqrt(variance / deals)
+    return mean > FIVES_MARGIN * math.sqrt(variance / deals)
 
 
 def evaluate(
@@ -322,15 +309,14 @@ def utility(
     it: this side's points minus the others' average (negated under goat
     scoring, where points are penalties), plus ``MATCH_WEIGHT * target`` when
     the round ends the match in this side's favour (minus when against).
-    Single-round and best-of games: the round's winner is what counts, plus
-    ``ROUND_POINTS`` a point of the difference.
+    Single-round and best-of games: the round's winner is what counts.
     """
     points = result.points
     others = [p for s, p in enumerate(points) if s != side]
     diff = points[side] - sum(others) / len(others)
     if rules.goal != "points":
         won = 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
-        return won + ROUND_POINTS * diff
+        return won + 0.001 * diff
     if equity is not None and len(points) == 2:
         before = scores if scores is not None and len(scores) == 2 else (0, 0)
         ours, theirs = before[side] + points[side], before[1 - side] + points[1 - side]

@@ -109,7 +109,6 @@ INSTALLED_APPS = [
     "games",
     "rooms",
     "records",
-    "chips",  # between records and games: the play chips' ledger, the stakes' pots
     "bots",
     "analysis",  # after a round: scores each person's decisions (docs/site.md, "Round analysis")
     "arenas",  # above rooms: seats its players through the rooms' services
@@ -207,10 +206,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "domino_site.build.context",  # BUILD_VERSION, the page's meta tag
-                "chips.context.balance",  # the header's chips (docs/site.md, "Fichas")
             ],
-            # {% load modules %}: a page's ES-module graph preloaded (domino_site/modules.py)
-            "libraries": {"modules": "domino_site.modules"},
         },
     },
 ]
@@ -439,8 +435,7 @@ CELERY_TIMEZONE = "UTC"
 # domino_site/client_ip.py).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 
-# Rated matches an account needs before it appears in the ranking by rating; until
-# then its rating shows as provisional ("Provisório: jogue 5 partidas valendo ranking").
+# Rated matches an account needs before it appears in the ranking by rating.
 RANKING_MIN_MATCHES = int(os.environ.get("RANKING_MIN_MATCHES") or 5)
 
 # --- auth -------------------------------------------------------------------------
@@ -532,22 +527,10 @@ PRIVACY_CONTACT = os.environ.get("PRIVACY_CONTACT", "").strip()
 # throwaway accounts cannot push a puzzle's rating (docs/decisions.md).
 ESTABLISHED_ACCOUNT_DAYS = int(os.environ.get("ESTABLISHED_ACCOUNT_DAYS") or 7)
 ESTABLISHED_ACCOUNT_MATCHES = int(os.environ.get("ESTABLISHED_ACCOUNT_MATCHES") or 5)
-# The play chips (docs/site.md, "Fichas"; chips.rules): a new account's grant, the
-# floor the daily allowance tops a balance up to, the stakes a host may pick, and
-# the bank's share of a pot (exact: a decimal string).
-CHIPS_WELCOME = int(os.environ.get("CHIPS_WELCOME") or 1000)
-CHIPS_DAILY_FLOOR = int(os.environ.get("CHIPS_DAILY_FLOOR") or 200)
-CHIPS_STAKES = tuple(int(s) for s in env_list("CHIPS_STAKES", "10,50,100,500"))
-BANK_SHARE = os.environ.get("BANK_SHARE") or "0.40"
 # Joins and leaves of one arena per person and window: each sends the standings
 # to every watcher (arenas.limits).
 ARENA_TOGGLES = int(os.environ.get("ARENA_TOGGLES") or 6)
 ARENA_TOGGLE_WINDOW = timedelta(minutes=1)
-# The tournaments' calendar (arenas/schedules.py; docs/site.md "Tournaments on a
-# calendar"): each schedule's arenas are created this many hours ahead (and
-# always its next one); a closed season keeps this many top places as badges.
-ARENA_SCHEDULE_AHEAD_HOURS = float(os.environ.get("ARENA_SCHEDULE_AHEAD_HOURS") or 6)
-SEASON_BADGE_PLACES = int(os.environ.get("SEASON_BADGE_PLACES") or 3)
 # Challenges (rematches included) a person sends per window, in all and to one
 # person: each is pushed to the challenged person's pages (people.limits).
 CHALLENGE_LIMIT = int(os.environ.get("CHALLENGE_LIMIT") or 20)
@@ -558,20 +541,6 @@ CHALLENGE_WINDOW = timedelta(minutes=float(os.environ.get("CHALLENGE_WINDOW_MINU
 REPORT_LIMIT = int(os.environ.get("REPORT_LIMIT") or 10)
 REPORT_LIMIT_PER_PERSON = int(os.environ.get("REPORT_LIMIT_PER_PERSON") or 3)
 REPORT_WINDOW = timedelta(hours=float(os.environ.get("REPORT_WINDOW_HOURS") or 24))
-
-# A locked table's password (docs/site.md, "Locked tables"), limited like a
-# login: after TABLE_PASSWORD_FAILURES_PER_PERSON wrong passwords from one
-# person (an account, or a guest's cookie), or TABLE_PASSWORD_FAILURES_PER_ADDRESS
-# from one address whatever the people, within TABLE_PASSWORD_WINDOW_MINUTES,
-# that person (or address) is refused at every locked table, even with the right
-# password, until the oldest of those failures is out of the window (rooms.limits).
-TABLE_PASSWORD_FAILURES_PER_PERSON = int(os.environ.get("TABLE_PASSWORD_FAILURES_PER_PERSON") or 5)
-TABLE_PASSWORD_FAILURES_PER_ADDRESS = int(
-    os.environ.get("TABLE_PASSWORD_FAILURES_PER_ADDRESS") or 20
-)
-TABLE_PASSWORD_WINDOW = timedelta(
-    minutes=float(os.environ.get("TABLE_PASSWORD_WINDOW_MINUTES") or 15)
-)
 
 # --- logs and errors (docs/scaling.md, "Logs" and "Errors") ---------------------
 

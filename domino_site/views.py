@@ -21,7 +21,6 @@ from django.views.decorators.http import require_GET
 from accounts import services as accounts_services
 from accounts.errors import AccountError
 from accounts.mail import language_of
-from chips import services as chips_services
 from records import selectors as records_selectors
 from records import services as records_services
 
@@ -98,7 +97,6 @@ def signup(request: HttpRequest) -> HttpResponse:
                 with transaction.atomic():
                     user = form.save()
                     records_services.signup_recorded(ip_hash=ip_hash)
-                    chips_services.welcome_grant(user=user)  # docs/site.md, "Fichas"
                     if form.cleaned_data.get("email"):
                         accounts_services.email_add(
                             user=user,

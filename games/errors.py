@@ -6,11 +6,8 @@ socket's ``error`` body has one serialiser, `error_message`
 ``not_seated``, ``not_host``, ``seat_taken``, ``room_full``, ``room_closed``,
 ``paused``, ``stale``, ``rate_limited``, ``bad_message``, ``cooldown`` (with
 ``until``), ``already_seated`` (with ``room``), ``blocked`` (a block, either
-way, between the person taking a seat and someone at the table),
-``password_required``, ``wrong_password`` (a locked table's seats),
-``no_watchers`` (a watcher at a table that takes none), ``analysis_limit`` and ``analysis_full``
-(the analysis queue, `analysis.queue`), ``no_chips`` (with ``stake`` and
-``balance``) and ``same_address`` (a staked table: `chips.errors`)); ``reason`` narrows a
+way, between the person taking a seat and someone at the table), ``analysis_limit`` and ``analysis_full``
+(the analysis queue, `analysis.queue`)); ``reason`` narrows a
 ``bad_message`` down (``wrong_phase``, ``seats_empty``, ``too_many_bots``,
 ``need_human``, ``invalid_rules``, ``bad_level``, ``login_required``,
 ``not_found``, ``already_seated``, ``not_a_bot``, ``match_in_progress``) for
@@ -41,13 +38,8 @@ SITE_CODES = frozenset(
         "cooldown",
         "already_seated",
         "blocked",
-        "password_required",
-        "wrong_password",
-        "no_watchers",
         "analysis_limit",
         "analysis_full",
-        "no_chips",
-        "same_address",
     }
 )
 CODES = SITE_CODES | ERROR_CODES

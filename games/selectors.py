@@ -11,7 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import engine, seat_names
+from domino_site.removed import shown_name
+from games import engine
 from games.errors import ServiceError
 from games.models import Move, Round
 
@@ -44,28 +45,6 @@ def round_replay(*, room: Any, number: int, match_number: int | None = None) -> 
 PUBLIC_PLAYER_KEYS = ("index", "kind", "name", "bot_level")
 
 
-def replay_players(rnd: Round) -> list[dict[str, Any]]:
-    """Who sat where at ``rnd``, each named as the table named them
-    (`games.seat_names`: a bot's own name and picture, a removed account's
-    "Removed player"): the replay page, the what-if and the round's JSON."""
-    code = rnd.room.code
-    return [
-        {
-            **{key: player.get(key) for key in PUBLIC_PLAYER_KEYS},
-            "name": seat_names.display_name(
-                kind=player.get("kind") or "",
-                name=player.get("name"),
-                index=player.get("index") or 0,
-                code=code,
-            ),
-            "avatar": seat_names.avatar(
-                kind=player.get("kind") or "", index=player.get("index") or 0, code=code
-            ),
-        }
-        for player in rnd.players or ()
-    ]
-
-
 def replay_export(rnd: Round) -> dict[str, Any]:
     """The JSON of a finished round (`round_replay`)."""
     moves = list(Move.objects.filter(round=rnd).order_by("seq"))
@@ -82,7 +61,13 @@ def replay_export(rnd: Round) -> dict[str, Any]:
             "mandatory_tile": deal.get("mandatory_tile"),
             "first_of_match": deal.get("first_of_match", True),
         },
-        "players": replay_players(rnd),
+        "players": [
+            {
+                **{key: player.get(key) for key in PUBLIC_PLAYER_KEYS},
+                "name": shown_name(player.get("name") or ""),  # a removed account: "Removed player"
+            }
+            for player in rnd.players or ()
+        ],
         "moves": [
             {
                 "seq": m.seq,

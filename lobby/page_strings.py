@@ -33,15 +33,3 @@ LOBBY_RULES: tuple[str, ...] = (
     _("Competitive table: rated when every seat is an account and no two share an address."),
 )
 LOBBY = LOBBY + LOBBY_RULES
-
-# Issue 54 (docs/site.md, "Locked tables"): the host's locks in a row.
-LOBBY_LOCKS: tuple[str, ...] = (
-    _("Locked: a password to sit."),
-    _("No watchers"),
-)
-LOBBY = LOBBY + LOBBY_LOCKS
-# Issue 56 (docs/site.md, "Fichas"): a table's stake.
-LOBBY_CHIPS: tuple[str, ...] = (
-    _("Play chips only: they cannot be bought, sold, cashed out or transferred."),
-)
-LOBBY = LOBBY + LOBBY_CHIPS

@@ -162,10 +162,6 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 move_seconds=values.get("move_seconds"),
                 ip_hash=ip_hash,
                 competitive=values.get("kind") != "friendly",
-                # The host's locks; a table played alone has no seat to lock.
-                password="" if solo else values.get("password") or "",
-                no_watchers=not solo and bool(values.get("no_watchers")),
-                stake=values.get("stake") or 0,
             )
             if solo:
                 _fill_with_bots_and_start(room, user, token, values.get("bot_level") or "medium")

@@ -23,7 +23,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from domino_site.realtime.fanout import deliver
 from games.models import Match
@@ -62,8 +61,6 @@ def challenge_frame(challenge: Challenge) -> dict[str, Any]:
         "preset": challenge.preset,
         "move_seconds": challenge.move_seconds,
         "rated": challenge.competitive,
-        # The chips each player stakes (docs/site.md, "Fichas"); 0: none.
-        "stake": challenge.stake,
         # A rated one whose people are past the pair limit is played unrated:
         # said before it is accepted (docs/rated-play.md, "The rulebook").
         "unrated": _unrated(challenge),
@@ -128,16 +125,13 @@ def challenge_send(
     rematch_of: Room | None = None,
     partner: Any = None,
     their_partner: Any = None,
-    stake: Any = 0,
     now: datetime | None = None,
 ) -> Challenge:
     """``challenger`` challenges ``challenged`` (``rematch_of``: again, after
     their match at that table, `rematch_offer`). At parceria the challenger may
     invite friends of theirs: ``partner`` (their own, seat 2) and
     ``their_partner`` (the challenged's, seat 3); the seats nobody is invited to
-    are bots'. ``stake``: the chips each player stakes (one of the
-    ``CHIPS_STAKES``, or 0 for none), which the challenger's chips must cover
-    now (``no_chips``; ``bad_challenge`` for another number). Refused: ``self``, ``blocked`` (a block either way, between any
+    are bots'. Refused: ``self``, ``blocked`` (a block either way, between any
     two of them), ``not_accepting`` (a setting), ``not_friends`` (an invited
     person who is not the challenger's friend), ``bad_challenge``, ``cooldown``
     (a rated one while the challenger serves a cool-down), ``rate_limited``
@@ -153,7 +147,6 @@ def challenge_send(
         type(move_seconds) is not int or move_seconds not in MOVE_SECONDS_CHOICES
     ):
         raise PeopleError("bad_challenge", _("Choose one of the move clocks."))
-    stake = _stake_choice(stake, challenger)
     _lock(challenger, challenged)
     if selectors.blocks(challenged, challenger) or selectors.blocks(challenger, challenged):
         raise PeopleError("blocked", _("You cannot challenge this player."))
@@ -181,7 +174,6 @@ def challenge_send(
         preset=preset,
         move_seconds=move_seconds,
         competitive=bool(competitive),
-        stake=stake,
         challenger_ip_hash=ip_hash or "",
         rematch_of=rematch_of,
         invited=invited,
@@ -191,63 +183,6 @@ def challenge_send(
     frame = {"type": "people.challenge", **challenge_frame(challenge)}
     _tell([*gone, *[(uid, frame) for uid in answering(challenge)]])
     return challenge
-
-
-def _stake_choice(stake: Any, challenger: Any) -> int:
-    """The challenge's stake, checked as a table's at its creation
-    (`records.rulebook.check_stake_choice`): 0 or one of the ``CHIPS_STAKES``
-    that the challenger's chips cover."""
-    try:
-        return rulebook.check_stake_choice(stake, user=challenger)
-    except ServiceError as exc:
-        if exc.code == "no_chips":
-            raise PeopleError("no_chips", exc.message, extra=_stake_extra(exc)) from exc
-        raise PeopleError("bad_challenge", _("Choose one of the stakes.")) from exc
-
-
-def _stake_extra(exc: ServiceError) -> dict[str, Any]:
-    """The ``stake`` and ``balance`` a chips refusal carries (docs/protocol.md)."""
-    extra = getattr(exc, "extra", None) or {}
-    return {k: extra[k] for k in ("stake", "balance") if k in extra}
-
-
-def _check_stake(challenge: Challenge, people: dict[int, Any], user: Any) -> None:
-    """Before a staked challenge's table opens: every person's chips cover the
-    stake (``no_chips``: ``user`` reads their own balance, or the name of the
-    one whose chips fall short), and no two of them connect from one address
-    (``same_address``: two accounts of one address never stake against each
-    other, as at a staked table: `records.rulebook.check_stake_seat`)."""
-    if not challenge.stake:
-        return
-    hashes = [(challenge.challenger_id, challenge.challenger_ip_hash)]
-    hashes.append((challenge.challenged_id, challenge.challenged_ip_hash))
-    hashes += [(i["user"], i.get("ip_hash", "")) for i in challenge.invited]
-    for uid, _hash in hashes:
-        try:
-            rulebook.check_stake_seat(stake=challenge.stake, user=people[uid], ip_hash="", seats=[])
-        except ServiceError as exc:
-            if uid == user.pk:
-                raise PeopleError("no_chips", exc.message, extra=_stake_extra(exc)) from exc
-            raise PeopleError(
-                "no_chips",
-                ngettext(
-                    "%(name)s's chips do not cover this stake of %(stake)d chip.",
-                    "%(name)s's chips do not cover this stake of %(stake)d chips.",
-                    challenge.stake,
-                )
-                % {"name": people[uid].username, "stake": challenge.stake},
-                extra={"stake": challenge.stake},
-            ) from exc
-    for k, (_uid, first) in enumerate(hashes):
-        for _other, second in hashes[k + 1 :]:
-            if not rulebook.may_meet(first, second):
-                raise PeopleError(
-                    "same_address",
-                    _(
-                        "Two of you connect from one address:"
-                        " a staked challenge is not for you both."
-                    ),
-                )
 
 
 def _invitations(
@@ -397,7 +332,6 @@ def challenge_accept(
     people = {u.pk: u for u in get_user_model().objects.filter(pk__in=everyone(challenge))}
     for uid in everyone(challenge):
         _check_free(people[uid], user, challenge.competitive, now)
-    _check_stake(challenge, people, user)
     try:
         with transaction.atomic():
             room = _open_table(challenge, people, now)
@@ -453,8 +387,7 @@ def _leave_table(user: Any, code: str, now: datetime) -> None:
 
 
 def _people_code(code: str) -> str:
-    kept = ("cooldown", "already_seated", "blocked", "no_chips", "same_address")
-    return code if code in kept else "no_challenge"
+    return code if code in ("cooldown", "already_seated", "blocked") else "no_challenge"
 
 
 def _no_cooldown(user: Any, now: datetime) -> None:
@@ -487,7 +420,6 @@ def _open_table(challenge: Challenge, people: dict[int, Any], now: datetime) -> 
         visibility=Room.Visibility.PRIVATE,
         competitive=challenge.competitive,
         ip_hash=first[1],
-        stake=challenge.stake,
         now=now,
     )
     seat_take(room=room, index=1, user=second[0], ip_hash=second[1], now=now)
@@ -583,8 +515,7 @@ def rematch_offer(
     *, user: Any, room: Room, ip_hash: str = "", now: datetime | None = None
 ) -> Challenge:
     """``user`` offers the other people of ``room`` a rematch: a challenge of the
-    table's preset, clock, kind (rated or friendly) and stake (its chips
-    checked again, as any challenge's: `challenge_send`, `challenge_accept`). At a table of two the
+    table's preset, clock and kind (rated or friendly). At a table of two the
     two sit the other way round once it is accepted; at a parceria of four the
     others are asked too (the next opponent as the challenged, the partners
     invited: `rematch_lineup`) and the partnerships stay, ``user`` at seat 0.
@@ -606,7 +537,6 @@ def rematch_offer(
         competitive=room.competitive,
         ip_hash=ip_hash,
         rematch_of=room,
-        stake=room.stake,
         partner=partners[0],
         their_partner=partners[1],
         now=now,

@@ -162,10 +162,6 @@ class PeopleConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
     async def people_challenge_started(self, event: dict) -> None:
         await self.send_json({**_fields(event), "type": "challenge_started"})
 
-    # -- from `arenas.reminders`: an arena this person joined ahead has started
-    async def people_arena_started(self, event: dict) -> None:
-        await self.send_json({**_fields(event), "type": "arena_started"})
-
 
 def _fields(event: dict) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k != "type"}

@@ -26,8 +26,6 @@ CODES = frozenset(
         "no_challenge",  # no such challenge waiting (answered, withdrawn, expired)
         "cooldown",  # a rated match while someone serves a cool-down
         "already_seated",  # one of the two plays a match elsewhere (``room``: one's own)
-        "no_chips",  # a staked challenge: someone's chips do not cover it (``stake``, ``balance``)
-        "same_address",  # a staked challenge between two accounts of one address
         "rate_limited",  # too many challenges or reports for now (people.limits)
         # reports and moderation (people.moderation)
         "bad_report",  # no such reason or action

@@ -144,9 +144,6 @@ class Challenge(models.Model):
     preset = models.CharField(max_length=16)
     move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     competitive = models.BooleanField(default=True)
-    # The chips each player stakes on the match (docs/site.md, "Fichas"): one of
-    # the CHIPS_STAKES, or 0 for none; the table the challenge opens carries it.
-    stake = models.PositiveIntegerField(default=0, db_default=0)
     challenger_ip_hash = models.CharField(max_length=64, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     room = models.ForeignKey(

@@ -24,8 +24,6 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from chips import rules as chips_rules
-from chips.words import PLAY_CHIPS_ONLY, chips_label
 from games.presets import PRESET_LABELS
 from games.world import now_or
 from people import challenges, moderation, selectors
@@ -92,9 +90,6 @@ def challenge_form_context() -> dict[str, Any]:
     return {
         "presets": [(p, PRESET_LABELS.get(p, p)) for p in challenges.PRESETS],
         "clocks": MOVE_SECONDS_CHOICES,
-        # A staked challenge (docs/site.md, "Fichas"): 0 for none, else a stake.
-        "stakes": [(s, chips_label(s)) for s in chips_rules.stakes()],
-        "play_chips_only": PLAY_CHIPS_ONLY,
     }
 
 
@@ -151,9 +146,6 @@ def on_page_parts(
             u.username for u in challenges.rematch_lineup(user=viewer, room=room) or []
         ),
         "rematch_to": challenges.rematch_partner(user=viewer, room=room),
-        # The table page shows it once its match is over (static/js/table.js
-        # reads the match from the snapshot); the closed page, at once.
-        "until_over": page == "table",
         "next": request.get_full_path(),
         "report_reasons": Report.Reason.choices,
     }

@@ -108,8 +108,7 @@ unblock = _view(_unblock)
 @login_required
 def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
     """The profile's challenge form: ``preset``, ``move_seconds`` ("" for no
-    clock), ``rated`` (a checkbox), ``stake`` (the chips each stakes; 0 or
-    absent: none)."""
+    clock), ``rated`` (a checkbox)."""
     person = get_user_model().objects.filter(is_active=True, username=username).first()
     if person is None:
         raise Http404(_("There is no player with this name."))
@@ -131,7 +130,6 @@ def challenge_send(request: HttpRequest, username: str) -> HttpResponse:
             ip_hash=request_ip_hash(request),
             partner=invited.get("partner"),
             their_partner=invited.get("their_partner"),
-            stake=request.POST.get("stake") or 0,
         )
     except PeopleError as exc:
         messages.error(request, exc.message)

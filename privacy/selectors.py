@@ -22,9 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
-from arenas.models import ArenaPlayer, SeasonBadge
-from chips import selectors as chips_selectors
-from chips.selectors import ledger_export
+from arenas.models import ArenaPlayer
 from domino_site.removed import shown_name
 from domino_site.validators import confusable_with
 from games.models import Match, Round
@@ -363,18 +361,6 @@ def _arenas(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _season_badges(user: Any) -> list[dict[str, Any]]:
-    return [
-        {
-            "season": b.season.starts_on.isoformat(),
-            "preset": b.preset,
-            "place": b.place,
-            "points": b.points,
-        }
-        for b in SeasonBadge.objects.filter(user=user).select_related("season")
-    ]
-
-
 def _requests(user: Any) -> list[dict[str, Any]]:
     return [
         {
@@ -400,12 +386,5 @@ def account_export(user: Any, *, now: datetime | None = None) -> dict[str, Any]:
         "settings": _settings(user),
         "puzzles": _puzzles(user),
         "arenas": _arenas(user),
-        "season_badges": _season_badges(user),
-        "chips": _chips(user),
         "data_requests": _requests(user),
     }
-
-
-def _chips(user: Any) -> dict[str, Any]:
-    """The play chips: the balance and every ledger entry (docs/site.md, "Fichas")."""
-    return {"balance": chips_selectors.balance_of(user.pk) or 0, "ledger": ledger_export(user)}

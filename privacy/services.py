@@ -33,7 +33,6 @@ from django.utils.translation import gettext as _
 from accounts.services import account_erase
 from arenas.models import Arena, ArenaPlayer
 from arenas.services import arena_leave
-from chips.services import account_chips_erase as chips_erase
 from domino_site.removed import TOMBSTONE_WORDS, is_tombstone, tombstone_name
 from games.errors import ServiceError
 from games.models import Round
@@ -229,7 +228,6 @@ def account_delete(
         Seat.objects.filter(user=user).update(ip_hash="")
         friends = _erase_people(user, now)
         _accounts_app_erase(user)
-        chips_erase(user=user)  # after the leave, whose forfeit settles a staked match
         AccessAttempt.objects.filter(username=old_name).delete()
         AccessFailureLog.objects.filter(username=old_name).delete()
         HeldName.objects.create(name=old_name, until=now + NAME_HOLD)

@@ -10,10 +10,8 @@ from puzzles.models import DailyPuzzle, Puzzle, PuzzlePlayer, PuzzleTry
 
 @admin.register(Puzzle)
 class PuzzleAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = (
-        "id", "state", "origin", "preset", "gap", "themes", "tries", "solved", "check_cpu_ms",
-    )  # fmt: skip
-    list_filter = ("state", "origin", "preset", "drop_reason")
+    list_display = ("id", "state", "preset", "gap", "themes", "tries", "solved", "check_cpu_ms")
+    list_filter = ("state", "preset", "drop_reason")
 
 
 @admin.register(PuzzlePlayer)

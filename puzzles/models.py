@@ -18,14 +18,7 @@ class Puzzle(models.Model):
 
     ``view`` is the mover's own view at that moment (`Round.view(seat)`: their
     hand and the public facts, nothing else) and is all a solver is ever sent;
-    the source round is kept for the deeper check and the admin, never shown.
-    A day-one puzzle (``origin`` ``day_one``, `puzzles.day_one`) has no round
-    row: its bot round is in the committed file it was loaded from, under
-    ``origin_key``."""
-
-    class Origin(models.TextChoices):
-        ROUND = "round", _("cut from a round played here")
-        DAY_ONE = "day_one", _("shipped with the site (day one)")
+    the source round is kept for the deeper check and the admin, never shown."""
 
     class State(models.TextChoices):
         CANDIDATE = "candidate", _("waiting for the deeper check")
@@ -34,24 +27,7 @@ class Puzzle(models.Model):
         TRAINING = "training", _("a player's own position")
 
     round = models.ForeignKey(
-        "games.Round",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("round"),
-    )
-    # (``db_default``: the release before, still running while this one migrates, leaves them out)
-    origin = models.CharField(
-        _("origin"),
-        max_length=8,
-        choices=Origin.choices,
-        default=Origin.ROUND,
-        db_default=Origin.ROUND,
-    )
-    # A day-one puzzle's entry in its file ("day_one:<key>"): loading twice adds nothing.
-    origin_key = models.CharField(
-        _("origin key"), max_length=64, blank=True, default="", db_default=""
+        "games.Round", on_delete=models.CASCADE, related_name="+", verbose_name=_("round")
     )
     seq = models.PositiveIntegerField(_("move number"))
     seat = models.PositiveSmallIntegerField(_("seat"))
@@ -95,11 +71,6 @@ class Puzzle(models.Model):
             ),
             models.UniqueConstraint(
                 fields=("round", "seq", "owner"), name="puzzle_unique_training_position"
-            ),
-            models.UniqueConstraint(
-                fields=("origin_key",),
-                condition=~models.Q(origin_key=""),
-                name="puzzle_unique_origin_key",
             ),
         ]
         indexes = [models.Index(fields=("state", "mu"), name="puzzle_state_mu")]

@@ -118,9 +118,6 @@ def puzzle_check_next(
     if puzzle is None:
         return None
     rnd = puzzle.round
-    # A candidate is always cut from a round (`puzzles_cut`); only the day-one
-    # set, published when loaded, has none.
-    assert rnd is not None, f"candidate {puzzle.pk} has no round"
     analysis_work = (
         RoundAnalysis.objects.filter(round=rnd).values_list("work", flat=True).first() or work
     )

@@ -28,7 +28,6 @@ def _join(user: Any, msg: dict[str, Any], channel_name: str, ip_hash: str) -> No
         preset=msg.get("preset"),
         move_seconds=msg.get("move_seconds"),
         people_only=msg.get("people_only", False),
-        stake=msg.get("stake", 0),
         channel_name=channel_name,
         ip_hash=ip_hash,
     )
@@ -45,9 +44,7 @@ class QuickConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
 
     socket_kind = "quick"
 
-    queue: tuple[str, int, int] | None = (
-        None  # the queue (preset, clock, stake) this socket follows
-    )
+    queue: tuple[str, int] | None = None  # the queue group this socket is in
     since: str | None = None
 
     async def connect(self) -> None:
@@ -97,7 +94,7 @@ class QuickConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
             await self._follow(entry)
 
     async def quick_count(self, event: dict) -> None:
-        if self.queue == (event["preset"], event["move_seconds"], event.get("stake", 0)):
+        if self.queue == (event["preset"], event["move_seconds"]):
             await self.send_json({"type": "queue", **self._queue_fields(event["waiting"])})
 
     async def quick_matched(self, event: dict) -> None:
@@ -114,7 +111,7 @@ class QuickConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
     # -- helpers
     async def _follow(self, entry: dict[str, Any]) -> None:
         """This tab shows the queue the person is in now (moved from another tab too)."""
-        queue = (entry["preset"], entry["move_seconds"], entry.get("stake", 0))
+        queue = (entry["preset"], entry["move_seconds"])
         if queue != self.queue:
             await self._unfollow()
             self.queue = queue
@@ -134,11 +131,5 @@ class QuickConsumer(LayerGuard, NoDatabaseInTheLoop, ListeningSocket):
 
     def _queue_fields(self, waiting: int) -> dict[str, Any]:
         assert self.queue is not None
-        preset, seconds, stake = self.queue
-        return {
-            "preset": preset,
-            "move_seconds": seconds,
-            "stake": stake,
-            "waiting": waiting,
-            "since": self.since,
-        }
+        preset, seconds = self.queue
+        return {"preset": preset, "move_seconds": seconds, "waiting": waiting, "since": self.since}

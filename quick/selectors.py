@@ -33,9 +33,9 @@ def now_counts() -> dict[str, Any]:
     return {"playing": playing, "queued": {preset: rows.get(preset, 0) for preset in QUICK_PRESETS}}
 
 
-def waiting_in(preset: str, move_seconds: int, stake: int = 0) -> int:
-    """How many people wait in this queue (one preset, clock and stake)."""
-    return QuickEntry.objects.filter(preset=preset, move_seconds=move_seconds, stake=stake).count()
+def waiting_in(preset: str, move_seconds: int) -> int:
+    """How many people wait in this queue (one preset and clock)."""
+    return QuickEntry.objects.filter(preset=preset, move_seconds=move_seconds).count()
 
 
 def entry_of(user: Any) -> QuickEntry | None:

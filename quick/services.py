@@ -8,13 +8,7 @@ competitive table; the people seated, bots where the plan says, the match
 started) and deletes the entries it seated, all in one transaction: a person
 queued from two tabs or two processes has one row, and is seated once.
 Sockets hear of it after the commit, through the person's group
-(``quick.user.<id>``) and the queue's (``quick.<preset>.<seconds>``, and
-``.<stake>`` after it for a staked queue).
-
-A queue is a preset, a clock and a stake (docs/site.md, "Fichas"): people are
-paired only within one stake, every one of them covering it (asked at the
-join and again at each pass), and two accounts of one address are never put
-at one staked table.
+(``quick.user.<id>``) and the queue's (``quick.<preset>.<seconds>``).
 """
 
 from __future__ import annotations
@@ -51,11 +45,8 @@ SEATS = {"duelo": 2, "parceria": 4}
 PASS_EVERY = timedelta(seconds=1)  # while people wait: their windows widen, bots come
 
 
-Queue = tuple[str, int, int]  # preset, move clock, stake
-
-
-def queue_group(preset: str, move_seconds: int, stake: int = 0) -> str:
-    return f"quick.{preset}.{move_seconds}" + (f".{stake}" if stake else "")
+def queue_group(preset: str, move_seconds: int) -> str:
+    return f"quick.{preset}.{move_seconds}"
 
 
 def person_group(user_id: int) -> str:
@@ -86,21 +77,16 @@ def quick_join(
     preset: Any,
     move_seconds: Any,
     people_only: Any = False,
-    stake: Any = 0,
     channel_name: str = "",
     ip_hash: str = "",
     now: datetime | None = None,
 ) -> QuickEntry:
-    """``user`` waits in the queue of ``preset``, ``move_seconds`` and ``stake``
-    (the chips each player stakes: one of the ``CHIPS_STAKES``, or 0 for a
-    free table): a new entry, or theirs moved (joining from another tab moves
-    them; the same queue keeps the time they joined). Refused:
-    ``bad_message``, ``no_chips`` (their chips do not cover the stake, with
-    ``stake`` and ``balance``), ``cooldown`` (with ``until``),
-    ``already_seated`` (with ``room``: they play a match there)."""
+    """``user`` waits in the queue of ``preset`` and ``move_seconds``: a new entry,
+    or theirs moved (joining from another tab moves them; the same queue keeps
+    the time they joined). Refused: ``bad_message``, ``cooldown`` (with
+    ``until``), ``already_seated`` (with ``room``: they play a match there)."""
     now = now_or(now)
     check_choice(preset, move_seconds, people_only)
-    stake = rulebook.check_stake_choice(stake, user=user)
     rulebook.check_no_cooldown(user, now)
     code = quick_selectors.seated_in_play(user)
     if code is not None:
@@ -111,16 +97,15 @@ def quick_join(
         )
     rating = records_read.shown_rating(user, preset).value
     entry = QuickEntry.objects.select_for_update().filter(user=user).first()
-    before = _queue_of(entry) if entry is not None else None
+    before = (entry.preset, entry.move_seconds) if entry is not None else None
     if entry is None:
         entry = QuickEntry(user=user, joined_at=now)
-    elif before != (preset, move_seconds, stake):
+    elif before != (preset, move_seconds):
         entry.joined_at = now
     entry.preset, entry.move_seconds, entry.people_only = preset, move_seconds, people_only
-    entry.stake = stake
     entry.rating, entry.ip_hash, entry.channel_name = rating, ip_hash or "", channel_name
     entry.save()
-    queues = {(preset, move_seconds, stake), *([before] if before else [])}
+    queues = {(preset, move_seconds), *([before] if before else [])}
     _tell_after_commit(persons={user.pk: _entry_event(entry)}, queues=queues)
     transaction.on_commit(lambda: quick_due.send(sender=QuickEntry, at=now), robust=True)
     return entry
@@ -139,13 +124,9 @@ def quick_leave(*, user: Any, channel_name: str | None = None) -> bool:
     entry.delete()
     _tell_after_commit(
         persons={user.pk: {"type": "quick.entry", "entry": None}},
-        queues={_queue_of(entry)},
+        queues={(entry.preset, entry.move_seconds)},
     )
     return True
-
-
-def _queue_of(entry: QuickEntry) -> Queue:
-    return (entry.preset, entry.move_seconds, entry.stake)
 
 
 def _entry_event(entry: QuickEntry) -> dict[str, Any]:
@@ -154,28 +135,26 @@ def _entry_event(entry: QuickEntry) -> dict[str, Any]:
         "entry": {
             "preset": entry.preset,
             "move_seconds": entry.move_seconds,
-            "stake": entry.stake,
             "since": entry.joined_at.isoformat(),
             "channel": entry.channel_name,
         },
     }
 
 
-def _tell_after_commit(*, persons: dict[int, dict[str, Any]], queues: set[Queue]) -> None:
+def _tell_after_commit(*, persons: dict[int, dict[str, Any]], queues: set[tuple[str, int]]) -> None:
     """After the commit: each person's tabs get their event, each queue's sockets
     its new count."""
 
     def tell() -> None:
         messages = [("group", person_group(uid), event) for uid, event in persons.items()]
-        for preset, seconds, stake in queues:
+        for preset, seconds in queues:
             count = {
                 "type": "quick.count",
                 "preset": preset,
                 "move_seconds": seconds,
-                "stake": stake,
-                "waiting": quick_selectors.waiting_in(preset, seconds, stake),
+                "waiting": quick_selectors.waiting_in(preset, seconds),
             }
-            messages.append(("group", queue_group(preset, seconds, stake), count))
+            messages.append(("group", queue_group(preset, seconds), count))
         deliver(get_channel_layer(), messages)
 
     transaction.on_commit(tell, robust=True)
@@ -204,13 +183,11 @@ def quick_pair(*, now: datetime | None = None) -> datetime | None:
 
 def _still_free(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
     """The entries whose person may still be paired: one who started a match
-    or a cool-down since joining, or whose chips no longer cover their queue's
-    stake, leaves the queue (told why)."""
+    or a cool-down since joining leaves the queue (told why)."""
     free = []
     for entry in entries:
         try:
             rulebook.check_no_cooldown(entry.user, now)
-            rulebook.check_stake_seat(stake=entry.stake, user=entry.user, ip_hash="", seats=[])
             code = quick_selectors.seated_in_play(entry.user)
             if code is not None:
                 raise ServiceError("already_seated", _("You are in the middle of a match."))
@@ -218,7 +195,7 @@ def _still_free(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
             entry.delete()
             _tell_after_commit(
                 persons={entry.user_id: {"type": "quick.refused", "error": exc.as_message()}},
-                queues={_queue_of(entry)},
+                queues={(entry.preset, entry.move_seconds)},
             )
             continue
         free.append(entry)
@@ -227,12 +204,12 @@ def _still_free(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
 
 def _open_tables(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
     """Plan and open every table of every queue; returns the entries seated."""
-    by_queue: dict[Queue, list[QuickEntry]] = {}
+    by_queue: dict[tuple[str, int], list[QuickEntry]] = {}
     for entry in entries:
-        by_queue.setdefault(_queue_of(entry), []).append(entry)
+        by_queue.setdefault((entry.preset, entry.move_seconds), []).append(entry)
     seated: list[QuickEntry] = []
     kept = kept_apart(e.user_id for e in entries)  # blocks, either way: never at one table
-    for (preset, seconds, stake), queue in by_queue.items():
+    for (preset, seconds), queue in by_queue.items():
         by_id = {e.pk: e for e in queue}
         partners = _partners_in(queue) if SEATS[preset] == 4 else {}
         waiting = [
@@ -241,7 +218,7 @@ def _open_tables(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
                 e.rating,
                 e.joined_at,
                 e.people_only,
-                _apart_of(e, queue, kept, staked=bool(stake)),
+                _apart_of(e, queue, kept),
                 partners.get(e.pk),
             )
             for e in queue
@@ -251,14 +228,14 @@ def _open_tables(entries: list[QuickEntry], now: datetime) -> list[QuickEntry]:
             level = pairing.bot_level([w for w in plan if w is not None])
             try:
                 with transaction.atomic():
-                    room = _open_table(preset, seconds, slots, level, now, stake=stake)
+                    room = _open_table(preset, seconds, slots, level, now)
             except ServiceError:
                 log.exception("quick match: could not open a table for %s", slots)
                 continue
             people = [e for e in slots if e is not None]
             QuickEntry.objects.filter(pk__in=[e.pk for e in people]).delete()
             seated += people
-            _tell_matched(room, slots, (preset, seconds, stake))
+            _tell_matched(room, slots, (preset, seconds))
     return seated
 
 
@@ -272,30 +249,17 @@ def _partners_in(queue: list[QuickEntry]) -> dict[int, Any]:
 
 
 def _apart_of(
-    entry: QuickEntry, queue: list[QuickEntry], kept: set[frozenset[int]], staked: bool = False
+    entry: QuickEntry, queue: list[QuickEntry], kept: set[frozenset[int]]
 ) -> tuple[int, ...]:
-    """The entries of ``queue`` whose person ``entry``'s may never sit with: a
-    block either way, and in a staked queue an account of the same address
-    (two accounts of one address never stake against each other)."""
-    return tuple(
-        other.pk
-        for other in queue
-        if frozenset((entry.user_id, other.user_id)) in kept
-        or (staked and other.pk != entry.pk and not rulebook.may_meet(entry.ip_hash, other.ip_hash))
-    )
+    """The entries of ``queue`` whose person ``entry``'s may never sit with."""
+    return tuple(other.pk for other in queue if frozenset((entry.user_id, other.user_id)) in kept)
 
 
 def _open_table(
-    preset: str,
-    seconds: int,
-    slots: Sequence[QuickEntry | None],
-    level: str,
-    now: datetime,
-    stake: int = 0,
+    preset: str, seconds: int, slots: Sequence[QuickEntry | None], level: str, now: datetime
 ) -> Room:
-    """A new public competitive table with the queue's stake: the people seated
-    as planned, bots in the other seats (the bank pays theirs), the match
-    started (its first round dealt, the stakes held)."""
+    """A new public competitive table: the people seated as planned, bots in the
+    other seats, the match started (its first round dealt)."""
     host = slots[0]
     assert host is not None, "the plan seats a person first"
     room = room_create(
@@ -306,7 +270,6 @@ def _open_table(
         visibility=Room.Visibility.PUBLIC,
         competitive=True,
         ip_hash=host.ip_hash,
-        stake=stake,
         now=now,
     )
     for index, entry in enumerate(slots[1:], start=1):
@@ -320,7 +283,7 @@ def _open_table(
     return room
 
 
-def _tell_matched(room: Room, slots: Sequence[QuickEntry | None], queue: Queue) -> None:
+def _tell_matched(room: Room, slots: Sequence[QuickEntry | None], queue: tuple[str, int]) -> None:
     url = f"/r/{room.code}/"
     persons = {
         entry.user_id: {"type": "quick.matched", "room": room.code, "url": url, "seat": index}

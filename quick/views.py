@@ -9,8 +9,6 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from chips import rules as chips_rules
-from chips.words import chips_label
 from quick import page_strings as quick_strings
 from quick import selectors as quick_selectors
 from records import selectors as records
@@ -36,8 +34,6 @@ def quick_context(request: HttpRequest) -> dict[str, Any]:
             "presets": [(p, PRESET_LABELS.get(p, p)) for p in QUICK_PRESETS],
             "clocks": MOVE_SECONDS_CHOICES,
             "default_clock": DEFAULT_MOVE_SECONDS,
-            # One queue per stake (docs/site.md, "Fichas"): 0, a free table.
-            "stakes": [(s, chips_label(s)) for s in chips_rules.stakes()],
             "now": quick_selectors.now_counts(),
             "cooldown": records.cooldown_notice(user) if user is not None else None,
         },

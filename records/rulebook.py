@@ -38,10 +38,6 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from chips import rules as chips_rules
-from chips import selectors as chips_selectors
-from chips import services as chips
-from chips.errors import no_chips, same_address
 from games.errors import ServiceError
 from games.models import Match, Move
 from games.world import now_or
@@ -221,33 +217,6 @@ def win_trading(
             if won * 100 >= WIN_TRADING_PERCENT * len(matches):
                 (loser,) = pair - {winner}
                 found.append(WinTrading(winner, loser, tuple(m.match_id for m in matches)))
-    return found
-
-
-# Chips passed between two accounts: this many staked matches one of them won
-# against the other within `WIN_TRADING_WINDOW`, one winning `WIN_TRADING_PERCENT`
-# % or more, go to the moderators' queue too (rated or not: a friendly staked
-# table moves chips without moving ratings).
-CHIP_TRADING_MATCHES = 5
-
-
-def chip_trading(*, users: Sequence[int | None], now: datetime) -> list[WinTrading]:
-    """The pairs of this lineup passing chips: `CHIP_TRADING_MATCHES` or more
-    staked matches within `WIN_TRADING_WINDOW` that one of the two won against
-    the other, one of them having won `WIN_TRADING_PERCENT` % or more
-    (docs/rated-play.md, "Rated results between the same two people")."""
-    people = [u for u in users if u]
-    pairs = {frozenset((a, b)) for a in people for b in people if a != b}
-    found = []
-    meetings = chips_selectors.staked_wins(pairs=pairs, since=now - WIN_TRADING_WINDOW)
-    for pair, matches in meetings.items():
-        if len(matches) < CHIP_TRADING_MATCHES:
-            continue
-        for winner in sorted(pair):
-            won = sum(1 for _match, who in matches if who == winner)
-            if won * 100 >= WIN_TRADING_PERCENT * len(matches):
-                (loser,) = pair - {winner}
-                found.append(WinTrading(winner, loser, tuple(m for m, _who in matches)))
     return found
 
 
@@ -529,73 +498,3 @@ def established_account(*, user: Any, now: datetime | None = None) -> bool:
     if matches <= 0:
         return True
     return Rating.objects.filter(user=user, preset=ALL_PRESETS, matches__gte=matches).exists()
-
-
-# ---------------------------------------------------------------------- chips
-
-
-def check_stake_choice(stake: Any, *, user: Any) -> int:
-    """A table's stake at its creation: 0 (a free table) or one of the
-    ``CHIPS_STAKES`` (``bad_message``/``bad_stake`` otherwise), which the
-    creator's chips cover (``no_chips``: a guest has none): docs/site.md, "Fichas"."""
-    try:
-        stake = int(stake or 0)
-    except (TypeError, ValueError):
-        stake = -1
-    if stake == 0:
-        return 0
-    if stake not in chips_rules.stakes():
-        raise ServiceError(
-            "bad_message", _("That stake is not one of the table's stakes."), reason="bad_stake"
-        )
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    chips.check_covers(user_id=user_id, stake=stake)
-    return stake
-
-
-def check_stake_seat(*, stake: int, user: Any, ip_hash: str, seats: Sequence[Any]) -> None:
-    """Taking a seat at a table with a stake: the person's chips cover it
-    (``no_chips``; a guest has none), and no account of their address sits
-    there (``same_address``: two accounts of one address never stake against
-    each other, the same-address rule of rated tables)."""
-    if not stake:
-        return
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    chips.check_covers(user_id=user_id, stake=stake)
-    for seat in seats:
-        if seat.kind == "human" and seat.user_id != user_id and not may_meet(ip_hash, seat.ip_hash):
-            raise same_address()
-
-
-def stakers_of(seats: Sequence[Any], *, stake: int) -> list[int | None]:
-    """Who pays a match's stake, by seat: each account; None for a bot, whose
-    stake the bank pays (docs/decisions.md). A person without an account (a
-    guest) cannot stake: ``no_chips``."""
-    stakers: list[int | None] = []
-    for seat in seats:
-        if seat.kind == "bot":
-            stakers.append(None)
-        elif seat.user_id:
-            stakers.append(seat.user_id)
-        else:
-            raise no_chips(stake=stake, balance=0)
-    return stakers
-
-
-def abandoned_stakers(
-    *, match: Any, seats: Sequence[Any], stakers: Sequence[int | None]
-) -> set[int]:
-    """The seats whose staker the rulebook penalises for abandoning the match:
-    charged a cool-down for it (a forfeit, a walkover for absence), or no
-    longer playing their seat at its end (left: a bot stands in, or the seat
-    was given up). Their stake is not returned at an annulment or a draw."""
-    charged = set(Cooldown.objects.filter(match=match).values_list("user_id", flat=True))
-    found = set()
-    for index, user_id in enumerate(stakers):
-        if user_id is None:
-            continue
-        seat = seats[index] if index < len(seats) else None
-        gone = seat is None or seat.user_id != user_id or seat.leaving or seat.substitute
-        if user_id in charged or gone:
-            found.add(index)
-    return found

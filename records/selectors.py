@@ -15,8 +15,6 @@ from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Q
 
-from chips import rules as chips_rules
-from chips import selectors as chips_selectors
 from domino_site.removed import is_tombstone, shown_name
 from games.models import Match, Round
 from records import rating
@@ -115,18 +113,6 @@ class ShownRating:
     matches: int
     wins: int
     xp: int
-
-    @property
-    def provisional(self) -> bool:
-        """Too few rated matches to say much yet (`RANKING_MIN_MATCHES`, the
-        ranking's own threshold): pages say "Provisório: jogue 5 partidas
-        valendo ranking" rather than a newcomer's "0 ± 500"."""
-        return self.matches < ranking_min_matches()
-
-    @property
-    def matches_to_go(self) -> int:
-        """How many more rated matches until the rating stops being provisional."""
-        return max(ranking_min_matches() - self.matches, 0)
 
 
 def shown_rating(user: Any, preset: str = ALL_PRESETS) -> ShownRating:
@@ -453,7 +439,7 @@ def ranking(*, by: str = "rating", preset: str = ALL_PRESETS, page: Any = 1) -> 
     matches, wins, xp."""
     rows = Rating.objects.filter(preset=preset).select_related("user")
     if by == "xp":
-        rows = _with_chips(rows.filter(xp__gt=0)).order_by("-xp", "-ordinal", "user__username")
+        rows = rows.filter(xp__gt=0).order_by("-xp", "-ordinal", "user__username")
     else:
         rows = rows.filter(matches__gte=ranking_min_matches()).order_by(
             "-ordinal", "-xp", "user__username"
@@ -478,24 +464,10 @@ def _ranking_row(row: Rating, position: int) -> dict[str, Any]:
         "user_id": row.user_id,
         "rating": skill.shown,
         "uncertainty": skill.uncertainty,
-        "provisional": row.matches < ranking_min_matches(),  # in the ranking by points
         "matches": row.matches,
         "wins": row.wins,
         "xp": row.xp,
     }
-
-
-def _with_chips(rows: Any) -> Any:
-    """The points ranking lists registered players whose chips cover the
-    smallest stake (the customer's "Ranking por pontos": docs/site.md, "Fichas")."""
-    return rows.filter(user__chip_balance__amount__gte=chips_rules.smallest_stake())
-
-
-def chips_cover_ranking(user: Any) -> bool:
-    """Whether ``user``'s chips cover the smallest stake: they are in the points
-    ranking (when they have points); otherwise the page shows them how to get
-    back in (the daily allowance)."""
-    return (chips_selectors.balance_of(user) or 0) >= chips_rules.smallest_stake()
 
 
 def ranking_position(*, user: Any, by: str = "rating", preset: str = ALL_PRESETS) -> int | None:
@@ -507,9 +479,9 @@ def ranking_position(*, user: Any, by: str = "rating", preset: str = ALL_PRESETS
         return None
     rows = Rating.objects.filter(preset=preset)
     if by == "xp":
-        if mine.xp == 0 or not chips_cover_ranking(user):
+        if mine.xp == 0:
             return None
-        ahead = _with_chips(rows).filter(
+        ahead = rows.filter(
             Q(xp__gt=mine.xp)
             | Q(xp=mine.xp, ordinal__gt=mine.ordinal)
             | Q(xp=mine.xp, ordinal=mine.ordinal, user__username__lt=user.username)

@@ -27,8 +27,6 @@ from typing import Any
 
 from django.db import transaction
 
-from chips import selectors as chips_selectors
-from chips import services as chips
 from domino_site.guests import guest_key
 from games.world import now_or
 from records import rating, rulebook
@@ -54,23 +52,11 @@ def match_started(
     match: Any,
     seats: Sequence[Any],
     competitive: bool = True,
-    stake: int = 0,
-    room_code: str = "",
     now: datetime | None = None,
 ) -> MatchLineup:
     """Record who ``match`` starts with and whether it is rated (never at a
     friendly table: not ``competitive``; nor past the pair limit,
-    `rulebook.lineup_rated`). At a table with a ``stake``, each player's stake
-    is held in the match's pot (a bot's paid by the bank); ``no_chips`` if one
-    of them cannot cover it (docs/site.md, "Fichas")."""
-    if stake:
-        chips.stakes_hold(
-            match=match,
-            stake=stake,
-            stakers=rulebook.stakers_of(seats, stake=stake),
-            room_code=room_code,
-            now=now_or(now),
-        )
+    `rulebook.lineup_rated`)."""
     side_of = match.engine().rules.side_of
     rated, reason = rulebook.lineup_rated(
         seats, side_of=side_of, now=now_or(now), competitive=competitive
@@ -189,61 +175,11 @@ def match_finished(
     return RatingChange.objects.bulk_create(changes)
 
 
-@transaction.atomic
-def stakes_settled(*, match: Any, seats: Sequence[Any], now: datetime | None = None) -> None:
-    """Settle a staked match's pot as the rulebook says (docs/site.md, "Fichas";
-    docs/rated-play.md, "The rulebook"), once, whoever calls it again: the
-    winners share the pot less the bank's share, a draw returns the stakes, an
-    annulment returns them except to a staker penalised for abandoning, a table
-    closed before the match's end returns them all. ``seats``: as they are when
-    the match ends, before anyone's seat is freed."""
-    pot = chips_selectors.pot_of(match)
-    if pot is None or pot.settled_at is not None:
-        return
-    penalised = rulebook.abandoned_stakers(match=match, seats=seats, stakers=pot.stakers)
-    if not match.over:
-        outcome = chips.OUTCOME_CLOSED
-        penalised = set()
-    elif match.annulled:
-        outcome = chips.OUTCOME_ANNULLED
-    elif match.winner is None:
-        outcome = chips.OUTCOME_DRAW
-    else:
-        outcome = chips.OUTCOME_WON
-    if outcome == chips.OUTCOME_WON:  # after the commit: a pair passing chips is told
-        transaction.on_commit(
-            partial(_look_for_chip_trading, users=list(pot.stakers), now=now_or(now)), robust=True
-        )
-    chips.pot_settle(
-        match=match,
-        outcome=outcome,
-        winner_side=match.winner,
-        side_of=match.engine().rules.side_of,
-        penalised=penalised,
-        room_code=getattr(match.room, "code", ""),
-        now=now_or(now),
-    )
-
-
 def _look_for_win_trading(*, users: list[int | None], side_of: Any, now: datetime) -> None:
     """After a rated result's commit: two of its people who look like trading
     wins (`rulebook.win_trading`) are told to the apps above
     (`records.signals.win_trading`: the people's moderation queue)."""
     for found in rulebook.win_trading(users=users, side_of=side_of, now=now):
-        win_trading.send(
-            sender=MatchLineup,
-            winner_id=found.winner,
-            loser_id=found.loser,
-            match_ids=list(found.matches),
-            now=now,
-        )
-
-
-def _look_for_chip_trading(*, users: list[int | None], now: datetime) -> None:
-    """After a staked match's commit: two of its people who look like passing
-    chips (`rulebook.chip_trading`) are told to the apps above, as win trading
-    is (`records.signals.win_trading`: one entry per pair in the moderators' queue)."""
-    for found in rulebook.chip_trading(users=users, now=now):
         win_trading.send(
             sender=MatchLineup,
             winner_id=found.winner,

@@ -21,11 +21,6 @@ a piece of HTML rendered from its own templates (or ``""``); the page shows
 the pieces at that place, in the receivers' order, so no template of the
 records loads another app's tags.
 
-``ranking_parts``: sent by the ranking page (`records.views.ranking`) with
-``request``; a receiver returns a piece of HTML rendered from its own
-templates (or ``""``), shown after the ranking (the arenas: the current
-season's standings per preset).
-
 ``rated_restriction``: sent by the rulebook (`records.rulebook.cooldown_for`)
 with ``user_id`` and ``now``: is this account kept from rated play by an app
 above (the people's suspension, docs/site.md "Reports and moderation")? A
@@ -50,6 +45,5 @@ PROFILE_PLACES = ("people", "after_history", "end")
 
 rounds_visible = Signal()
 profile_parts = Signal()
-ranking_parts = Signal()
 rated_restriction = Signal()
 win_trading = Signal()

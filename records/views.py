@@ -16,13 +16,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from chips import rules as chips_rules
-from chips import selectors as chips_selectors
 from domino_site.removed import is_tombstone
 from games.presets import PRESET_LABELS
 from records import selectors
 from records.models import ALL_PRESETS, Rating
-from records.signals import PROFILE_PLACES, profile_parts, ranking_parts, rounds_visible
+from records.signals import PROFILE_PLACES, profile_parts, rounds_visible
 
 
 @require_GET
@@ -43,17 +41,6 @@ def ranking(request: HttpRequest) -> HttpResponse:
         "presets": [(key, label) for key, label in PRESET_LABELS.items()],
         "min_matches": selectors.ranking_min_matches(),
         "my_position": selectors.ranking_position(user=user, by=by, preset=preset),
-        # The apps above add theirs (the arenas: the season's standings).
-        "parts": mark_safe(  # their templates'
-            "".join(
-                str(html) for _r, html in ranking_parts.send(sender=Rating, request=request) if html
-            )
-        ),
-        # The points ranking asks for chips: a signed-in person short of the smallest
-        # stake is told how to get back in (docs/site.md, "Fichas").
-        "chips_short": user is not None and not selectors.chips_cover_ranking(user),
-        "smallest_stake": chips_rules.smallest_stake(),
-        "daily_floor": chips_rules.daily_floor(),
     }
     return render(request, "records/ranking.html", context)
 
@@ -78,15 +65,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         row.label = PRESET_LABELS.get(row.preset, row.preset)
         row.ranked = row.preset in PRESET_LABELS  # the ranking's filter knows it
     favourite = stats["favourite_preset"]
-    # The person's own chips and last entries: shown to them alone (docs/site.md, "Fichas").
-    own = request.user.is_authenticated and request.user.pk == person.pk
     context = {
-        "chips": {
-            "balance": chips_selectors.balance_of(person.pk) or 0,
-            "entries": chips_selectors.last_entries(person, limit=10),
-        }
-        if own
-        else None,
         "person": person,
         "stats": stats,
         "favourite_label": PRESET_LABELS.get(favourite, favourite) if favourite else None,

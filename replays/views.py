@@ -15,14 +15,9 @@ from django.views.decorators.http import require_GET
 
 from analysis import selectors as analysis
 from domino_site.guests import guest_token_of
+from domino_site.removed import shown_name
 from games.presets import PRESET_LABELS
-from games.selectors import (
-    finished_round,
-    replay_export,
-    replay_fair,
-    replay_players,
-    replay_positions,
-)
+from games.selectors import finished_round, replay_export, replay_fair, replay_positions
 from rooms import selectors
 from rooms.errors import ServiceError
 from rooms.page_strings import TABLE, translated
@@ -89,12 +84,21 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     room = rnd.room
     user, token = person_of_request(request)
     replay_opened(rnd, user, token)  # its analysis comes first (analysis.queue)
+    players = rnd.players or []
     boot = {
         "code": room.code,
         "match": rnd.match.number,
         "number": rnd.number,
         "rules": rnd.state["rules"],
-        "seats": replay_players(rnd),  # named as the table named them (games.seat_names)
+        "seats": [
+            {
+                "index": p.get("index"),
+                "kind": p.get("kind"),
+                "name": shown_name(p.get("name") or ""),
+                "bot_level": p.get("bot_level"),
+            }
+            for p in players
+        ],
         "positions": replay_positions(rnd),
         "strings": translated(TABLE + page_strings.REPLAY),
     }

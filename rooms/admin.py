@@ -56,9 +56,8 @@ class RoomAdmin(ReadOnlyMixin, admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = (SeatInline, MatchInline)
     actions = (close_rooms,)
-    # The next deal's server seed is shown to nobody (its commitment only), nor
-    # a locked table's password hash.
-    exclude = ("next_server_seed", "password_hash")
+    # The next deal's server seed is shown to nobody: its commitment only.
+    exclude = ("next_server_seed",)
 
     def get_readonly_fields(self, request, obj=None):
         fields = super().get_readonly_fields(request, obj)

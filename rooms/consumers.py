@@ -51,7 +51,6 @@ from rooms.sockets import (
     chat_allowed,
     close_socket,
     execute,
-    no_watchers_refusal,
     open_socket,
     read_snapshot,
     rebind_if_released,
@@ -164,10 +163,6 @@ class TableConsumer(LayerGuard, NoDatabaseInTheLoop, AsyncJsonWebsocketConsumer)
             if self.restarting:  # closed with 4013 while it waited: bind nothing
                 return
             outcome, snapshot, index, replaced = await _db(open_socket)(self.viewer)
-        if outcome == "no_watchers":  # said, then final (docs/protocol.md, 4003)
-            await self.send_json(no_watchers_refusal().as_message(None))
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
         if outcome != "ok":
             code = CLOSE_NOT_FOUND if outcome == "not_found" else CLOSE_FORBIDDEN
             await self.close(code=code)

@@ -11,8 +11,6 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from chips import rules as chips_rules
-from chips.words import chips_label
 from domino_site.validators import validate_visible_text
 from games.engine import PRESET_OPTIONS, PRESETS, InvalidRules, RuleSet
 from games.presets import PRESET_LABELS, describe_rules
@@ -47,15 +45,6 @@ def preset_info() -> dict[str, dict[str, Any]]:
     return info
 
 
-class Checkbox(forms.CheckboxInput):
-    """A checkbox that reads "0" as unchecked: the JSON form of ``POST /rooms/``
-    sends false as "0" (`lobby.views`), which Django's widget reads as checked."""
-
-    def value_from_datadict(self, data: Any, files: Any, name: str) -> bool:
-        value = data.get(name)
-        return value is not None and str(value).strip().lower() in ("1", "on", "true", "yes")
-
-
 class CreateRoomForm(forms.Form):
     name = forms.CharField(
         label=_("Room name"), max_length=80, required=False, validators=[validate_visible_text]
@@ -86,26 +75,6 @@ class CreateRoomForm(forms.Form):
         initial="competitive",
         widget=forms.RadioSelect,
         required=False,
-    )
-    # The host's locks (docs/site.md, "Locked tables"): a password to sit (the
-    # invite link seats without it) and "sem espectadores". Kept hashed.
-    password = forms.CharField(
-        label=_("Password to sit (optional)"),
-        max_length=128,
-        required=False,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=_("Whoever sits from the lobby types it; your invite link seats without it."),
-    )
-    no_watchers = forms.BooleanField(
-        label=_("No watchers: only the people seated see the table"),
-        required=False,
-        widget=Checkbox,
-    )
-    # The chips each player stakes on a match (docs/site.md, "Fichas"): one of the
-    # CHIPS_STAKES (set in __init__: an operator knob), or none, a free table.
-    stake = forms.TypedChoiceField(
-        label=_("Stake (play chips)"), choices=(), coerce=int, empty_value=None, required=False
     )
     move_seconds = forms.TypedChoiceField(
         label=_("Move clock"),
@@ -149,10 +118,6 @@ class CreateRoomForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.guest = guest
         self.solo = solo
-        stake_field: Any = self.fields["stake"]
-        stake_field.choices = [("0", _("None: a free table"))] + [
-            (str(s), chips_label(s)) for s in chips_rules.stakes()
-        ]
         if guest:
             self.fields["visibility"].initial = "private"
 

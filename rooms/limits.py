@@ -9,16 +9,10 @@ so the rooms opened from one client address (its keyed hash, kept on the room)
 are limited as well (``ROOM_CREATE_LIMIT_PER_ADDRESS``), and so are the tables
 with bots open at once from one address (``SOLO_TABLES_PER_ADDRESS``: bots
 cost CPU).
-
-Wrong passwords at locked tables are limited like failed logins, per person and
-per address (``TABLE_PASSWORD_FAILURES_PER_PERSON``,
-``TABLE_PASSWORD_FAILURES_PER_ADDRESS`` per ``TABLE_PASSWORD_WINDOW``), counted
-from their own rows (`PasswordMiss`).
 """
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.world import now_or
-from rooms.models import PasswordMiss, Room, Seat
+from rooms.models import Room, Seat
 
 
 def rooms_opened_recently(
@@ -97,52 +91,3 @@ def room_create_refusal(
     if solo and ip_hash and solo_tables_open_from(ip_hash, now) >= settings.SOLO_TABLES_PER_ADDRESS:
         return _("Too many tables with bots are open from your address: close one first.")
     return None
-
-
-def _password_misses(**who: Any) -> list[datetime]:
-    """The times of the wrong passwords ``who`` gave within the window."""
-    return list(PasswordMiss.objects.filter(**who).values_list("at", flat=True))
-
-
-def password_refusal(
-    *, user: Any, guest_token: str | None, ip_hash: str, now: datetime | None = None
-) -> str | None:
-    """A translated message when this person (an account, or a guest's token) gave
-    ``TABLE_PASSWORD_FAILURES_PER_PERSON`` wrong table passwords within
-    ``TABLE_PASSWORD_WINDOW``, or their address ``TABLE_PASSWORD_FAILURES_PER_ADDRESS``,
-    else None. Asked before the password is checked, as a login lockout is: the
-    right password does not help, so a guesser learns nothing more until the
-    oldest of those failures is out of the window."""
-    now = now_or(now)
-    window = settings.TABLE_PASSWORD_WINDOW
-    recent = {"at__gt": now - window}
-    person: list[datetime] = []
-    if user is not None and getattr(user, "is_authenticated", False):
-        person = _password_misses(user=user, **recent)
-    elif guest_token:
-        person = _password_misses(user__isnull=True, guest_token=guest_token, **recent)
-    free_at = _free_at(person, settings.TABLE_PASSWORD_FAILURES_PER_PERSON, window)
-    if free_at is None and ip_hash:
-        address = _password_misses(ip_hash=ip_hash, **recent)
-        free_at = _free_at(address, settings.TABLE_PASSWORD_FAILURES_PER_ADDRESS, window)
-    if free_at is None:
-        return None
-    minutes = max(1, math.ceil((free_at - now).total_seconds() / 60))
-    return ngettext(
-        "Too many wrong table passwords: try again in %(minutes)s minute.",
-        "Too many wrong table passwords: try again in %(minutes)s minutes.",
-        minutes,
-    ) % {"minutes": minutes}
-
-
-def _free_at(times: list[datetime], limit: int, window: timedelta) -> datetime | None:
-    """When ``limit`` of ``times`` (all within the window) stop holding: the
-    ``limit``-th latest's end of window; None while there are fewer."""
-    latest = sorted(times, reverse=True)
-    return latest[limit - 1] + window if limit > 0 and len(latest) >= limit else None
-
-
-def password_miss_forget_before(when: datetime) -> int:
-    """The sweeper: wrong passwords older than ``when`` count no more."""
-    deleted, _kinds = PasswordMiss.objects.filter(at__lt=when).delete()
-    return deleted

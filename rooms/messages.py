@@ -160,19 +160,10 @@ def _seed(msg: dict[str, Any]) -> dict[str, Any]:
     return {"value": value}
 
 
-def _sit(msg: dict[str, Any]) -> dict[str, Any]:
-    """``sit``: a seat, and a locked table's password (optional: absent, the
-    server answers ``password_required``; docs/site.md, "Locked tables")."""
-    password = msg.get("password")
-    if password is not None and (not isinstance(password, str) or len(password) > 128):
-        raise BadMessage("password must be a string of up to 128 characters")
-    return {"seat": _seat(msg), "password": password or None}
-
-
 _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "play": _play,
     "pick": _pick,
-    "sit": _sit,
+    "sit": lambda m: {"seat": _seat(m)},
     "add_bot": lambda m: {"seat": _seat(m), "level": _level(m)},
     "remove_bot": lambda m: {"seat": _seat(m)},
     "stand_up": lambda m: {"seat": _seat(m)},

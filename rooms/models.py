@@ -80,21 +80,10 @@ class Room(models.Model):
     # The creator's choice (the portal's marker): "Competitiva" may be rated when
     # the seated people make a rated table; "Amistosa" (False) never is.
     competitive = models.BooleanField(_("competitive"), default=True)
-    # The chips each player stakes on a match here (docs/site.md, "Fichas"): one of
-    # the CHIPS_STAKES, or 0, a free table. Held when a match starts, settled when it ends.
-    stake = models.PositiveIntegerField(_("stake"), default=0, db_default=0)
     # A table whose people a pairing seated, not an invitation (an arena's, which
     # sets it at the creation): nobody there may call a bot, so an absence runs
     # as at any table, private or not (`waits_for_both`), and it has no invite link.
     seated_by_pairing = models.BooleanField(_("seated by a pairing"), default=False)
-    # The host's locks, set at the creation (docs/site.md, "Locked tables"): a
-    # password to take a seat other than by the invite link (Django's hash of it,
-    # `make_password`: the password itself is never stored, nor sent anywhere), and
-    # "sem espectadores" (nobody watches without a seat or a reservation).
-    password_hash = models.CharField(
-        _("password (hashed)"), max_length=128, blank=True, default="", db_default=""
-    )
-    no_watchers = models.BooleanField(_("no watchers"), default=False, db_default=False)
     # Sockets watching the table without a seat (rows of `Watcher`), counted when
     # one joins or leaves, so that snapshots read it with the room row.
     watchers = models.PositiveIntegerField(_("watchers"), default=0)
@@ -150,11 +139,6 @@ class Room(models.Model):
     @property
     def is_private(self) -> bool:
         return self.visibility == self.Visibility.PRIVATE
-
-    @property
-    def locked(self) -> bool:
-        """A password guards its seats (docs/site.md, "Locked tables")."""
-        return bool(self.password_hash)
 
     @property
     def invite_path(self) -> str:
@@ -325,34 +309,6 @@ class Watcher(models.Model):
         return f"{self.room_id} {self.channel_name}"
 
 
-class PasswordMiss(models.Model):
-    """A wrong password given for a locked table (rooms.limits.password_refusal):
-    one row each, counted per person and per address within
-    ``TABLE_PASSWORD_WINDOW``, as failed logins are, so every process sees the
-    same count. The sweeper forgets rows older than the window."""
-
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="password_misses")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="table_password_misses",
-    )
-    guest_token = models.CharField(_("guest token"), max_length=64, blank=True, default="")
-    # The keyed hash of the address (domino_site.client_ip), never the address.
-    ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
-    at = models.DateTimeField(_("tried at"), default=timezone.now, db_index=True)
-
-    class Meta:
-        verbose_name = _("wrong table password")
-        verbose_name_plural = _("wrong table passwords")
-
-    def __str__(self) -> str:
-        return f"{self.room_id} {self.at:%Y-%m-%d %H:%M}"
-
-
 def waits_for_both(room: Room, seats: Sequence[Seat]) -> bool:
     """A private room with two people seated (docs/table-rules.md, "A private duel waits for
     both"): an absent one's turn waits for them instead of the public grace. Not an
@@ -383,9 +339,6 @@ class QuickEntry(models.Model):
     preset = models.CharField(_("preset"), max_length=32)
     move_seconds = models.PositiveSmallIntegerField(_("move clock (s)"))
     people_only = models.BooleanField(_("people only"), default=False)
-    # The chips each player stakes (docs/site.md, "Fichas"): one queue per
-    # preset, clock and stake; 0, a free table.
-    stake = models.PositiveIntegerField(_("stake"), default=0, db_default=0)
     # The shown rating for the preset when the person joined (the pairing's key).
     rating = models.IntegerField(_("rating"), default=0)
     ip_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")

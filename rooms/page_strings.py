@@ -14,8 +14,7 @@ TABLE: tuple[str, ...] = (
     _("Not connected yet. Try again in a moment."),
     _("That is not possible now."),
     _("Seat %(n)s"),
-    # A partnership's two names (static/js/table/sides.js): "Ana e Dona Cida".
-    _("%(a)s and %(b)s"),
+    _("Bot %(n)s"),
     _("easy"),
     _("medium"),
     _("hard"),
@@ -71,6 +70,7 @@ TABLE: tuple[str, ...] = (
     _("Play against the computer"),
     _("Confirm within %(n)s s, or lose the series by walkover (W.O.)."),
     _("The series ended by walkover (W.O.)."),
+    _("%(name)s wins the series by walkover (W.O.)."),
     _("Walkover"),
     _("Quick chat"),
     _("Mute %(name)s"),
@@ -103,6 +103,7 @@ TABLE: tuple[str, ...] = (
     _("Stand up (not ready)"),
     _("Be ready within %(n)s s, or your seat is freed."),
     _("The match ended: a player abandoned it."),
+    _("%(name)s wins: the other side abandoned the match."),
     _("%(name)s abandoned the match."),
     _("Abandonment"),
     _("This match counts for nobody: a player never made a move themselves."),
@@ -132,7 +133,9 @@ TABLE: tuple[str, ...] = (
     _("automatic move"),
     _("Nothing played yet."),
     _("The match is over."),
+    _("%(name)s won the match!"),
     _("Round drawn: nobody scores."),
+    _("%(name)s won the round"),
     _("no tiles left"),
     _("Domino!"),
     _("Blocked game"),
@@ -149,8 +152,13 @@ TABLE: tuple[str, ...] = (
     _("The last tile was a double and both ends showed its number."),
     _("Nobody could play: the lowest sum scores."),
     _("Made by plays: %(terms)s"),
+    _("%(name)s also scores the opponents' pips, rounded to the nearest 5: +%(n)s"),
     # The game of points stopped at the match's target (docs/rules.md, "The game of points").
     _("The match's target is reached!"),
+    _(
+        "%(name)s reached the match's target first: the round ends at that play, and the "
+        "hands are not counted."
+    ),
     _("the ends add up to %(n)s: +%(n)s"),
     _("%(name)s was dealt %(n)s doubles: every tile was dealt again"),
     _("%(name)s played their last tile."),
@@ -161,6 +169,9 @@ TABLE: tuple[str, ...] = (
     _("Tie: broken by picking face-down tiles."),
     _("The round winner scores 1 point."),
     _("Penalty scoring: every other side scores the pips left in its own hands."),
+    _("%(name)s scores the difference: %(a)s − %(b)s = %(n)s"),
+    _("%(name)s scores the pips left in every hand: %(terms)s = %(n)s"),
+    _("%(name)s scores the pips left in the opponents' hands: %(terms)s = %(n)s"),
     _("New match"),
     _("Waiting for the host to start a new match."),
     _("Ready"),
@@ -246,16 +257,7 @@ TABLE_RULES: tuple[str, ...] = (
     _("Every hand, revealed"),
     _("Friendly"),
     _("Friendly table: never rated."),
-    _("Not rated as seated: a bot, a guest or two players at one address."),
-    _("Not rated"),
     _("Competitive"),
     _("Competitive table: rated when every seat is an account and no two share an address."),
 )
 TABLE = TABLE + TABLE_RULES
-
-# Issue 56 (docs/site.md, "Fichas"): the pot on the result panel.
-TABLE_CHIPS: tuple[str, ...] = (
-    _("%(name)s: stake returned"),
-    _("Play chips only: they cannot be bought, sold, cashed out or transferred."),
-)
-TABLE = TABLE + TABLE_CHIPS

@@ -18,10 +18,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
-from chips import selectors as chips_selectors
 from domino_site.guests import guest_key
-from games import seat_names
+from domino_site.removed import shown_name
 from games.models import Move, Round
 from games.world import now_or
 from records import rulebook
@@ -78,7 +79,7 @@ def invite_seats(room: Room) -> list[dict[str, Any]]:
         {
             "index": s.index,
             "kind": s.kind,
-            "name": seat_name(s, room.code),
+            "name": seat_name(s),
             "free": s.is_empty or (s.is_bot and not s.is_reserved and not s.leaving),
         }
         for s in seats
@@ -135,9 +136,7 @@ def public_state(*, room: Room, seats: Sequence[Seat], rnd: Round | None) -> dic
             ),
         },
         "you": {"seat": None, "is_host": False, "side": None},
-        # A table with a stake: its match's pot (docs/protocol.md, `pot`), else None.
-        "pot": chips_selectors.pot_view(rnd.match_id) if room.stake and rnd is not None else None,
-        "seats": [_seat_part(seat, rules, counts, room.code) for seat in seats],
+        "seats": [_seat_part(seat, rules, counts) for seat in seats],
         "match": _match_part(rnd, seats),
         "round": _round_part(rnd, view, room) if rnd is not None else None,
         "log": _log(rnd, view) if rnd is not None else [],
@@ -214,13 +213,6 @@ def _room_part(
         "invite_url": room.invite_path if show_invite else None,
         "rated": room.rated,
         "competitive": room.competitive,
-        # The host's locks (docs/site.md, "Locked tables"): whether a password
-        # guards the seats (never the password, nor its hash), and "sem espectadores".
-        "locked": room.locked,
-        "no_watchers": room.no_watchers,
-        # The "⚔ Competitiva" marker: only where the table can be rated (`can_be_rated`).
-        "can_be_rated": can_be_rated(room, seats) if seats is not None else room.competitive,
-        "stake": room.stake,  # the chips each player stakes on a match; 0: a free table
         # A private room with two people seated: an absent one is waited for.
         "waits_for_both": waits_for_both(room, seats) if seats is not None else False,
         # The commitment of the next deal (docs/rules.md, "Verifiable deals"); never its seed.
@@ -228,21 +220,6 @@ def _room_part(
         # Play alone: the first deal waits for this table's people's seeds.
         "start_on_seeds": room.start_on_seeds,
     }
-
-
-def can_be_rated(room: Room, seats: Sequence[Seat]) -> bool:
-    """Whether a match at this table could be rated, by the rulebook's own rule
-    (`records.rulebook.table_rated`: every seat an account, no bot, no guest, no
-    two at one address; a friendly table never): over the seats as they are, an
-    empty one aside and, at a public table, a bot's too, which anyone may take.
-    A private table against bots can never be rated: only whoever the host
-    invites may come, and its bots stay until then (docs/site.md, "Names at
-    the table")."""
-    if not room.competitive:
-        return False
-    public = room.visibility == Room.Visibility.PUBLIC
-    seated = [s for s in seats if not s.is_empty and not (public and s.is_bot)]
-    return not seated or rulebook.table_rated(seated, competitive=True)[0]
 
 
 def _turn_seconds(room: Room) -> int | None:
@@ -267,22 +244,28 @@ def _pause_part(room: Room, seats: Sequence[Seat] | None) -> dict[str, Any] | No
     }
 
 
-def seat_name(seat: Seat, code: str) -> str:
-    """The name shown for a seat of room ``code``: `games.seat_names.display_name`,
-    the one rule for the table, the replay, the what-if and the round's JSON."""
-    return seat_names.display_name(
-        kind=seat.kind, name=seat.display_name, index=seat.index, code=code
-    )
+BOT_LABELS = {
+    "easy": _lazy("Bot (easy)"),
+    "medium": _lazy("Bot (medium)"),
+    "hard": _lazy("Bot (hard)"),
+}
 
 
-def _seat_part(seat: Seat, rules: Any, counts: list[int] | None, code: str) -> dict[str, Any]:
+def seat_name(seat: Seat) -> str:
+    """The name shown for a seat, in the viewer's language for bots and nameless guests."""
+    if seat.is_bot:
+        return str(BOT_LABELS.get(seat.bot_level or "", _("Bot")))
+    if seat.is_human:
+        return shown_name(seat.display_name) or _("Guest")
+    return ""
+
+
+def _seat_part(seat: Seat, rules: Any, counts: list[int] | None) -> dict[str, Any]:
     return {
         "index": seat.index,
         "side": rules.side_of(seat.index) if seat.index < rules.seats else None,
         "kind": seat.kind,
-        "name": seat_name(seat, code),
-        # A bot's picture (docs/site.md, "Names at the table"); a person's initial shows instead.
-        "avatar": seat_names.avatar(kind=seat.kind, index=seat.index, code=code),
+        "name": seat_name(seat),
         "connected": seat.connected if seat.is_human else seat.is_bot,
         "bot_level": seat.bot_level,
         "substitute": seat.substitute,
@@ -466,9 +449,6 @@ def listing_entries(rooms: Iterable[Any]) -> list[Entry]:
                 "move_seconds": room.move_seconds,
                 "rated": room.rated,
                 "competitive": room.competitive,
-                "locked": room.locked,
-                "no_watchers": room.no_watchers,
-                "stake": room.stake,
                 "url": f"/r/{room.code}/",
             },
         )
@@ -479,8 +459,7 @@ def listing_entries(rooms: Iterable[Any]) -> list[Entry]:
 # ------------------------------------------------------------------ who may see a room's rounds
 #
 # Its replay page and its JSON alike (docs/site.md): a public room's, anyone logged
-# in; a private room's, and one whose host allowed no watchers ("Locked
-# tables"), the people who sat at that table (any of its rounds, or
+# in; a private room's, the people who sat at that table (any of its rounds, or
 # a seat there now), and admins. Anyone else gets the answer of an unknown code
 # (404), so nobody learns which private codes exist.
 
@@ -504,7 +483,7 @@ def sat_at(*, room: Room, user: Any = None, guest_token: str | None = None) -> b
 
 def may_see_rounds(*, room: Room, user: Any = None, guest_token: str | None = None) -> bool:
     """Whether this person may see ``room``'s finished rounds (see above)."""
-    if room.visibility == Room.Visibility.PUBLIC and not room.no_watchers:
+    if room.visibility == Room.Visibility.PUBLIC:
         return is_user(user)
     return is_admin(user) or sat_at(room=room, user=user, guest_token=guest_token)
 

@@ -20,7 +20,6 @@ from rooms import services as room_services
 from rooms.errors import ServiceError
 from rooms.messages import MOVE_TYPES, Command
 from rooms.models import Room
-from rooms.services.apart import no_watchers_error, watch_refusal
 
 
 @dataclass
@@ -54,9 +53,8 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
 
     Returns ``(outcome, snapshot, seat index, replaced channel)``; outcome is
     ``"ok"``, ``"not_found"`` (no such room, or a private room this viewer
-    has no seat at: the same answer), ``"forbidden"`` (an anonymous socket
-    on a public room) or ``"no_watchers"`` (no seat nor reservation at a table
-    whose host allowed no watchers: `apart.watch_refusal`).
+    has no seat at: the same answer) or ``"forbidden"`` (an anonymous socket
+    on a public room).
     """
     room = _room(viewer.code)
     if room is None:
@@ -71,24 +69,11 @@ def open_socket(viewer: Viewer) -> tuple[str, dict | None, int | None, str | Non
         return "not_found", None, None, None
     if seat is None and viewer.user is None:
         return "forbidden", None, None, None
-    if seat is None and watch_refusal(room) is not None and not _reserved(room, viewer):
-        return "no_watchers", None, None, None
     replaced = None
     if seat is not None and room.status != "closed":
         replaced = _connect_seat(room, seat.index, viewer)
     snapshot, index = read_snapshot(viewer, seat.index if seat else None)
     return "ok", snapshot, index, replaced
-
-
-def no_watchers_refusal() -> ServiceError:
-    """What a socket refused as a watcher is told before its close (4003)."""
-    return no_watchers_error()
-
-
-def _reserved(room, viewer: Viewer) -> bool:
-    """This viewer holds a reservation at ``room`` (a bot's seat, theirs at the result)."""
-    held = selectors.reserved_seat(room=room, user=viewer.user, guest_token=viewer.guest_token)
-    return held is not None
 
 
 def _connect_seat(room, index: int, viewer: Viewer) -> str | None:
@@ -199,7 +184,6 @@ def execute(viewer: Viewer, cmd: Command, seat_index: int | None = None) -> None
             guest_token=viewer.guest_token,
             channel_name=viewer.channel_name,
             ip_hash=viewer.ip_hash,
-            password=f["password"],
         )
         return
     _need_seat(seat)

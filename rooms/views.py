@@ -107,10 +107,6 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "rooms/closed.html", {"room": room, "page_parts": parts}, status=410)
     if room.visibility == "public" and user is None and seat is None:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
-    if seat is None and _locked_out(room, request, user, token):
-        # "Sem espectadores", or "Sentar" at a locked table: its join page
-        # asks the password and seats (docs/site.md, "Locked tables").
-        return redirect("rooms:join", code=room.code)
     snapshot = selectors.room_state(room=room, viewer=seat)
     context = table_context(
         code=room.code,
@@ -123,98 +119,10 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context["rated"] = room.rated
     context["unrated"] = snapshot["room"]["unrated"]  # said before the match starts
     context["competitive"] = room.competitive
-    context["can_be_rated"] = snapshot["room"]["can_be_rated"]  # "⚔ Competitiva" only then
     context["rules_href"] = rules_href(room.preset, room.options)
     context["page_parts"] = _page_parts("table", room=room, request=request)
     context["cooldown"] = records.cooldown_notice(user) if user is not None else None
     return render(request, "rooms/table.html", context)
-
-
-def _locked_out(room: Room, request: HttpRequest, user: Any, token: str | None) -> bool:
-    """A viewer with no seat who may not see the table as it is: a table that
-    takes no watchers (unless they hold a reservation there), or the lobby's
-    "Sentar" (``?sit=1``) at a table whose seats ask a password."""
-    if selectors.reserved_seat(room=room, user=user, guest_token=token) is not None:
-        return False
-    return room.no_watchers or (room.locked and request.GET.get("sit") == "1")
-
-
-# Refusals of the join page, as HTTP statuses.
-_JOIN_STATUS = {
-    "rate_limited": 429,
-    "wrong_password": 403,
-    "password_required": 400,
-    "blocked": 403,
-    "cooldown": 403,
-    "room_full": 409,
-    "seat_taken": 409,
-    "room_closed": 410,
-}
-
-
-@require_http_methods(["GET", "POST"])
-def join(request: HttpRequest, code: str) -> HttpResponse:
-    """``/r/<code>/sentar/``: sitting at a public table from its own page, where
-    the table's locks are asked (docs/site.md, "Locked tables"). GET shows the
-    seats, a password field when the host set one, and says when the table
-    takes no watchers; it changes nothing. POST (CSRF) takes the seat named by
-    ``seat`` (else the first free one) with ``password``, then the table. A
-    private table is for its invite link: the table page's answer (404)."""
-    room = selectors.room_for_code(code)
-    if room is None or room.is_private or room.is_closed:
-        return redirect("rooms:table", code=code)  # that page says why
-    user, token = _person(request)
-    if user is None:
-        return redirect(f"{settings.LOGIN_URL}?next={request.path}")
-    mine = selectors.viewer_seat(room=room, user=user, guest_token=token) or (
-        selectors.reserved_seat(room=room, user=user, guest_token=token)
-    )
-    if mine is not None:
-        return redirect("rooms:table", code=room.code)
-    seat_index = _seat_index(request.POST.get("seat") or request.GET.get("seat"))
-    if request.method == "GET":
-        return _join_page(request, room, seat_index)
-    password = request.POST.get("password", "")[:1024]
-    try:
-        services.seat_take(
-            room=room,
-            index=seat_index,
-            user=user,
-            ip_hash=request_ip_hash(request),
-            password=password,
-        )
-    except ServiceError as exc:
-        status = _JOIN_STATUS.get(exc.code, 400)
-        return _join_page(request, room, seat_index, error=exc.message, status=status)
-    return redirect("rooms:table", code=room.code)
-
-
-def _seat_index(value: str | None) -> int | None:
-    """The seat a join names (digits only), else None: the first free seat."""
-    return int(value) if value and value.isdigit() and len(value) < 3 else None
-
-
-def _join_page(
-    request: HttpRequest,
-    room: Room,
-    seat_index: int | None,
-    error: str | None = None,
-    status: int | None = None,
-) -> HttpResponse:
-    seats = selectors.invite_seats(room)
-    free = any(s["free"] for s in seats)
-    context = {
-        "room": room,
-        "preset_label": PRESET_LABELS.get(room.preset, room.preset),
-        "seats": seats,
-        "free": free,
-        "seat_index": seat_index,
-        "error": error,
-    }
-    if status is None:
-        # Nothing to do here for a watcher at a full table that takes none.
-        status = 403 if room.no_watchers and not free else 200
-    return render(request, "rooms/join.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

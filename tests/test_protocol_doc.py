@@ -347,7 +347,7 @@ def _error_section() -> tuple[set[str], set[str]]:
     text = section("Error codes").replace("\n", " ")
     codes_part, _, reasons_part = text.partition("may say more in `reason`")
     codes = {t for t in TICKED.findall(codes_part) if t.islower()}
-    codes -= {"until", "message", "reason", "field", "stake", "balance"}  # (extra fields)
+    codes -= {"until", "message", "reason", "field"}
     reasons = set(TICKED.findall(reasons_part)) - {"field", "seat_taken"}
     return codes, reasons
 

@@ -24,7 +24,6 @@ from accounts.services import recovery_tidy
 from accounts.sessions import sessions_tidy
 from analysis.queue import analysis_enqueue_missing, analysis_trim, waiting_jobs
 from analysis.services import ANALYSIS_GRACE
-from arenas.schedules import calendar_sweep
 from arenas.services import arena_tick, arenas_sweep
 from domino_site.heartbeats import sweep_done
 from domino_site.logs import bound
@@ -68,8 +67,7 @@ def mail_due() -> list[int]:
 
 def sweep(*, now: datetime | None = None) -> str | None:
     """The safety net: room expiry, disconnect grace, walkovers, every due action
-    whose wake-up was lost, the tournaments' calendar (the schedules' arenas
-    created ahead, a season's badges once it is over), the arenas' ticks, the analysis queue (rounds never
+    whose wake-up was lost, the arenas' ticks, the analysis queue (rounds never
     queued, its bound), the presences of dead server processes' sockets, the
     retention of people's data (`privacy.services.retention_sweep`: at most
     once an hour, in small batches), the accounts' housekeeping (sent mail,
@@ -81,7 +79,6 @@ def sweep(*, now: datetime | None = None) -> str | None:
     or candidates to check (analyses first), else None."""
     now = now or world().now()
     rooms_sweep(now=now)
-    calendar_sweep(now=now)  # the schedules' arenas ahead, the last season's badges
     arenas_sweep(now=now)
     presence_sweep(now=now)
     retention_sweep(now=now)

@@ -1,28 +1,17 @@
-"""Who may not sit together, and who may not come in: the rulebook every way
-to take or be handed a seat, and every way to watch, asks.
-
-* Two accounts of which one blocks the other (docs/site.md, "Friends, blocking
-  and who is online"): a person sitting down (`check_not_kept_apart`), and a
-  reservation handed over when its seat frees (`reservation_lapses`).
-* A host's locks (docs/site.md, "Locked tables"): a password to take a seat
-  other than by the invite link (`check_table_password`), limited like a login
-  (`rooms.limits.password_refusal`), and "sem espectadores" (`watch_refusal`:
-  the table page and the table socket ask it of whoever has no seat there).
-"""
+"""Who may not sit together: two accounts of which one blocks the other
+(docs/site.md, "Friends, blocking and who is online"). Every way to take or be
+handed a seat asks here: a person sitting down (`check_not_kept_apart`), and a
+reservation handed over when its seat frees (`reservation_lapses`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.utils.translation import gettext as _
 
-from games.world import now_or
 from rooms.errors import ServiceError
-from rooms.limits import password_refusal
-from rooms.models import PasswordMiss, Room, Seat
+from rooms.models import Room, Seat
 from rooms.services.base import is_user
 from rooms.signals import kept_apart
 
@@ -75,97 +64,3 @@ def reservation_lapses(seats: Sequence[Seat], seat: Seat) -> bool:
     user = seat.reserved_user
     others = [other for other in seats if other is not seat]
     return user is not None and kept_apart_refusal(others, user) is not None
-
-
-# The longest password a host may set, and the longest one read: a password is
-# hashed (slow on purpose), so a megabyte's worth is refused unread.
-PASSWORD_MAX_LENGTH = 128
-
-
-class TablePasswordHasher(PBKDF2PasswordHasher):
-    """Django's PBKDF2 at fewer rounds, for a table's password only. A table's
-    password is checked inside the table's lock (every seat-taking path asks
-    `check_table_password` there), so the accounts' million rounds (a third of
-    a second) would hold the table's moves while a stranger guesses; 20,000
-    rounds cost a few milliseconds. It guards a week-long table, not an
-    account, and the wrong guesses are limited (`rooms.limits`)."""
-
-    algorithm = "pbkdf2_sha256_table"
-    iterations = 20_000
-
-
-TABLE_PASSWORD_HASHER = TablePasswordHasher()
-
-
-def password_hash_of(password: str | None) -> str:
-    """What a room keeps of its host's password (`Room.password_hash`): its
-    `TablePasswordHasher` hash, or "" for a table without one."""
-    if not password:
-        return ""
-    return TABLE_PASSWORD_HASHER.encode(password, TABLE_PASSWORD_HASHER.salt())
-
-
-def _password_matches(password: str, encoded: str) -> bool:
-    return encoded.startswith(TablePasswordHasher.algorithm + "$") and (
-        TABLE_PASSWORD_HASHER.verify(password, encoded)
-    )
-
-
-def check_table_password(
-    room: Room,
-    *,
-    user: Any,
-    guest_token: str | None,
-    password: str | None,
-    ip_hash: str,
-    now: datetime | None = None,
-) -> None:
-    """A person taking a seat at a locked table other than by its invite link
-    gives its password (docs/site.md, "Locked tables"). Refused with
-    ``rate_limited`` while this person or their address is over the wrong
-    passwords' limit (asked first, so the right password does not help then),
-    ``password_required`` without one (not counted: the page asks for it), and
-    ``wrong_password`` (counted by `seating.seat_take`, after the refusal)."""
-    if not room.locked:
-        return
-    refusal = password_refusal(user=user, guest_token=guest_token, ip_hash=ip_hash, now=now)
-    if refusal is not None:
-        raise ServiceError("rate_limited", refusal)
-    if not password:
-        raise ServiceError("password_required", _("This table asks for a password to sit."))
-    if len(password) > PASSWORD_MAX_LENGTH or not _password_matches(password, room.password_hash):
-        raise ServiceError("wrong_password", _("Wrong password for this table."))
-
-
-def password_miss_record(
-    *,
-    room_id: int,
-    user: Any,
-    guest_token: str | None,
-    ip_hash: str,
-    now: datetime | None = None,
-) -> None:
-    """Count a wrong password (`rooms.limits.password_refusal`). Written after
-    the refused command's transaction rolled back, so that it stays."""
-    PasswordMiss.objects.create(
-        room_id=room_id,
-        user=user if is_user(user) else None,
-        guest_token="" if is_user(user) else (guest_token or ""),
-        ip_hash=ip_hash or "",
-        at=now_or(now),
-    )
-
-
-def watch_refusal(room: Room) -> ServiceError | None:
-    """``no_watchers`` at a table whose host allowed no watchers ("sem
-    espectadores"), for whoever has no seat nor reservation there (the callers
-    ask it of them only: its players, and the people its invite seats, come in);
-    else None."""
-    return no_watchers_error() if room.no_watchers else None
-
-
-def no_watchers_error() -> ServiceError:
-    """`watch_refusal`'s refusal, in the active language."""
-    return ServiceError(
-        "no_watchers", _("This table does not accept watchers: only its players see it.")
-    )

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from django.utils.translation import gettext as _
 
-from games import engine, seat_names
+from games import engine
 from games.models import Round
 from rooms.errors import ServiceError, not_seated, rule_error_message
 from rooms.models import BOT_LEVELS, MOVE_SECONDS_CHOICES, Room, Seat
@@ -175,10 +175,9 @@ def all_filled(seats: Sequence[Seat]) -> bool:
     return all(not s.is_empty and not s.leaving for s in seats)
 
 
-def bot_name(room: Room, seat: Seat) -> str:
-    """The name stored on a bot's seat (the admin's column, its search): the
-    bot's own (`games.seat_names`), which every page shows whatever is stored."""
-    return seat_names.bot_name(room.code, seat.index)
+def bot_name(level: str) -> str:
+    names = {"easy": _("Bot (easy)"), "medium": _("Bot (medium)"), "hard": _("Bot (hard)")}
+    return str(names.get(level, _("Bot")))
 
 
 def person_name(user: Any, name: str | None) -> str:

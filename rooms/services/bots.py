@@ -44,7 +44,7 @@ def bot_add(
     seat.clear()
     seat.kind = Seat.Kind.BOT
     seat.bot_level = level
-    seat.display_name = bot_name(table.room, seat)
+    seat.display_name = bot_name(level)
     seat.seated_at = table.now
     seat.save()
     deal_if_all_ready_locked(table)
@@ -96,6 +96,7 @@ def bot_set_level(
     level = check_level(level)
     if not seat.is_bot:
         raise bad("not_a_bot", _("There is no bot in that seat."))
-    seat.bot_level = level  # its name stays: the same bot, playing otherwise
-    seat.save(update_fields=["bot_level"])
+    seat.bot_level = level
+    seat.display_name = bot_name(level)
+    seat.save(update_fields=["bot_level", "display_name"])
     return seat

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from games import services as games
 from games.models import Round
 from records import rulebook
-from records import services as records
 from rooms.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.selectors import annul_period, annul_person, annul_voters, standing_votes
@@ -85,7 +84,6 @@ def match_start(
         if rnd is not None and not rnd.match.over:  # left unfinished: counts for nobody
             rnd.match.annulled = True
             games.match_end(match=rnd.match, winner=None, reason="restart", now=table.now)
-            records.stakes_settled(match=rnd.match, seats=table.seats, now=table.now)
     elif not match_over(rnd):
         raise wrong_phase()
     _check_startable(seats)
@@ -133,7 +131,7 @@ def _seat_bot_opposite_locked(table: Table, host: Seat) -> None:
         raise bad("not_alone", _("Playing alone needs a two-seat table with the other seat free."))
     other.kind = Seat.Kind.BOT
     other.bot_level = SUBSTITUTE_LEVEL
-    other.display_name = bot_name(table.room, other)
+    other.display_name = bot_name(other.bot_level)
     other.seated_at = table.now
     other.save()
 

@@ -74,12 +74,7 @@ def begin_match_locked(table: Table, actor: Seat | None = None) -> None:
     table.room.start_on_seeds = False  # whoever started it, nothing waits any more
     match = games.match_begin(room=table.room, now=table.now)
     records.match_started(
-        match=match,
-        seats=table.seats,
-        competitive=table.room.competitive,
-        stake=table.room.stake,
-        room_code=table.room.code,
-        now=table.now,
+        match=match, seats=table.seats, competitive=table.room.competitive, now=table.now
     )
     deal_locked(table, match)
 
@@ -156,7 +151,6 @@ def round_ended_locked(table: Table) -> None:
         records.match_finished(
             match=rnd.match, preset=room.preset, seats=table.seats, now=table.now
         )
-        records.stakes_settled(match=rnd.match, seats=table.seats, now=table.now)
         tell_match_over(rnd.match)
     room.status = Room.Status.BETWEEN_ROUNDS
     seats_after_round_locked(table)
@@ -176,7 +170,6 @@ def round_stop_locked(table: Table) -> None:
     if rnd is not None:
         games.round_stop(rnd=rnd, now=table.now)
         if rnd.match.over:
-            records.stakes_settled(match=rnd.match, seats=table.seats, now=table.now)
             tell_match_over(rnd.match)
     table.room.status = Room.Status.BETWEEN_ROUNDS
     seats_after_round_locked(table)

@@ -3,13 +3,11 @@
 docs/site.md, "Seats": an empty seat is taken at once; a bot's seat at once between
 rounds and reserved until the result during one; who leaves during a round
 leaves a bot in the seat until the result (at a walkover table, such as the
-arena's: a walkover). docs/site.md, "Locked tables": a locked table's seats
-ask its password, but of the people its invite link seats.
+arena's: a walkover).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,11 +16,7 @@ from django.utils.translation import gettext as _
 from records import rulebook
 from rooms.errors import ServiceError, not_seated
 from rooms.models import Room, Seat
-from rooms.services.apart import (
-    check_not_kept_apart,
-    check_table_password,
-    password_miss_record,
-)
+from rooms.services.apart import check_not_kept_apart
 from rooms.services.base import (
     actor_seat,
     bad,
@@ -55,69 +49,29 @@ from rooms.services.rounds import (
 )
 
 
+@room_command(lobby=True)
 def seat_take(
+    table: Table,
     *,
     room: RoomRef,
-    index: int | None,
+    index: int,
     user: Any = None,
     guest_token: str | None = None,
     name: str | None = None,
     channel_name: str | None = None,
     ip_hash: str = "",
-    password: str | None = None,
     now: datetime | None = None,
 ) -> Seat:
-    """Sit at ``index`` (None: the first free seat, as the invite link takes):
-    an empty seat at once; a bot's seat at once between rounds, reserved until
-    the result during one. Sitting again on one's own seat is a no-op (or a
-    return, when leaving). ``channel_name`` marks the seat connected.
-    ``password``: a locked table's (`apart.check_table_password`); a wrong one
-    is counted once the refusal has rolled everything else back."""
-    try:
-        return _seat_take(
-            room=room,
-            index=index,
-            user=user,
-            guest_token=guest_token,
-            name=name,
-            channel_name=channel_name,
-            ip_hash=ip_hash,
-            password=password,
-            now=now,
-        )
-    except ServiceError as exc:
-        if exc.code == "wrong_password":
-            password_miss_record(
-                room_id=room.pk if isinstance(room, Room) else room,
-                user=user,
-                guest_token=guest_token,
-                ip_hash=ip_hash,
-                now=now,
-            )
-        raise
-
-
-@room_command(lobby=True)
-def _seat_take(
-    table: Table,
-    *,
-    room: RoomRef,
-    index: int | None,
-    user: Any,
-    guest_token: str | None,
-    name: str | None,
-    channel_name: str | None,
-    ip_hash: str,
-    password: str | None,
-    now: datetime | None = None,
-) -> Seat:
+    """Sit at ``index``: an empty seat at once; a bot's seat at once between rounds,
+    reserved until the result during one. Sitting again on one's own seat is a no-op
+    (or a return, when leaving). ``channel_name`` marks the seat connected."""
     room, seats = table.room, table.seats
     if not is_user(user) and not guest_token:
         raise not_seated()
     if not is_user(user) and room.visibility == Room.Visibility.PUBLIC:
         raise bad("login_required", _("Log in to sit at a public table."))
-    target = seat_at(seats, index) if index is not None else _first_free(seats)
-    seat = sit_locked(table, target, user, guest_token, name, ip_hash, password=password)
+    target = seat_at(seats, index)
+    seat = sit_locked(table, target, user, guest_token, name, ip_hash)
     if channel_name and seat.belongs_to(user, guest_token):
         bind_socket(seat, channel_name, table.now)
         seat.save()
@@ -167,20 +121,14 @@ def _sit_by_invite(
         if seat.belongs_to(user, guest_token) or seat.reserved_by(user, guest_token):
             table.unchanged()
             return seat
-    seat = sit_locked(table, _first_free(seats), user, guest_token, name, ip_hash, invited=True)
-    refresh_due(table.room, table.rnd, seats)
-    return seat
-
-
-def _first_free(seats: Sequence[Seat]) -> Seat:
-    """The seat a person who names none takes: the first empty one, else the
-    first bot's (at once between rounds, reserved during one); ``room_full``."""
     free = [s for s in seats if s.is_empty] or [
         s for s in seats if s.is_bot and not s.is_reserved and not s.leaving
     ]
     if not free:
         raise ServiceError("room_full", _("Every seat at this table is taken."))
-    return free[0]
+    seat = sit_locked(table, free[0], user, guest_token, name, ip_hash)
+    refresh_due(table.room, table.rnd, seats)
+    return seat
 
 
 def sit_locked(
@@ -190,15 +138,7 @@ def sit_locked(
     guest_token: str | None,
     name: str | None,
     ip_hash: str = "",
-    *,
-    password: str | None = None,
-    invited: bool = False,
 ) -> Seat:
-    """``user`` (or the guest) takes ``target``, under the room's lock. Whoever
-    has no seat here yet is asked every rule of `apart`: the cool-down at a
-    competitive table, the blocks, and a locked table's password (not of the
-    people the invite link seats: ``invited``, nor of one holding a
-    reservation here, who gave it already)."""
     room, seats, now = table.room, table.seats, table.now
     mine = next((s for s in seats if s.belongs_to(user, guest_token)), None)
     playing = round_in_play(room)
@@ -221,23 +161,12 @@ def sit_locked(
         )
     if room.competitive and mine is None:  # a rated table: not while cooling down
         rulebook.check_no_cooldown(user, now)
-    reserved = next((s for s in seats if s.reserved_by(user, guest_token)), None)
     if mine is None:
         check_not_kept_apart(seats, user)
-        if not invited and reserved is None:
-            check_table_password(
-                room,
-                user=user,
-                guest_token=guest_token,
-                password=password,
-                ip_hash=ip_hash,
-                now=now,
-            )
-        # A table with a stake: chips that cover it, nobody of one's address there.
-        rulebook.check_stake_seat(stake=room.stake, user=user, ip_hash=ip_hash, seats=seats)
     if target.is_human:
         if not (playing and target.leaving and target.substitute):
             raise ServiceError("seat_taken", _("That seat is taken."))
+    reserved = next((s for s in seats if s.reserved_by(user, guest_token)), None)
     display = person_name(user, name)
     if target.is_empty or (target.is_bot and not playing):
         if reserved is not None:

@@ -4,8 +4,7 @@ every few seconds (docs/architecture.md, "Principles").
 It disconnects the seats of a server process that died (Redis layer), fires due
 actions whose wake-up was lost, lets a bot take the seat of a person away for 2
 minutes, pauses rooms with no connected person, closes public rooms 2 minutes
-after their last person and private rooms after 7 days without activity, and
-forgets wrong table passwords out of their window. Every
+after their last person and private rooms after 7 days without activity. Every
 step is idempotent and one failing room never stops the others.
 """
 
@@ -16,7 +15,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, Value
 from django.db.models.functions import StrIndex, Substr
@@ -25,7 +23,6 @@ from domino_site.realtime import liveness
 from games.models import Round
 from games.world import now_or
 from records import rulebook
-from rooms import limits
 from rooms import watchers as watching
 from rooms.limits import UNSEEDED_CLOSE_AFTER
 from rooms.models import Room, Seat, Watcher
@@ -53,8 +50,6 @@ def rooms_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for room_id, index, channel_name in _seats_of_dead_processes(now):
         done["dead_sockets"] += _safely(_sweep_dead_socket, room_id, index, channel_name, now)
     _safely(_sweep_dead_watchers, now)
-    # Wrong table passwords out of their window count no more (rooms.limits).
-    _safely(limits.password_miss_forget_before, now - settings.TABLE_PASSWORD_WINDOW)
     due = (
         Round.objects.filter(due_at__lte=now, room__status__in=IN_PLAY)
         .filter(Q(room__paused=False) | Q(due_kind=Round.DueKind.RESUME))

@@ -11,11 +11,9 @@ from django.utils.translation import gettext as _
 
 from games.world import now_or
 from records import rulebook
-from records import services as records
 from rooms.errors import not_seated
 from rooms.events import room_changed
 from rooms.models import Room, Seat, new_room_code
-from rooms.services.apart import PASSWORD_MAX_LENGTH, password_hash_of
 from rooms.services.base import (
     bad,
     check_move_seconds,
@@ -46,23 +44,14 @@ def room_create(
     ip_hash: str = "",
     competitive: bool = True,
     seated_by_pairing: bool = False,
-    password: str = "",
-    no_watchers: bool = False,
-    stake: int = 0,
     now: datetime | None = None,
 ) -> Room:
     """A new room; its creator takes seat 0 and is the host. ``ip_hash``: the keyed
     hash of the creator's address (domino_site.client_ip), for the rated-table rule.
     ``competitive``: "Competitiva" (rated where the rule allows) or "Amistosa"
     (never rated). ``seated_by_pairing``: its people are paired, not invited, as at an
-    arena's table (`Room.seated_by_pairing`). The host's locks (docs/site.md,
-    "Locked tables"): ``password`` (kept hashed; "" for none) guards the seats
-    but from the invite link, ``no_watchers`` keeps out whoever has no seat.
-    ``stake``: the chips each player stakes on a match (one of the
-    ``CHIPS_STAKES``; 0: a free table), which the creator's own chips must
-    cover (docs/site.md, "Fichas")."""
+    arena's table (`Room.seated_by_pairing`)."""
     now = now_or(now)
-    stake = rulebook.check_stake_choice(stake, user=user)
     options = dict(options or {})
     rules = rules_for(preset, options)
     move_seconds = check_move_seconds(move_seconds)
@@ -75,11 +64,6 @@ def room_create(
             raise bad("login_required", _("Log in to open a public room."))
         if not guest_token:
             raise not_seated()
-    if len(password or "") > PASSWORD_MAX_LENGTH:
-        raise bad(
-            "bad_password",
-            _("A table's password has at most %(n)s characters.") % {"n": PASSWORD_MAX_LENGTH},
-        )
     display = person_name(user, None)
     room_name = (name or "").strip()[:80] or _("%(name)s's table") % {"name": display}
     for _attempt in range(5):
@@ -101,9 +85,6 @@ def room_create(
                     no_humans_since=now,
                     competitive=bool(competitive),
                     seated_by_pairing=bool(seated_by_pairing),
-                    password_hash=password_hash_of(password),
-                    no_watchers=bool(no_watchers),
-                    stake=stake,
                 )
             break
         except IntegrityError:  # a code collision: draw another
@@ -169,8 +150,6 @@ def room_close(
     if room.is_closed:
         table.unchanged()
         return
-    if table.rnd is not None and not table.rnd.match.over:  # its stakes go back
-        records.stakes_settled(match=table.rnd.match, seats=table.seats, now=table.now)
     room.status = Room.Status.CLOSED
     room.closed_at = table.now
     room.close_reason = reason[:32]

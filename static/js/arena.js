@@ -56,25 +56,10 @@ function table() {
   return html`<a class="button" href="/r/${code}/" data-action="back-to-table">${t("Back to your table")}</a>`;
 }
 
-// While this player waits for a table: "aguardando adversário", and the one
-// reason the pairing keeps them from everyone waiting, if any (docs/site.md, "Arenas").
-const APART = {
-  same_address: "Everyone waiting now plays from your internet address: players at one address are never paired.",
-  kept_apart: "The players waiting cannot be paired with you right now.",
-};
-
-function waiting() {
-  const you = frame.you;
-  if (!you?.waiting) return nothing;
-  const why = APART[you.apart] ? html`<p class="hint" data-apart=${you.apart}>${t(APART[you.apart])}</p>` : nothing;
-  return html`<p data-waiting>${t("Waiting for an opponent…")}</p>${why}`;
-}
-
 function draw() {
   render(standings(), document.querySelector("[data-standings]"));
   render(podium(), document.querySelector("[data-podium]"));
   render(table(), document.querySelector("[data-arena-table]"));
-  render(waiting(), document.querySelector("[data-arena-waiting]"));
   tick();
 }
 
@@ -110,7 +95,7 @@ ready(() => {
   // A table the player already had when the page opened is not "new".
   lastTable = frame.you?.table ?? null;
   // The server's rendering gives way to lit's (which only manages what it drew).
-  for (const hook of ["[data-standings]", "[data-podium]", "[data-arena-table]", "[data-arena-waiting]"]) {
+  for (const hook of ["[data-standings]", "[data-podium]", "[data-arena-table]"]) {
     document.querySelector(hook).replaceChildren();
   }
   draw();

@@ -33,13 +33,12 @@ function roomRow(room) {
   // "Assistir" on every row for logged-in people (docs/site.md); "Sentar" while a seat
   // is free or held by a bot (a bot's seat is taken, or reserved during a round).
   const sit = sittable(room) ? html`<a class="button small" href="${room.url}?sit=1" data-action="sit">${t("Sit")}</a>` : nothing;
-  // A table whose host allowed no watchers has no "Assistir" (docs/site.md, "Locked tables").
-  const watch = loggedIn() && !room.no_watchers ? html`<a class="button small ghost" href=${room.url} data-action="watch">${t("Watch")}</a>` : nothing;
+  const watch = loggedIn() ? html`<a class="button small ghost" href=${room.url} data-action="watch">${t("Watch")}</a>` : nothing;
   const rated = room.rated
     ? html`<span class="tag rated" data-rated title=${t("Rated table: the match moves ratings and experience.")}>${t("Rated")}</span>`
     : nothing;
   return html`<li class="room-row" data-room=${room.code}>
-    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a>${lockTags(room)}<span class="room-preset">${preset}</span>${kindTag(room)}${stakeTag(room)}${rated}</div>
+    <div class="room-main"><a class="room-name" href=${room.url}>${room.name}</a><span class="room-preset">${preset}</span>${kindTag(room)}${rated}</div>
     <div class="room-facts">
       <span class="seats-taken" title=${people}><span class="seat-pips" aria-hidden="true">${pips}</span>${t("%(taken)s/%(total)s seats", { taken: room.seats_taken, total: room.seats })} <span class="muted">(${people})</span></span>
       <span>${clock}</span>
@@ -58,27 +57,11 @@ export function peopleText(room) {
 // A seat a person can take: empty, or a bot's.
 const sittable = (room) => room.humans < room.seats;
 
-// The host's locks: a lock (its words for screen readers) and "no watchers".
-function lockTags(room) {
-  const locked = room.locked
-    ? html`<span class="tag locked" data-locked title=${t("Locked: a password to sit.")}><span aria-hidden="true">🔒</span><span class="visually-hidden">${t("Locked: a password to sit.")}</span></span>`
-    : nothing;
-  const closed = room.no_watchers ? html`<span class="tag no-watchers" data-no-watchers>${t("No watchers")}</span>` : nothing;
-  return html`${locked}${closed}`;
-}
-
 // The creator's choice (the portal's marker): competitive (⚔) or friendly.
 function kindTag(room) {
   return room.competitive === false
     ? html`<span class="tag friendly" data-kind="friendly" title=${t("Friendly table: never rated.")}>${t("Friendly")}</span>`
     : html`<span class="tag competitive" data-kind="competitive" title=${t("Competitive table: rated when every seat is an account and no two share an address.")}>⚔ ${t("Competitive")}</span>`;
-}
-
-// A table with a stake (docs/site.md, "Fichas"): "100 fichas", with the play-chips notice.
-function stakeTag(room) {
-  if (!room.stake) return "";
-  const title = t("Play chips only: they cannot be bought, sold, cashed out or transferred.");
-  return html`<span class="tag stake" data-stake=${room.stake} title=${title}>${ngettext("%(n)s chip", "%(n)s chips", room.stake)}</span>`;
 }
 
 const loggedIn = () => document.querySelector("[data-rooms]")?.hasAttribute("data-logged-in");

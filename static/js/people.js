@@ -11,7 +11,7 @@
 
 import { notify } from "./alerts.js";
 import { openSocket } from "./socket_client.js";
-import { ngettext, ready } from "./util.js";
+import { ready } from "./util.js";
 
 let socket = null;
 
@@ -114,9 +114,7 @@ function describe(challenge) {
   const clock = challenge.move_seconds ? fill(d.labelClock || "%(n)s s", { n: challenge.move_seconds }) : d.labelNoClock || "";
   const kind = challenge.rematch ? d.labelRematch : "";
   const rated = challenge.unrated === "pair_limit" ? d.labelUnrated : challenge.rated ? d.labelRated : d.labelFriendly;
-  // A staked challenge (docs/site.md, "Fichas"): "Aposta: 50 fichas por lugar".
-  const stake = challenge.stake ? ngettext("Stake: %(n)s chip a seat", "Stake: %(n)s chips a seat", challenge.stake) : "";
-  return [kind, d[key] || challenge.preset, clock, rated, stake].filter(Boolean).join(" · ");
+  return [kind, d[key] || challenge.preset, clock, rated].filter(Boolean).join(" · ");
 }
 
 function showChallenge(challenge) {
@@ -181,27 +179,8 @@ function refused(msg) {
   offerLeave(toast, msg);
 }
 
-// An arena this person joined ahead has started (arenas/reminders.py): a line
-// with the way to it on whatever page is open, and the site's notification
-// when this browser allowed them (alerts.js, only while the tab is hidden).
-function arenaStarted(msg) {
-  const box = toasts();
-  const template = document.querySelector("[data-arena-started-template]");
-  if (!box || !template || typeof msg.url !== "string" || !msg.url.startsWith("/torneios/")) return;
-  if (location.pathname === msg.url || box.querySelector(`[data-arena-started="${msg.id}"]`)) return;
-  const toast = template.content.firstElementChild.cloneNode(true);
-  toast.dataset.arenaStarted = String(msg.id);
-  const link = toast.querySelector("[data-arena-link]");
-  link.href = msg.url;
-  link.textContent = String(msg.name || "");
-  box.append(toast);
-  notify(`${toast.querySelector("p").firstChild.textContent.trim()} ${link.textContent}`, `arena-${msg.id}`);
-}
-
 function onMessage(msg) {
-  if (msg.type === "arena_started") {
-    arenaStarted(msg);
-  } else if (msg.type === "challenge" && typeof msg.from === "string") {
+  if (msg.type === "challenge" && typeof msg.from === "string") {
     showChallenge(msg);
   } else if (msg.type === "challenge_gone") {
     dropChallenge(msg.id);

@@ -92,7 +92,6 @@ function join(form) {
     preset: form.elements.preset.value,
     move_seconds: Number(form.elements.move_seconds.value),
     people_only: form.elements.people_only.checked,
-    stake: Number(form.elements.stake?.value || 0), // one queue per stake (docs/site.md, "Fichas")
   };
   status(t("Looking for players…"));
   open();

@@ -9,7 +9,6 @@ import { chainSVG } from "./board.js";
 import { html, keyed, nothing, render as draw, unsafeHTML } from "./lit.js";
 import { moveText, reasonText, sidesLabel } from "./table/moves.js";
 import { pickReveals } from "./pickreveal.js";
-import { joinNames, sideWonRound } from "./table/sides.js";
 import { tileSVG } from "./tiles.js";
 import { makeT, ngettext, ready } from "./util.js";
 
@@ -24,21 +23,20 @@ const positions = () => boot.positions;
 const last = () => positions().length - 1;
 const rules = () => boot.rules || {};
 
-// A bot's picture beside its name, as at the table (a person's has none here).
-const picture = (seat) => (seat?.avatar ? html`<img class="seat-picture" src=${seat.avatar} alt="" width="20" height="20">` : nothing);
-
-// The name the table gave the seat (games/seat_names.py, from the server).
 function seatName(index) {
   const seat = boot.seats[index];
-  return (seat && seat.kind !== "empty" && seat.name) || t("Seat %(n)s", { n: index + 1 });
+  if (!seat) return t("Seat %(n)s", { n: index + 1 });
+  if (seat.kind === "bot") return t("Bot %(n)s", { n: index + 1 });
+  return seat.name || t("Seat %(n)s", { n: index + 1 });
 }
 
 function sideSeats(side) {
   return rules().partnership ? [side, side + 2] : [side];
 }
 
-const sideNames = (side) => sideSeats(side).map(seatName);
-const sideName = (side) => joinNames(sideNames(side), t);
+function sideName(side) {
+  return sideSeats(side).map(seatName).join(" & ");
+}
 
 // Seat 0 at the bottom, as its player saw the table; partner on top.
 function slotOf(index) {
@@ -84,7 +82,7 @@ function seatView(pos, index) {
   const label = `${seatName(index)}: ${hand.join(", ") || t("no tiles left")}`;
   return html`<section class="seat replay-seat${turn ? " is-turn" : ""}${moved ? " just-moved" : ""}" data-seat=${index} aria-label=${label}>
       <div class="seat-body">
-        <div class="seat-name">${picture(boot.seats[index])}<span class="name">${seatName(index)}</span><span class="seat-count">${count}</span></div>
+        <div class="seat-name"><span class="name">${seatName(index)}</span><span class="seat-count">${count}</span></div>
         <div class="replay-hand" data-replay-hand=${index}>${tiles}</div>
       </div></section>`;
 }
@@ -140,7 +138,7 @@ function renderResult(pos) {
     draw(nothing, box);
     return;
   }
-  const headline = res.winner === null || res.winner === undefined ? t("Round drawn: nobody scores.") : sideWonRound(sideNames(res.winner), t);
+  const headline = res.winner === null || res.winner === undefined ? t("Round drawn: nobody scores.") : t("%(name)s won the round", { name: sideName(res.winner) });
   const points = (res.points ?? []).map((p, side) => html`<li><span>${sideName(side)}</span><strong>+${p}</strong></li>`);
   draw(html`<h2>${headline}</h2><p class="reason">${reasonText(res, t)}</p><ul class="points">${points}</ul>`, box);
 }

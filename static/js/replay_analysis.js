@@ -21,10 +21,10 @@ let bySeq;
 // Numbers as the page's language writes them (80,9 in Portuguese).
 const num = (x) => Number(x).toLocaleString(document.documentElement.lang || undefined, { maximumFractionDigits: 1 });
 
-// The name the table gave the seat (games/seat_names.py: a person's or the bot's own).
 function seatName(index) {
   const seat = seats[index];
-  return (seat && seat.kind !== "empty" && seat.name) || `#${index + 1}`;
+  if (!seat || seat.kind === "bot" || !seat.name) return `#${index + 1}`;
+  return seat.name;
 }
 
 function actionText(option) {

@@ -21,10 +21,10 @@ const num = (x) => {
   return x > 0 ? `+${text}` : text;
 };
 
-// The name the table gave the seat (games/seat_names.py: a person's or the bot's own).
 function seatName(index) {
   const seat = seats[index];
-  return (seat && seat.kind !== "empty" && seat.name) || t("Seat %(n)s", { n: index + 1 });
+  if (!seat || seat.kind === "bot" || !seat.name) return t("Seat %(n)s", { n: index + 1 });
+  return seat.name;
 }
 
 function actionText(a) {

@@ -12,7 +12,6 @@ import { whileBusy } from "./build.js";
 import { createChat } from "./chat.js";
 import { initDrag, saveHandOrder } from "./dnd.js";
 import { feelAfter, feelBefore, initFeel } from "./feel.js";
-import { render as draw } from "./lit.js";
 import { renderBoard } from "./table/chain_draw.js";
 import { fairAfter, initFair } from "./table/fair.js";
 import { moveInHand, renderHand } from "./table/hand.js";
@@ -32,7 +31,7 @@ import {
 import { redrawRings, renderSeats } from "./table/seats.js";
 import { connected, moveUnanswered, send, start, stop } from "./table/socket.js";
 import { $, isMyTurn, legalEnds, mySeat, page, setState, snap, state, t } from "./table/state.js";
-import { chooseBendPoint, isTurnClick, kindTag, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
+import { chooseBendPoint, isTurnClick, myAuto, ratedTitle, turnTile } from "./table/table-rules.js";
 import { makeT, ready } from "./util.js";
 
 // ---------------------------------------------------------------------------
@@ -139,21 +138,11 @@ function render() {
     rated.dataset.base = rated.dataset.base ?? rated.title;
     rated.title = ratedTitle(rated.dataset.base);
   }
-  const kind = $("[data-kind-tag]"); // "⚔ Competitiva" only while the table can be rated
-  if (kind) {
-    if (!kind.dataset.live) kind.replaceChildren(); // the server's first drawing, once
-    kind.dataset.live = "1";
-    draw(kindTag(), kind);
-  }
   const unrated = $("[data-unrated]"); // why a competitive table is not rated, before it starts
   if (unrated) {
     unrated.hidden = s.room.unrated !== "pair_limit";
     unrated.textContent = t("Not rated: two players here already had their rated matches against each other for the last 24 hours.");
   }
-  // "Revanche com …" (the people's part above the table, docs/site.md
-  // "Rematch") once the match is over, not from its first move.
-  const rematch = $("[data-form=rematch]");
-  if (rematch) rematch.hidden = !s.match?.over;
   renderSeats();
   renderBoard();
   renderHand();
@@ -257,9 +246,6 @@ function onClick(event) {
     case "copy_invite":
       return copyInvite();
     case "sit":
-      // A locked table's seats ask its password: its join page asks it
-      // (docs/site.md, "Locked tables"); moving between one's own seats does not.
-      if (snap().room.locked && mySeat() === null) return location.assign(`/r/${snap().room.code}/sentar/?seat=${index}`);
       return send("sit", { seat: index });
     case "add_bot":
       return send("add_bot", { seat: index, level: state.botLevel });

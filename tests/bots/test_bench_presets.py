@@ -1,14 +1,14 @@
-"""bench/bots.py --preset: tournaments at the partida de 6, the game of points and the duelo."""
+"""bench/bots.py --preset: tournaments at the partida de 6 and the game of points."""
 
 import pytest
 
 from bench import bots as bench
 
 
-@pytest.mark.parametrize("preset", ["partida", "pontos", "duelo"])
+@pytest.mark.parametrize("preset", ["partida", "pontos"])
 def test_a_duel_plays_whole_matches_of_the_preset(preset):
     setup = bench.Setup("medium", "easy", 150, 12, 2, cpu_clock=False, preset=preset)
-    assert setup.rules.scoring in ("how_won", "fives", "opponents")
+    assert setup.rules.scoring in ("how_won", "fives")
     line = bench.duel(setup, pairs=2, seed=5, log=lambda _: None)
     assert "4 matches" in line
 

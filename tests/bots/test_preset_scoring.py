@@ -193,12 +193,13 @@ def test_in_the_game_of_points_hard_keeps_mediums_play_unless_clearly_better(mon
     assert any(hard(v) != choose_action(v, "medium", random.Random(0)) for v in views)
 
 
-def test_clearly_better_is_a_paired_difference_over_its_standard_error():
+def test_clearly_better_is_a_paired_difference_over_its_standard_error(monkeypatch):
+    from bots import search
     from bots.search import _clearly_better
 
+    monkeypatch.setattr(search, "FIVES_MARGIN", 1.0)
     # Candidate 1 beats 0 by 1 a deal on each of 4 deals: no spread, clearly better.
-    assert _clearly_better([0.0, 4.0], [0.0, 4.0, 4.0], 1, 1.0)
+    assert _clearly_better([0.0, 4.0], [0.0, 4.0, 4.0], 1)
     # By +3 and -1 twice each: mean 1, sample sd 2.31, standard error 1.15.
-    assert not _clearly_better([0.0, 4.0], [0.0, 20.0, 4.0], 1, 1.0)
-    assert _clearly_better([0.0, 4.0], [0.0, 20.0, 4.0], 1, 0.5)  # ... but half of one
-    assert not _clearly_better([0.0, 4.0], [0.0, 4.0, 1.0], 1, 1.0)  # one deal proves nothing
+    assert not _clearly_better([0.0, 4.0], [0.0, 20.0, 4.0], 1)
+    assert not _clearly_better([0.0, 4.0], [0.0, 4.0, 1.0], 1)  # one deal proves nothing

@@ -102,33 +102,3 @@ def test_the_cap_reads_the_clock_it_is_given_and_values_one_deal_at_least(monkey
     action = choose_action(view, "hard", random.Random(1), budget_ms=10_000, clock=late_clock)
     assert action.to_dict() in view["legal"]
     assert len(readings) == 2
-
-
-def test_outside_the_game_of_points_the_margin_keeps_mediums_play_unless_clearly_better(
-    monkeypatch,
-):
-    """`MARGIN` and `CANDIDATES` do in every other scoring what the `FIVES_*`
-    knobs do in the game of points: with a margin nothing can clear, hard plays
-    medium's first choice; with only medium's first play searched, the same."""
-    from bots import search
-
-    views = []
-    for seed in range(20):
-        rnd = Round.deal(PRESETS["parceria"], random.Random(seed))
-        while not rnd.is_over and len(views) < 12:
-            view = rnd.view(rnd.turn)
-            if len(distinct_actions(rnd.legal_actions(), rnd.ends)) > 2:
-                views.append(view)
-            rnd.apply(rnd.turn, choose_action(view, "medium", random.Random(seed)))
-
-    def hard(view):
-        return choose_action(view, "hard", random.Random(3), budget_ms=20, clock=lambda: 0.0)
-
-    medium = [choose_action(v, "medium", random.Random(0)) for v in views]
-    monkeypatch.setattr(search, "MARGIN", 0.0)
-    assert any(hard(v) != m for v, m in zip(views, medium, strict=True))
-    monkeypatch.setattr(search, "MARGIN", 1e9)
-    assert all(hard(v) == m for v, m in zip(views, medium, strict=True))
-    monkeypatch.setattr(search, "MARGIN", 0.0)
-    monkeypatch.setattr(search, "CANDIDATES", 1)
-    assert all(hard(v) == m for v, m in zip(views, medium, strict=True))

@@ -12,7 +12,6 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
-from django.utils import translation
 
 from domino_site.realtime.asyncdb import db_async
 from games.models import Round
@@ -108,16 +107,6 @@ async def test_a_page_reloading_while_its_challenge_starts_is_sent_on_when_it_co
         page = await Page.open(ana, since=later)
         await page.next("friends")
         assert await page.comm.receive_nothing(timeout=0.3)
-
-
-@pytest.mark.django_db
-def test_the_challenges_table_is_titled_with_the_noun_desafio(make_user):
-    """The table a challenge opens is "Desafio" (the noun), never "Desafiar"."""
-    ana, bruno = make_user("ana"), make_user("bruno")
-    challenge = _send(ana, bruno)
-    with translation.override("pt-br"):
-        room = challenges.challenge_accept(user=bruno, challenge_id=challenge.pk)
-    assert room.name == "Desafio"
 
 
 def test_a_start_is_caught_up_only_within_a_minute_and_only_for_its_people(make_user):

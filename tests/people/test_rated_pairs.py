@@ -231,37 +231,3 @@ def test_an_arena_match_past_the_pair_limit_scores_but_rates_nobody(make_user):
     scores = dict(ArenaPlayer.objects.filter(arena=arena).values_list("user__username", "score"))
     assert scores["bruno"] > 0 and scores["ana"] == 0
     assert _rated_between(ana, bruno) == rulebook.PAIR_RATED_LIMIT
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_pair_passing_chips_at_friendly_staked_tables_goes_to_the_moderators(make_user):
-    """Friendly tables move no rating, but a stake moves chips: five staked
-    matches within a week that bruno wins against ana make one entry in the
-    queue too (`rulebook.CHIP_TRADING_MATCHES`; docs/site.md, "Fichas")."""
-    from chips import services as chips
-
-    ana, bruno = make_user("ana"), make_user("bruno")
-    for person in (ana, bruno):
-        chips.correction_add(user=person, amount=1000, staff=None, note="test")
-    for played in range(1, rulebook.CHIP_TRADING_MATCHES + 1):
-        room = rooms.room_create(
-            user=ana,
-            name=f"Mesa {played}",
-            preset="duelo",
-            competitive=False,
-            stake=10,
-            ip_hash=ip_hash(ANA_IP),
-            now=world().now(),
-        )
-        rooms.seat_take(
-            room=room, index=1, user=bruno, ip_hash=ip_hash(BRUNO_IP), now=world().now()
-        )
-        host = Seat.objects.get(room=room, index=0)
-        rooms.match_start(room=fresh(room), actor=host, now=world().now())
-        _lose_on_purpose(room, winner=bruno)
-        assert not MatchLineup.objects.get(match=current(room).match).rated
-        if played < rulebook.CHIP_TRADING_MATCHES:
-            assert not Report.objects.exists(), played
-    (report,) = Report.objects.all()
-    assert report.reason == "win_trading" and (report.reported, report.against) == (bruno, ana)
-    assert report.matches.count() == rulebook.CHIP_TRADING_MATCHES

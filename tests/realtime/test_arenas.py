@@ -174,7 +174,7 @@ async def test_a_player_who_leaves_is_not_paired_again(live, django_user_model, 
     matches = await sync_to_async(_matches)(arena.pk)
     assert len(matches) >= 2
     assert all(leaver.pk not in am.users for am in matches)
-    assert first.arena["you"] == {"joined": False, "table": None, "waiting": False, "apart": None}
+    assert first.arena["you"] == {"joined": False, "table": None}
 
 
 async def test_a_private_arena_socket_is_for_its_players_and_answers_ping(live, django_user_model):
@@ -200,8 +200,6 @@ async def test_a_private_arena_socket_is_for_its_players_and_answers_ping(live, 
     assert mine.arena["status"] == "upcoming" and mine.arena["you"] == {
         "joined": False,
         "table": None,
-        "waiting": False,
-        "apart": None,
     }
     await mine.send({"type": "ping", "ref": 7})
     assert (await mine.receive()) == {"type": "pong", "ref": 7}

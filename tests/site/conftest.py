@@ -70,13 +70,3 @@ def make_user(django_user_model):
         )
 
     return make
-
-
-@pytest.fixture
-def no_day_one_puzzles(db):
-    """The day-one puzzles (puzzles/day_one.py) set aside: a test of the puzzles
-    cut from rounds sees only the ones it made (the day-one set has its own
-    tests, tests/site/test_day_one_puzzles.py)."""
-    from puzzles.models import Puzzle  # (a fixture of database tests: apps are ready)
-
-    Puzzle.objects.filter(origin=Puzzle.Origin.DAY_ONE).delete()

@@ -4,10 +4,7 @@ replay page, and the action that closes rooms."""
 from __future__ import annotations
 
 import pytest
-from django.apps import apps
-from django.contrib import admin
 from django.urls import reverse
-from django.utils import translation
 
 from games.models import Match, Move, Round
 from rooms import services
@@ -102,22 +99,3 @@ def test_admin_action_closes_rooms(admin_client, played):
 def test_records_are_listed_read_only(admin_client, played, model):
     assert admin_client.get(f"/admin/{model}/").status_code == 200
     assert admin_client.get(f"/admin/{model}/add/").status_code == 403
-
-
-@pytest.mark.parametrize(
-    ("model", "words"),
-    [
-        ("people.report", "Remover denúncias selecionadas"),
-        ("games.match", "Remover partidas selecionadas"),
-        ("rooms.room", "Remover salas selecionadas"),
-        ("people.challenge", "Remover desafios selecionados"),
-    ],
-)
-def test_the_delete_action_agrees_with_the_models_name_in_portuguese(admin_user, rf, model, words):
-    """Django's "Remover %(verbose_name_plural)s selecionados" is masculine only."""
-    request = rf.get("/admin/")
-    request.user = admin_user
-    model_admin = admin.site._registry[apps.get_model(model)]
-    with translation.override("pt-br"):
-        choices = [str(label) for _name, label in model_admin.get_action_choices(request)]
-    assert words in choices

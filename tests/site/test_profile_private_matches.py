@@ -177,4 +177,4 @@ def test_a_private_tables_matches_move_no_figure_of_the_profile_for_a_stranger(h
     assert friend["matches"] == 2  # the finished private duelo too (the partida is in play)
     assert friend["rounds"] == 3 and ("partida_dois", 0, 1) in friend["by_preset"]
     html = _profile(host_matches, "stranger")
-    assert re.search(r"<dt>Matches played</dt><dd>1</dd>", html)
+    assert re.search(r"<dt>Matches</dt><dd>1</dd>", html)

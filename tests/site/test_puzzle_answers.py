@@ -21,8 +21,7 @@ from records.rulebook import established_account
 from tests.analysis.planted import BEST, BLUNDER
 from tests.site.test_puzzles import _published
 
-# (puzzles cut from rounds: each test sees only its own, the day-one set set aside)
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_day_one_puzzles")]
+pytestmark = pytest.mark.django_db
 
 START = Puzzle._meta.get_field("mu").default
 

@@ -22,8 +22,7 @@ from tests.analysis.planted import BEST, BLUNDER, DECISION_SEQ, HANDS, SCRIPT
 from tests.analysis.planted import position as planted_position
 from tests.site.test_analysis import _blunder_and_finish, _play_to_the_blunder, _table
 
-# (puzzles cut from rounds: each test sees only its own, the day-one set set aside)
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_day_one_puzzles")]
+pytestmark = pytest.mark.django_db
 
 #: The planted round's decisions with one clear best at work 300 are moves 3,
 #: 7 and 9 (a lead of 6 points or more); one is cut a round, the clearest (9,
@@ -69,7 +68,7 @@ def _published(make_user, clock):
     assert services.puzzles_cut() == 1  # the planted decision, now the clearest
     while services.puzzle_check_next(checker=_keep) is not None:
         pass
-    puzzle = Puzzle.objects.get(round=rnd, seq=DECISION_SEQ)
+    puzzle = Puzzle.objects.get(seq=DECISION_SEQ)
     assert puzzle.state == Puzzle.State.PUBLISHED
     return room, puzzle, ana, bruno
 

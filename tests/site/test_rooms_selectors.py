@@ -21,7 +21,7 @@ from tests.site.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-TOP_KEYS = {"type", "version", "room", "you", "seats", "match", "round", "log", "pot"}
+TOP_KEYS = {"type", "version", "room", "you", "seats", "match", "round", "log"}
 ROUND_KEYS = {
     "number", "opener", "turn", "deadline", "chain", "ends", "boneyard_count",
     "passes_in_row", "hand", "legal", "mandatory_tile", "pick_off", "result",
@@ -150,9 +150,6 @@ def test_public_rooms_lists_open_public_rooms_with_a_connected_human(make_user, 
             "move_seconds": None,
             "rated": False,
             "competitive": True,
-            "locked": False,
-            "no_watchers": False,
-            "stake": 0,
             "url": f"/r/{room.code}/",
         }
     ]

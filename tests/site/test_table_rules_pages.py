@@ -8,21 +8,12 @@ import re
 
 import pytest
 
-from chips.services import welcome_grant
 from domino_site.client_ip import ip_hash
 from games.selectors import replay_positions
 from records.models import MatchLineup, Rating
-from rooms import selectors, services
+from rooms import services
 from rooms.models import Room
-from tests.site.helpers import (
-    current,
-    fresh,
-    play_round,
-    room_with_bots,
-    seat,
-    set_deal,
-    two_humans,
-)
+from tests.site.helpers import current, fresh, play_round, seat, set_deal, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +55,6 @@ def test_a_competitive_table_is_rated_when_the_conditions_hold(make_user, clock,
     assert room.rated
     services.match_start(room=room, actor=seat(room, 0), now=clock())
     play_round(fresh(room), clock())
-    welcome_grant(user=ana), welcome_grant(user=bruno)  # the points ranking asks for chips
     client.force_login(ana)
     names = [r["username"] for r in client.get("/ranking/?by=xp").context["rows"]]
     assert sorted(names) == ["ana", "bruno"]
@@ -170,39 +160,3 @@ def test_the_replay_follows_the_stored_bends(make_user, clock):
     assert positions[1]["layout"] == {} and positions[2]["layout"] == {"1": "right"}
     assert positions[-1]["layout"] == current(room).layout == {"1": "right"}
     assert all("pick_off" in p for p in positions)
-
-
-# ------------------------------------------------------- "⚔ Competitiva" only where it can be
-
-
-def _kind_on_the_page(client, room) -> str:
-    html = client.get(f"/r/{room.code}/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
-    title = re.search(r'<div class="table-title">.*?</div>', html, re.S).group(0)
-    return re.search(r'data-kind="(\w+)"', title).group(1)
-
-
-def test_a_private_table_against_bots_is_not_tagged_competitive(make_user, clock, client):
-    """Only whoever the host invites may come and the bots stay: the rulebook
-    (`table_rated`: no bots) says it can never be rated, so no "⚔ Competitiva"."""
-    ana = make_user("ana")
-    room = room_with_bots(ana, clock(), preset="duelo", visibility="private")
-    assert room.competitive  # the creator's choice, kept
-    client.force_login(ana)
-    assert _kind_on_the_page(client, room) == "unratable"
-    assert selectors.room_state(room=room, viewer=None)["room"]["can_be_rated"] is False
-
-
-def test_a_public_table_with_a_bot_anyone_may_replace_stays_competitive(make_user, clock, client):
-    ana = make_user("ana")
-    room = services.room_create(
-        user=ana, name="Mesa", preset="duelo", ip_hash=ip_hash("203.0.113.1"), now=clock()
-    )
-    services.bot_add(room=fresh(room), actor=seat(room, 0), index=1, level="easy", now=clock())
-    client.force_login(ana)
-    assert _kind_on_the_page(client, fresh(room)) == "competitive"
-
-
-def test_a_friendly_table_says_friendly(make_user, clock, client):
-    room, ana, _bruno = _duel(make_user, clock, competitive=False)
-    client.force_login(ana)
-    assert _kind_on_the_page(client, room) == "friendly"

@@ -10,18 +10,6 @@ import { ngettext } from "../util.js";
 import { pickReveals } from "../pickreveal.js";
 import { adjustToggle } from "./chain_draw.js";
 import { howText, moveText, reasonText } from "./moves.js";
-import {
-  sideAlsoScores,
-  sideReachedTarget,
-  sideScores,
-  sideScoresDifference,
-  sideScoresEveryHand,
-  sideScoresOpponents,
-  sideWinsAbandoned,
-  sideWinsWalkover,
-  sideWonMatch,
-  sideWonRound,
-} from "./sides.js";
 import { autoButton, boneyardPile, rulesHref, waitingNotice } from "./table-rules.js";
 import {
   $,
@@ -36,7 +24,6 @@ import {
   setState,
   sideCount,
   sideName,
-  sideNames,
   sideSeats,
   snap,
   state,
@@ -123,7 +110,6 @@ export function renderScores() {
     bonus ? ngettext("This round is worth %(n)s point more", "This round is worth %(n)s points more", bonus) : "",
     m ? t("Match %(n)s", { n: m.number }) : "",
     roundNo ? t("Round %(n)s", { n: roundNo }) : "",
-    stakeText(s.room.stake, s.pot),
     s.room.move_seconds
       ? t("%(n)s s per move", { n: s.room.move_seconds })
       : s.room.turn_seconds
@@ -380,11 +366,11 @@ export function renderResult() {
   const m = s.match;
   let headline;
   if (m?.over) {
-    headline = m.winner === null || m.winner === undefined ? t("The match is over.") : sideWonMatch(sideNames(m.winner), t);
+    headline = m.winner === null || m.winner === undefined ? t("The match is over.") : t("%(name)s won the match!", { name: sideName(m.winner) });
   } else if (res.winner === null || res.winner === undefined) {
     headline = t("Round drawn: nobody scores.");
   } else {
-    headline = sideWonRound(sideNames(res.winner), t);
+    headline = t("%(name)s won the round", { name: sideName(res.winner) });
   }
   const hands = s.seats.map((seat) => {
     const tiles = res.hands?.[seat.index] ?? [];
@@ -403,7 +389,7 @@ export function renderResult() {
     ${pickReveals(s.round.pick_off, seatName, t)}
     <div class="explain">${explain(res, rules).map((l) => html`<p>${l}</p>`)}</div>
     <ul class="points">${points}</ul>
-    ${ratingLines()}${potLines()}${noteLine()}${replayLink()}
+    ${ratingLines()}${noteLine()}${replayLink()}
     <div class="row result-actions">${resultButtons()}</div>
   </div>`,
     panel,
@@ -418,56 +404,6 @@ function ratingLines() {
   if (!changes.length) return nothing;
   const rows = changes.map((c) => html`<li><span>${seatName(c.seat)}</span><span>${t("Rating %(before)s → %(after)s, +%(xp)s XP", c)}</span></li>`);
   return html`<ul class="rating-changes" data-rating-changes>${rows}</ul>`;
-}
-
-// A table with a stake (docs/site.md, "Fichas"): each seat's stake and, once a
-// match holds them, the pot ("" at a free table).
-export function stakeText(stake, pot) {
-  if (!stake) return "";
-  const each = ngettext("Stake: %(n)s chip a seat", "Stake: %(n)s chips a seat", pot?.stake ?? stake);
-  return pot && !pot.settled ? `${each} · ${ngettext("Pot: %(n)s chip", "Pot: %(n)s chips", pot.total)}` : each;
-}
-
-// A seat's stake at a table with a stake (docs/site.md, "Fichas"), for its badge
-// next to the name: the match's pot where it holds the stakes (a bot's seat: the
-// bank paid it), else the table's stake for a taken seat; null at a free table
-// and for an empty seat. ``title`` says it in words, with the play-chips notice.
-export function seatStake(seat, stake, pot) {
-  const held = pot?.seats?.find((row) => row.seat === seat.index);
-  const n = held ? held.stake : seat.kind === "empty" ? 0 : stake;
-  if (!n) return null;
-  const bank = held ? held.bank : seat.kind === "bot";
-  const words = bank
-    ? ngettext("Stake: %(n)s chip, paid by the bank", "Stake: %(n)s chips, paid by the bank", n)
-    : ngettext("Stake: %(n)s chip", "Stake: %(n)s chips", n);
-  const notice = t("Play chips only: they cannot be bought, sold, cashed out or transferred.");
-  return { n, bank, text: `${n}`, title: `${words}. ${notice}` };
-}
-
-// A staked match's settled pot (docs/site.md, "Fichas"): what each person won or
-// lost, their stake counted, and the bank's share, in words; the bank's own seats
-// (bots) are left out.
-export function potWords(pot, nameOf) {
-  const seats = pot.net.filter((row) => !row.bank).map((row) => {
-    const name = nameOf(row.seat);
-    const text = row.net > 0
-      ? ngettext("%(name)s: won %(n)s chip", "%(name)s: won %(n)s chips", row.net, { name })
-      : row.net < 0
-        ? ngettext("%(name)s: lost %(n)s chip", "%(name)s: lost %(n)s chips", -row.net, { name })
-        : t("%(name)s: stake returned", { name });
-    return { seat: row.seat, net: row.net, text };
-  });
-  const bank = ngettext("The bank's share: %(n)s chip", "The bank's share: %(n)s chips", pot.bank_share);
-  return { seats, bank };
-}
-
-function potLines() {
-  const pot = snap().pot;
-  if (!pot?.settled) return nothing;
-  const words = potWords(pot, seatName);
-  const rows = words.seats.map((w) => html`<li data-pot-seat=${w.seat} data-net=${w.net}>${w.text}</li>`);
-  return html`<ul class="pot-result" data-pot-result=${pot.outcome}>${rows}<li data-bank-share=${pot.bank_share}>${words.bank}</li></ul>
-    <p class="small muted">${t("Play chips only: they cannot be bought, sold, cashed out or transferred.")}</p>`;
 }
 
 // The finished round's replay page (every hand face up, step by step).
@@ -525,7 +461,7 @@ function explainHowWon(res) {
   const w = res.winner;
   if (w !== null && w !== undefined) {
     const n = res.points?.[w] ?? 0;
-    lines.push(sideScores(sideNames(w), n, t));
+    lines.push(ngettext("%(name)s scores %(n)s point.", "%(name)s scores %(n)s points.", n, { name: sideName(w) }));
   }
   return lines;
 }
@@ -536,10 +472,10 @@ function explainFives(res) {
   const lines = [t("Made by plays: %(terms)s", { terms: made.map((m, side) => `${sideName(side)} ${m}`).join(" · ") })];
   const w = res.winner;
   if (res.reason === "target" && w !== null && w !== undefined) {
-    lines.push(sideReachedTarget(sideNames(w), t));
+    lines.push(t("%(name)s reached the match's target first: the round ends at that play, and the hands are not counted.", { name: sideName(w) }));
   } else if (w !== null && w !== undefined) {
     const n = (res.points?.[w] ?? 0) - (made[w] ?? 0);
-    lines.push(sideAlsoScores(sideNames(w), n, t));
+    lines.push(t("%(name)s also scores the opponents' pips, rounded to the nearest 5: +%(n)s", { name: sideName(w), n }));
   }
   return lines;
 }
@@ -582,12 +518,12 @@ export function explain(res, rules) {
     lines.push(t("Penalty scoring: every other side scores the pips left in its own hands."));
   } else if (res.reason === "blocked" && rules.blocked_points === "difference") {
     const other = (res.counted ?? []).find((_, side) => side !== w) ?? 0;
-    lines.push(sideScoresDifference(sideNames(w), { a: other, b: res.counted?.[w] ?? 0, points: pts }, t));
+    lines.push(t("%(name)s scores the difference: %(a)s − %(b)s = %(n)s", { name: sideName(w), a: other, b: res.counted?.[w] ?? 0, n: pts }));
   } else if (rules.scoring === "all_hands") {
-    lines.push(sideScoresEveryHand(sideNames(w), { terms: terms(all), points: pts }, t));
+    lines.push(t("%(name)s scores the pips left in every hand: %(terms)s = %(n)s", { name: sideName(w), terms: terms(all), n: pts }));
   } else {
     const opp = all.filter((i) => !seatsOf(w).includes(i));
-    lines.push(sideScoresOpponents(sideNames(w), { terms: terms(opp), points: pts }, t));
+    lines.push(t("%(name)s scores the pips left in the opponents' hands: %(terms)s = %(n)s", { name: sideName(w), terms: terms(opp), n: pts }));
   }
   if (sides > 2) lines.push("");
   return lines.filter(Boolean);
@@ -671,7 +607,7 @@ function walkoverPanel(panel) {
   if (m.ended_by === "abandono") {
     // A rated match left before its end: the leaver's side lost it (docs/rated-play.md).
     const headline = won
-      ? sideWinsAbandoned(sideNames(m.winner), t)
+      ? t("%(name)s wins: the other side abandoned the match.", { name: sideName(m.winner) })
       : t("The match ended: a player abandoned it.");
     return endedPanel(panel, `ab:${m.number}`, html`<h2 id="result-title">${headline}</h2>
       <p class="reason">${t("Abandonment")}</p>
@@ -680,7 +616,7 @@ function walkoverPanel(panel) {
   }
   if (m.ended_by !== "walkover") return false;
   const headline = won
-    ? sideWinsWalkover(sideNames(m.winner), t)
+    ? t("%(name)s wins the series by walkover (W.O.).", { name: sideName(m.winner) })
     : t("The series ended by walkover (W.O.).");
   endedPanel(panel, `wo:${m.number}`, html`<h2 id="result-title">${headline}</h2>
     <p class="reason">${t("Walkover")}</p>`, "walkover");

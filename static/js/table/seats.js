@@ -5,7 +5,6 @@ import { css, html, keyed, nothing, render, unsafeHTML } from "../lit.js";
 import { backSVG } from "../tiles.js";
 import { ngettext } from "../util.js";
 import { BOT_LEVELS, levelName, mySeat, page, position, seatName, snap, t } from "./state.js";
-import { seatStake } from "./panels.js";
 import { autoBadge } from "./table-rules.js";
 
 export const ICON_CROWN = html`<svg class="icon crown" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18h18l-1.5-10-4.5 4-3-7-3 7-4.5-4z"/></svg>`;
@@ -51,10 +50,6 @@ function seatView(seat) {
   if (seat.kind === "bot" || seat.bot_level) {
     badges.push(html`<span class="badge bot">${ICON_BOT}${levelName(seat.bot_level)}</span>`);
   }
-  const staked = seatStake(seat, s.room.stake, s.pot);
-  if (staked) {
-    badges.push(html`<span class="badge stake" data-seat-stake=${staked.n} title=${staked.title}>${staked.text}<span class="visually-hidden">${staked.title}</span></span>`);
-  }
   if (seat.reserved_for) badges.push(html`<span class="badge">${t("reserved")}</span>`);
   if (seat.leaving) badges.push(html`<span class="badge">${t("leaving")}</span>`);
   const waitingReady = s.room.status === "between_rounds" && s.room.rules?.next_round === "all_ready" && !s.match?.over;
@@ -69,9 +64,9 @@ function seatView(seat) {
   const label = `${t("Seat %(n)s", { n: seat.index + 1 })}: ${seat.kind === "empty" ? t("Empty seat") : seatName(seat.index)}${turn ? ", " + t("to play") : ""}`;
   const initial = seat.kind === "empty" ? "+" : seat.kind === "bot" ? String(seat.index + 1) : (seat.name || "?").slice(0, 1).toUpperCase();
   return html`<section class=${classes.join(" ")} data-seat=${seat.index} aria-label=${label}>${page.chat.bubble(seat.index)}
-    <div class="avatar">${clockRing(turn)}${seat.avatar ? html`<img src=${seat.avatar} alt="" width="40" height="40">` : html`<span>${initial}</span>`}</div>
+    <div class="avatar">${clockRing(turn)}<span>${initial}</span></div>
     <div class="seat-body">
-      <div class="seat-name">${dot}<span class="name" title=${name}>${name}</span>${badges}</div>
+      <div class="seat-name">${dot}<span class="name">${name}</span>${badges}</div>
       ${fan}
       <div class="seat-count">${countText}</div>
       ${seatActions(seat)}

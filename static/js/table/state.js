@@ -2,8 +2,6 @@
 // browser has chosen, the page's boot data, and small readings of the snapshot
 // that every part of the page shares. No DOM.
 
-import { joinNames } from "./sides.js";
-
 // Read it anywhere (`state.selected`); change it only through `setState`, which
 // tells the subscribers which keys changed. Assigning to `state` throws.
 const current = {
@@ -72,17 +70,13 @@ export function isMyTurn() {
   return !!r && r.turn !== null && r.turn !== undefined && r.turn === mySeat() && !r.result;
 }
 
-// The name the server gives a seat (games/seat_names.py: a person's name or the
-// bot's own, the same on the replay and in the round's JSON); an empty seat is
-// called by its number.
 export function seatName(index) {
   const seat = snap().seats[index];
   if (!seat) return "?";
-  return nameOf(seat, index);
-}
-
-export function nameOf(seat, index) {
-  return (seat.kind !== "empty" && seat.name) || t("Seat %(n)s", { n: index + 1 });
+  if (seat.kind === "empty") return t("Seat %(n)s", { n: index + 1 });
+  // Bots share generic names ("Bot (medium)"): number them by seat instead.
+  if (seat.kind === "bot") return t("Bot %(n)s", { n: index + 1 });
+  return seat.name || t("Seat %(n)s", { n: index + 1 });
 }
 
 export function sideSeats(side) {
@@ -97,12 +91,7 @@ export function sideCount() {
 }
 
 export function sideName(side) {
-  return joinNames(sideSeats(side).map(seatName), t);
-}
-
-// A side's seat names: the subject of the result's sentences (sides.js).
-export function sideNames(side) {
-  return sideSeats(side).map(seatName);
+  return sideSeats(side).map(seatName).join(" & ");
 }
 
 function relative(index) {

@@ -191,13 +191,11 @@ export function chooseBendPoint(end, at) {
 
 // --- the table's kind and its own rules ----------------------------------------------
 
-// "⚔ Competitiva" only where the table can be rated (rooms.selectors.can_be_rated,
-// the rulebook's rule): a private table against bots says it is not rated.
 export function kindTag() {
   const room = snap().room;
-  if (room.competitive === false) return html`<span class="tag friendly" data-kind="friendly" title=${t("Friendly table: never rated.")}>${t("Friendly")}</span>`;
-  if (room.can_be_rated === false) return html`<span class="tag friendly" data-kind="unratable" title=${t("Not rated as seated: a bot, a guest or two players at one address.")}>${t("Not rated")}</span>`;
-  return html`<span class="tag competitive" data-kind="competitive" title=${t("Competitive table: rated when every seat is an account and no two share an address.")}>⚔ ${t("Competitive")}</span>`;
+  return room.competitive === false
+    ? html`<span class="tag friendly" data-kind="friendly" title=${t("Friendly table: never rated.")}>${t("Friendly")}</span>`
+    : html`<span class="tag competitive" data-kind="competitive" title=${t("Competitive table: rated when every seat is an account and no two share an address.")}>⚔ ${t("Competitive")}</span>`;
 }
 
 // "Regras desta mesa": the preset's page with this table's options.
